@@ -1,0 +1,6 @@
+import Testing
+import TimelineKit
+
+@Test func libraryReportsAVersion() {
+    #expect(!TimelineKit.version.isEmpty)
+}
