@@ -1,0 +1,201 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The file-system calls TimelineKit makes, in one place, with Swift types at the boundary.
+/// Only POSIX calls: full Foundation's `FileManager` would cost every launch its start-up time,
+/// and the snapshot path needs control that `FileManager` does not give (`O_NOFOLLOW`, `fsync`,
+/// `flock`, creation modes).
+enum FileSystem {
+    /// What a path names, without following a final symbolic link.
+    enum Kind: Sendable, Equatable, CustomStringConvertible {
+        case missing, regularFile, directory, symbolicLink, fifo, socket, device
+
+        var description: String {
+            switch self {
+            case .missing: "missing"
+            case .regularFile: "a regular file"
+            case .directory: "a directory"
+            case .symbolicLink: "a symbolic link"
+            case .fifo: "a FIFO (named pipe)"
+            case .socket: "a socket"
+            case .device: "a device"
+            }
+        }
+
+        init(mode: mode_t) {
+            switch mode & S_IFMT {
+            case S_IFREG: self = .regularFile
+            case S_IFDIR: self = .directory
+            case S_IFLNK: self = .symbolicLink
+            case S_IFIFO: self = .fifo
+            case S_IFSOCK: self = .socket
+            default: self = .device
+            }
+        }
+    }
+
+    static func kind(at path: String) -> Kind {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .missing }
+        return Kind(mode: info.st_mode)
+    }
+
+    /// The size in bytes of what `path` names (following links), or `nil` when it does not exist.
+    static func size(at path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+
+    /// The permission bits of `path`, without following a final link.
+    static func permissions(at path: String) throws(FileSystemError) -> mode_t {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw FileSystemError(operation: "lstat", path: path, code: errno) }
+        return info.st_mode & 0o7777
+    }
+
+    /// Outcome of reading a file that must be a regular file of bounded size.
+    enum ReadFailure: Error, Sendable, Equatable {
+        case system(FileSystemError)
+        case notRegularFile(Kind)
+        case tooLarge(size: Int, limit: Int)
+    }
+
+    /// Reads a whole regular file. Refuses, without blocking or following it, a final symbolic
+    /// link, a directory, a FIFO or a device; refuses files larger than `limit` before reading.
+    static func readRegularFile(at path: String, limit: Int) throws(ReadFailure) -> [UInt8] {
+        // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
+        // O_NOFOLLOW: a final symbolic link fails with ELOOP instead of being followed.
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ELOOP { throw .notRegularFile(.symbolicLink) }
+            throw .system(FileSystemError(operation: "open", path: path, code: code))
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .system(FileSystemError(operation: "fstat", path: path, code: errno)) }
+        let kind = Kind(mode: info.st_mode)
+        guard kind == .regularFile else { throw .notRegularFile(kind) }
+        let size = Int(info.st_size)
+        guard size <= limit else { throw .tooLarge(size: size, limit: limit) }
+
+        var failure: FileSystemError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            initialized = 0
+            while initialized < size {
+                // In bounds: reads at most `size - initialized` bytes into the tail of a buffer of
+                // capacity `size`.
+                let got = read(fd, buffer.baseAddress! + initialized, size - initialized)
+                if got > 0 {
+                    initialized += got
+                } else if got == 0 {
+                    break  // the file shrank while we read it; the caller's checks see a short file
+                } else if errno != EINTR {
+                    failure = FileSystemError(operation: "read", path: path, code: errno)
+                    break
+                }
+            }
+        }
+        if let failure { throw .system(failure) }
+        return bytes
+    }
+
+    /// Replaces `path` with `bytes` atomically: the bytes go to `temporaryPath` (in the same
+    /// directory), are flushed to disk, and the temporary file is renamed over `path`. A crash at
+    /// any moment leaves either the old file or the new one at `path`, never a torn one.
+    /// An existing `path` that is a symbolic link is replaced, not written through.
+    static func replaceAtomically(
+        _ path: String, with bytes: [UInt8], temporaryPath: String, permissions: mode_t
+    ) throws(FileSystemError) {
+        // A temporary file left by a writer that was killed is stale: the caller holds the lock
+        // that every writer of `path` takes, so nobody else is writing it now.
+        if unlink(temporaryPath) != 0, errno != ENOENT {
+            throw FileSystemError(operation: "unlink", path: temporaryPath, code: errno)
+        }
+        let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
+        guard fd >= 0 else { throw FileSystemError(operation: "create", path: temporaryPath, code: errno) }
+        var closed = false
+        var renamed = false
+        defer {
+            if !closed { close(fd) }
+            if !renamed { unlink(temporaryPath) }
+        }
+        // The creation mode is filtered by the umask; timelines are private whatever the umask.
+        guard fchmod(fd, permissions) == 0 else { throw FileSystemError(operation: "chmod", path: temporaryPath, code: errno) }
+        try writeAll(bytes, to: fd, path: temporaryPath)
+        guard fsync(fd) == 0 else { throw FileSystemError(operation: "fsync", path: temporaryPath, code: errno) }
+        closed = true
+        guard close(fd) == 0 else { throw FileSystemError(operation: "close", path: temporaryPath, code: errno) }
+        guard rename(temporaryPath, path) == 0 else { throw FileSystemError(operation: "rename", path: path, code: errno) }
+        renamed = true
+        // The rename itself is durable only once the directory is flushed.
+        try syncDirectory(containing: path)
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(FileSystemError) {
+        var failure: FileSystemError?
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                // In bounds: writes the `buffer.count - offset` bytes that remain after `offset`.
+                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR {
+                    continue
+                } else {
+                    failure = FileSystemError(operation: "write", path: path, code: written < 0 ? errno : EIO)
+                    return
+                }
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    private static func syncDirectory(containing path: String) throws(FileSystemError) {
+        let directory = parentDirectory(of: path)
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileSystemError(operation: "open", path: directory, code: errno) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw FileSystemError(operation: "fsync", path: directory, code: errno) }
+    }
+
+    /// Creates `path` and any missing parents with `permissions` (existing directories are left
+    /// as they are).
+    static func createDirectories(_ path: String, permissions: mode_t) throws(FileSystemError) {
+        if path.isEmpty || kind(at: path) == .directory { return }
+        let parent = parentDirectory(of: path)
+        if parent != path { try createDirectories(parent, permissions: permissions) }
+        if mkdir(path, permissions) != 0, errno != EEXIST {
+            throw FileSystemError(operation: "mkdir", path: path, code: errno)
+        }
+    }
+
+    /// Creates an empty private file at `path` unless something is there already.
+    static func createFileIfMissing(_ path: String, permissions: mode_t) throws(FileSystemError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
+        if fd < 0 {
+            if errno == EEXIST { return }
+            throw FileSystemError(operation: "create", path: path, code: errno)
+        }
+        defer { close(fd) }
+        guard fchmod(fd, permissions) == 0 else { throw FileSystemError(operation: "chmod", path: path, code: errno) }
+    }
+
+    static func remove(_ path: String) throws(FileSystemError) {
+        if unlink(path) != 0, errno != ENOENT { throw FileSystemError(operation: "unlink", path: path, code: errno) }
+    }
+
+    /// The directory part of `path` ("." for a bare file name).
+    static func parentDirectory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+}

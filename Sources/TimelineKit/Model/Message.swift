@@ -1,0 +1,85 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One message (a status, a post, a tweet) in the timeline.
+///
+/// The timeline is ordered newest first by `createdAt`, ties broken by `id` (descending, compared
+/// as strings byte by byte), so the order is total and stable across calls.
+public struct Message: Sendable, Codable, Hashable, Identifiable {
+    /// The ID exactly as the source gives it. Never interpreted as a number.
+    public var id: String
+    /// The `User.id` of the author. A user with this ID must be stored by the end of the
+    /// transaction that stores the message.
+    public var authorID: String
+    /// The text as plain Unicode. Untrusted: neutralise before writing it to a terminal.
+    /// A repost's own text is usually empty; the reposted message is shown instead.
+    public var text: String
+    /// When the message was written. Stored with millisecond precision.
+    public var createdAt: Date
+    /// When the message was last edited, if ever.
+    public var editedAt: Date?
+    /// The message this one replies to; it may not be stored.
+    public var replyToID: String?
+    /// The author of the message this one replies to, when the source says.
+    public var replyToUserID: String?
+    /// The message this one reposts (boosts, retweets).
+    public var repostOfID: String?
+    /// The message this one quotes.
+    public var quoteOfID: String?
+    /// A content warning (Mastodon's `spoiler_text`): shown instead of the text until asked for.
+    public var contentWarning: String?
+    /// The message's web address, when known.
+    public var url: String?
+    /// Media attached to the message.
+    public var attachments: [Attachment]
+    /// Likes (favourites) as last reported by the source.
+    public var likeCount: Int
+    /// Reposts (boosts, retweets) as last reported by the source.
+    public var repostCount: Int
+    /// Replies as last reported by the source.
+    public var replyCount: Int
+    /// Whether the person has read it. Local state: sources never send it.
+    public var isRead: Bool
+
+    public init(
+        id: String,
+        authorID: String,
+        text: String,
+        createdAt: Date,
+        editedAt: Date? = nil,
+        replyToID: String? = nil,
+        replyToUserID: String? = nil,
+        repostOfID: String? = nil,
+        quoteOfID: String? = nil,
+        contentWarning: String? = nil,
+        url: String? = nil,
+        attachments: [Attachment] = [],
+        likeCount: Int = 0,
+        repostCount: Int = 0,
+        replyCount: Int = 0,
+        isRead: Bool = false
+    ) {
+        self.id = id
+        self.authorID = authorID
+        self.text = text
+        self.createdAt = createdAt
+        self.editedAt = editedAt
+        self.replyToID = replyToID
+        self.replyToUserID = replyToUserID
+        self.repostOfID = repostOfID
+        self.quoteOfID = quoteOfID
+        self.contentWarning = contentWarning
+        self.url = url
+        self.attachments = attachments
+        self.likeCount = likeCount
+        self.repostCount = repostCount
+        self.replyCount = replyCount
+        self.isRead = isRead
+    }
+
+    /// The position of this message in the timeline order, usable as a page cursor.
+    public var cursor: TimelineCursor { TimelineCursor(createdAt: createdAt, id: id) }
+}

@@ -1,0 +1,29 @@
+/// A run of consecutive timeline messages with everything needed to show them: the messages they
+/// repost or quote and every user those messages name as author.
+public struct TimelinePage: Sendable, Codable, Hashable {
+    /// The messages, newest first.
+    public var messages: [Message]
+    /// Messages that `messages` repost or quote and that are not themselves in `messages`.
+    public var related: [Message]
+    /// The authors of `messages` and `related`, sorted by ID.
+    public var users: [User]
+    /// Where the next (older) page starts, or `nil` when this page reached the oldest message.
+    public var nextCursor: TimelineCursor?
+
+    public init(messages: [Message], related: [Message] = [], users: [User] = [], nextCursor: TimelineCursor? = nil) {
+        self.messages = messages
+        self.related = related
+        self.users = users
+        self.nextCursor = nextCursor
+    }
+
+    /// The page's users by ID, for rendering.
+    public var usersByID: [String: User] {
+        Dictionary(users.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Every message the page holds, its own and the related ones, by ID.
+    public var messagesByID: [String: Message] {
+        Dictionary((messages + related).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}

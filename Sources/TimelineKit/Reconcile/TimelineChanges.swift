@@ -1,0 +1,124 @@
+/// What changed between a snapshot's window and the database, as `TimelineStore.reconcile(_:)`
+/// found it: enough for a screen painted from the snapshot to update itself in place.
+///
+/// All ID lists are in timeline order (newest first).
+public struct TimelineChanges: Sendable, Hashable {
+    /// Messages in the current window that the snapshot's window did not show and that are not
+    /// merely older ones moved up: new messages (or backfilled ones inside the shown time range).
+    public var inserted: [String]
+    /// Messages shown by both whose shown content differs: text, edit time, counts, read state,
+    /// content warning, attachments, or the name or handle of a user the line shows.
+    public var updated: [String]
+    /// Messages the snapshot showed that are no longer stored.
+    public var removed: [String]
+    /// Messages the snapshot showed that are still stored but were pushed out of the window by
+    /// newer ones.
+    public var scrolledOut: [String]
+    /// Older messages that moved into the window because shown ones were removed.
+    public var scrolledIn: [String]
+    /// The window as the database has it now.
+    public var window: TimelinePage
+    /// The database's state now (generation and counts).
+    public var state: TimelineState
+    /// The state the snapshot was built from.
+    public var previousState: TimelineState
+
+    /// Whether nothing that a screen shows has changed (window and counts).
+    public var isEmpty: Bool {
+        inserted.isEmpty && updated.isEmpty && removed.isEmpty && scrolledOut.isEmpty && scrolledIn.isEmpty
+            && !countsChanged
+    }
+
+    /// Whether the total, unread or user counts differ from the snapshot's.
+    public var countsChanged: Bool {
+        state.messageCount != previousState.messageCount || state.unreadCount != previousState.unreadCount
+            || state.userCount != previousState.userCount
+    }
+
+    /// No change: the database is at the snapshot's generation.
+    static func none(since snapshot: TimelineSnapshot) -> TimelineChanges {
+        TimelineChanges(inserted: [], updated: [], removed: [], scrolledOut: [], scrolledIn: [],
+                        window: snapshot.window, state: snapshot.state, previousState: snapshot.state)
+    }
+
+    /// Compares two windows. `stillStored` holds those IDs of the old window, missing from the new
+    /// one, that the database still stores. Costs O(window size), whatever the database's size.
+    static func between(
+        old: TimelinePage, oldState: TimelineState,
+        new: TimelinePage, newState: TimelineState,
+        stillStored: Set<String>
+    ) -> TimelineChanges {
+        let oldIDs = Set(old.messages.map(\.id))
+        let newIDs = Set(new.messages.map(\.id))
+        let oldShown = ShownContent.Index(old)
+        let newShown = ShownContent.Index(new)
+        // The old window ended here; anything older that enters the window moved up, it is not new.
+        let oldestShown = old.nextCursor == nil ? nil : old.messages.last?.cursor
+
+        var changes = TimelineChanges(inserted: [], updated: [], removed: [], scrolledOut: [], scrolledIn: [],
+                                      window: new, state: newState, previousState: oldState)
+        for message in new.messages {
+            if !oldIDs.contains(message.id) {
+                if let oldestShown, message.cursor.precedesInTimeline(oldestShown) {
+                    changes.scrolledIn.append(message.id)
+                } else {
+                    changes.inserted.append(message.id)
+                }
+            } else if oldShown.content(of: message.id) != newShown.content(of: message.id) {
+                changes.updated.append(message.id)
+            }
+        }
+        for message in old.messages where !newIDs.contains(message.id) {
+            if stillStored.contains(message.id) {
+                changes.scrolledOut.append(message.id)
+            } else {
+                changes.removed.append(message.id)
+            }
+        }
+        return changes
+    }
+}
+
+extension TimelineCursor {
+    /// Whether this position comes after `other` in the timeline, i.e. is older.
+    func precedesInTimeline(_ other: TimelineCursor) -> Bool {
+        (createdAtMilliseconds, id) < (other.createdAtMilliseconds, other.id)
+    }
+}
+
+/// Everything one timeline line shows for a message: the message, the people it names, and what
+/// it reposts or quotes. Two lines look the same exactly when these are equal.
+struct ShownContent: Hashable {
+    var message: Message
+    var author: User?
+    var repliedTo: User?
+    var reposted: Message?
+    var repostedAuthor: User?
+    var quoted: Message?
+    var quotedAuthor: User?
+
+    /// A page's messages and users by ID, for building `ShownContent` without rescanning.
+    struct Index {
+        let messages: [String: Message]
+        let users: [String: User]
+
+        init(_ page: TimelinePage) {
+            messages = page.messagesByID
+            users = page.usersByID
+        }
+
+        func content(of id: String) -> ShownContent? {
+            guard let message = messages[id] else { return nil }
+            let reposted = message.repostOfID.flatMap { messages[$0] }
+            let quoted = message.quoteOfID.flatMap { messages[$0] }
+            return ShownContent(
+                message: message,
+                author: users[message.authorID],
+                repliedTo: message.replyToUserID.flatMap { users[$0] },
+                reposted: reposted,
+                repostedAuthor: reposted.flatMap { users[$0.authorID] },
+                quoted: quoted,
+                quotedAuthor: quoted.flatMap { users[$0.authorID] })
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import CSQLite
+
+/// One SQLite connection and its prepared-statement cache: the only owner of a `sqlite3*`.
+///
+/// Not `Sendable`: a connection is confined to whoever holds the lock that guards it
+/// (see `TimelineStore`). It is opened with `SQLITE_OPEN_NOMUTEX` ("multi-thread" mode), which the
+/// SQLite documentation declares safe "provided that no single database connection nor any object
+/// derived from database connection, such as a prepared statement, is used in two or more threads
+/// at the same time" — exactly what that lock guarantees, so SQLite's own mutex would be wasted work.
+final class SQLiteConnection {
+    enum OpenMode {
+        case readWrite
+        case readWriteCreate
+    }
+
+    let path: String
+    private let handle: OpaquePointer
+    private var statementCache: [String: SQLiteStatement] = [:]
+
+    /// Statements started on this connection (cached ones and `execute`), for diagnostics and for
+    /// tests that prove a bulk operation is one statement, not one per row.
+    var statementRuns = 0
+
+    init(path: String, mode: OpenMode) throws(SQLiteError) {
+        var db: OpaquePointer?
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_READWRITE
+        if mode == .readWriteCreate { flags |= SQLITE_OPEN_CREATE }
+        let code = sqlite3_open_v2(path, &db, flags, nil)
+        guard code == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_close_v2(db)
+            throw SQLiteError(code: SQLiteResultCode(rawValue: code), message: message)
+        }
+        self.path = path
+        self.handle = db
+    }
+
+    deinit {
+        statementCache.removeAll()  // finalizes every statement before the connection closes
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more SQL statements that take no parameters (schema changes, pragmas).
+    func execute(_ sql: String) throws(SQLiteError) {
+        statementRuns &+= 1
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        if code != SQLITE_OK { throw error(code, sql: sql) }
+    }
+
+    /// A prepared statement for `sql`, prepared once and reused: the caller binds, steps and the
+    /// statement is reset before it is handed out again.
+    func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let cached = statementCache[sql] {
+            cached.reset()
+            return cached
+        }
+        var stmt: OpaquePointer?
+        let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard code == SQLITE_OK, let stmt else { throw error(code, sql: sql) }
+        let statement = SQLiteStatement(handle: stmt, sql: sql, connection: self)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
+    func setBusyTimeout(milliseconds: Int) {
+        busyTimeoutMilliseconds = milliseconds
+        sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+    }
+
+    private(set) var busyTimeoutMilliseconds = 0
+
+    /// Whether no transaction is open.
+    var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
+    /// Rows changed by the most recent INSERT, UPDATE or DELETE (not counting trigger work).
+    var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// The SQLite library's version, e.g. "3.40.1".
+    static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+
+    func error(_ code: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(code: SQLiteResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}

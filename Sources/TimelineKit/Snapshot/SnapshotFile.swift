@@ -1,0 +1,114 @@
+/// A snapshot file on disk: `SnapshotHeader`, then the `TimelineSnapshot` encoded with
+/// `BinaryEncoder` in one standard LZ4 frame (`lz4 -dc FILE` prints the encoded payload).
+///
+/// Reading never touches the database. Every damaged, truncated, foreign or newer file is refused
+/// with a `SnapshotError` that says which, never a crash and never wrong data. Writing replaces the
+/// file atomically, private to its owner (0600).
+public struct SnapshotFile: Sendable {
+    /// Where the snapshot lives.
+    public let path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// The snapshot path that belongs to a database: beside it, named after it, with the extension
+    /// `.snapshot` (`timeline.sqlite` → `timeline.snapshot`; `data.db` → `data.snapshot`;
+    /// `timeline` → `timeline.snapshot`).
+    public static func path(forDatabaseAt databasePath: String) -> String {
+        let slash = databasePath.lastIndex(of: "/")
+        let nameStart = slash.map { databasePath.index(after: $0) } ?? databasePath.startIndex
+        if let dot = databasePath[nameStart...].lastIndex(of: "."), dot > nameStart {
+            return databasePath[..<dot] + ".snapshot"
+        }
+        return databasePath + ".snapshot"
+    }
+
+    /// The largest file accepted: the largest payload, allowing for LZ4's worst-case expansion.
+    static let maximumFileSize = SnapshotHeader.maximumPayloadLength + SnapshotHeader.maximumPayloadLength / 64 + 4096
+
+    /// Reads and verifies the whole snapshot.
+    public func read() throws(SnapshotError) -> TimelineSnapshot {
+        try Self.decode(readBytes(), path: path)
+    }
+
+    /// Reads and verifies only the header: which database and generation the snapshot was built
+    /// from. Enough to tell whether it is fresh.
+    public func readHeader() throws(SnapshotError) -> SnapshotHeader {
+        try SnapshotHeader.decode(readBytes(), path: path).header
+    }
+
+    /// Writes `snapshot` over the file atomically: a crash at any moment leaves the old snapshot
+    /// or the new one, never a torn file. The caller serialises writers (`TimelineStore` holds a
+    /// lock file while it writes), so an older snapshot never replaces a newer one.
+    public func write(_ snapshot: TimelineSnapshot) throws(SnapshotError) {
+        let bytes = try Self.encode(snapshot, path: path)
+        do throws(FileSystemError) {
+            try FileSystem.replaceAtomically(path, with: bytes, temporaryPath: path + ".tmp", permissions: 0o600)
+        } catch {
+            throw .notWritten(path: path, reason: error.description)
+        }
+    }
+
+    /// The file's bytes for `snapshot`.
+    public static func encode(_ snapshot: TimelineSnapshot, path: String = "snapshot") throws(SnapshotError) -> [UInt8] {
+        let payload: [UInt8]
+        let frame: [UInt8]
+        do {
+            payload = try BinaryEncoder().encode(snapshot)
+            frame = try LZ4Frame.compress(payload)
+        } catch {
+            throw .notWritten(path: path, reason: "\(error)")
+        }
+        let header = SnapshotHeader(
+            formatVersion: TimelineSnapshot.formatVersion, payloadLength: payload.count,
+            generation: snapshot.state.generation, limit: snapshot.limit, databaseID: snapshot.state.databaseID)
+        return header.encoded() + frame
+    }
+
+    /// Verifies and decodes a snapshot file's bytes. `path` is only used in errors.
+    public static func decode(_ file: [UInt8], path: String = "snapshot") throws(SnapshotError) -> TimelineSnapshot {
+        let (header, payloadOffset) = try SnapshotHeader.decode(file, path: path)
+        // Only this library writes snapshots, always with the same frame flags: anything else is
+        // damage, even where LZ4's one-byte header checksum happens to miss it.
+        let flags = file.dropFirst(payloadOffset + 4).prefix(2)
+        if flags.count == 2, !flags.elementsEqual(LZ4Frame.descriptorFlags) {
+            throw .corrupt(path: path, reason: "unexpected LZ4 frame flags")
+        }
+        let payload: [UInt8]
+        do throws(LZ4FrameError) {
+            payload = try LZ4Frame.decompress(file[payloadOffset...], maxContentSize: header.payloadLength)
+        } catch .truncated {
+            throw .truncated(path: path)
+        } catch {
+            throw .corrupt(path: path, reason: "payload: \(error)")
+        }
+        guard payload.count == header.payloadLength else {
+            throw .corrupt(path: path, reason: "payload is \(payload.count) bytes, the header says \(header.payloadLength)")
+        }
+        let snapshot: TimelineSnapshot
+        do {
+            snapshot = try BinaryDecoder().decode(TimelineSnapshot.self, from: payload)
+        } catch {
+            throw .corrupt(path: path, reason: "payload does not decode: \(error)")
+        }
+        guard snapshot.state.generation == header.generation, snapshot.state.databaseID == header.databaseID,
+              snapshot.limit == header.limit else {
+            throw .corrupt(path: path, reason: "header and payload disagree on database or generation")
+        }
+        return snapshot
+    }
+
+    private func readBytes() throws(SnapshotError) -> [UInt8] {
+        do throws(FileSystem.ReadFailure) {
+            return try FileSystem.readRegularFile(at: path, limit: Self.maximumFileSize)
+        } catch {
+            switch error {
+            case let .system(failure) where failure.isNotFound: throw .missing(path: path)
+            case let .system(failure): throw .unreadable(path: path, reason: failure.description)
+            case let .notRegularFile(kind): throw .notARegularFile(path: path, kind: kind.description)
+            case let .tooLarge(size, limit): throw .tooLarge(path: path, size: size, limit: limit)
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// Whether the snapshot beside a database shows what the database holds now.
+public enum SnapshotStatus: Sendable, Equatable, CustomStringConvertible {
+    /// The snapshot was built from the database's current generation.
+    case fresh(generation: Int64)
+    /// The database has changed since the snapshot was built (or it was built from another
+    /// database at the same path).
+    case stale(snapshotGeneration: Int64, databaseGeneration: Int64, sameDatabase: Bool)
+    /// There is no snapshot file.
+    case missing
+    /// The snapshot file cannot be used; the error says why.
+    case unusable(SnapshotError)
+
+    public var isFresh: Bool {
+        if case .fresh = self { return true }
+        return false
+    }
+
+    public var description: String {
+        switch self {
+        case let .fresh(generation):
+            "fresh (generation \(generation))"
+        case let .stale(snapshot, database, sameDatabase):
+            sameDatabase
+                ? "stale: the snapshot shows generation \(snapshot), the database is at generation \(database)"
+                : "stale: the snapshot was built from a different database (one since replaced at this path)"
+        case .missing:
+            "missing"
+        case let .unusable(error):
+            "unusable: \(error)"
+        }
+    }
+}

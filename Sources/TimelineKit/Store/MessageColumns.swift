@@ -1,0 +1,97 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// How a `Message` maps to a row of the `messages` table: the one place that knows the column
+/// order, so the SELECTs, the upsert and the decoding cannot drift apart.
+enum MessageColumns {
+    /// The columns every message SELECT returns, in the order `message(from:)` reads them.
+    static let select = """
+        id, author_id, text, created_at, edited_at, reply_to_id, reply_to_user_id, repost_of_id, \
+        quote_of_id, content_warning, url, attachments, like_count, repost_count, reply_count, read
+        """
+
+    /// Inserts a message, or updates the stored one with the same ID in place — only when
+    /// something differs, so that storing the same API result twice changes nothing (and does not
+    /// move the generation). `?17` chooses whether the row's read flag is taken from the message
+    /// (1) or kept as stored (0): sources never know what the person has read.
+    static let upsert = """
+        INSERT INTO messages (\(select))
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+        ON CONFLICT (id) DO UPDATE SET
+            author_id = excluded.author_id, text = excluded.text, created_at = excluded.created_at,
+            edited_at = excluded.edited_at, reply_to_id = excluded.reply_to_id,
+            reply_to_user_id = excluded.reply_to_user_id, repost_of_id = excluded.repost_of_id,
+            quote_of_id = excluded.quote_of_id, content_warning = excluded.content_warning,
+            url = excluded.url, attachments = excluded.attachments, like_count = excluded.like_count,
+            repost_count = excluded.repost_count, reply_count = excluded.reply_count,
+            read = CASE WHEN ?17 THEN excluded.read ELSE read END
+        WHERE (author_id, text, created_at, edited_at, reply_to_id, reply_to_user_id, repost_of_id,
+               quote_of_id, content_warning, url, attachments, like_count, repost_count, reply_count,
+               read)
+           IS NOT (excluded.author_id, excluded.text, excluded.created_at, excluded.edited_at,
+               excluded.reply_to_id, excluded.reply_to_user_id, excluded.repost_of_id,
+               excluded.quote_of_id, excluded.content_warning, excluded.url, excluded.attachments,
+               excluded.like_count, excluded.repost_count, excluded.reply_count,
+               CASE WHEN ?17 THEN excluded.read ELSE read END)
+        """
+
+    static func bind(_ message: Message, overwritingReadState: Bool, to statement: SQLiteStatement) throws(SQLiteError) {
+        try statement.bind(message.id, at: 1)
+        try statement.bind(message.authorID, at: 2)
+        try statement.bind(message.text, at: 3)
+        try statement.bind(MillisecondTime.milliseconds(from: message.createdAt), at: 4)
+        try statement.bind(message.editedAt.map(MillisecondTime.milliseconds(from:)), at: 5)
+        try statement.bind(message.replyToID, at: 6)
+        try statement.bind(message.replyToUserID, at: 7)
+        try statement.bind(message.repostOfID, at: 8)
+        try statement.bind(message.quoteOfID, at: 9)
+        try statement.bind(message.contentWarning, at: 10)
+        try statement.bind(message.url, at: 11)
+        try statement.bind(AttachmentsColumn.encode(message.attachments), at: 12)
+        try statement.bind(message.likeCount, at: 13)
+        try statement.bind(message.repostCount, at: 14)
+        try statement.bind(message.replyCount, at: 15)
+        try statement.bind(message.isRead, at: 16)
+        try statement.bind(overwritingReadState, at: 17)
+    }
+
+    /// The message in the current row of a statement that selected `select`.
+    static func message(from row: SQLiteStatement) -> Message {
+        Message(
+            id: row.text(at: 0),
+            authorID: row.text(at: 1),
+            text: row.text(at: 2),
+            createdAt: MillisecondTime.date(fromMilliseconds: row.int64(at: 3)),
+            editedAt: row.optionalInt64(at: 4).map(MillisecondTime.date(fromMilliseconds:)),
+            replyToID: row.optionalText(at: 5),
+            replyToUserID: row.optionalText(at: 6),
+            repostOfID: row.optionalText(at: 7),
+            quoteOfID: row.optionalText(at: 8),
+            contentWarning: row.optionalText(at: 9),
+            url: row.optionalText(at: 10),
+            attachments: AttachmentsColumn.decode(row.optionalText(at: 11)),
+            likeCount: row.int(at: 12),
+            repostCount: row.int(at: 13),
+            replyCount: row.int(at: 14),
+            isRead: row.bool(at: 15)
+        )
+    }
+}
+
+/// The `attachments` column: a JSON array, readable from the `sqlite3` shell, NULL when empty.
+enum AttachmentsColumn {
+    static func encode(_ attachments: [Attachment]) -> String? {
+        guard !attachments.isEmpty, let data = try? JSONEncoder().encode(attachments) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Unreadable JSON (written by hand with the `sqlite3` shell) reads as no attachments rather
+    /// than making the whole timeline unreadable.
+    static func decode(_ json: String?) -> [Attachment] {
+        guard let json, !json.isEmpty else { return [] }
+        return (try? JSONDecoder().decode([Attachment].self, from: Data(json.utf8))) ?? []
+    }
+}

@@ -1,0 +1,88 @@
+/// One step of the schema's history. Migrations are an ordered list that only grows: a released
+/// migration is never edited, a change is a new migration appended to `Migration.all`.
+/// `PRAGMA user_version` records how many have been applied.
+struct Migration: Sendable {
+    /// The schema version this migration produces (its 1-based position in `all`).
+    let version: Int
+    /// What the migration is for, for error messages and `timeline doctor`.
+    let name: String
+    /// The statements, run in the same transaction that sets `user_version`.
+    let sql: String
+
+    /// The newest schema version this library knows.
+    static var latestVersion: Int { all.count }
+
+    static let all: [Migration] = [
+        Migration(version: 1, name: "messages, users and change tracking", sql: #"""
+            CREATE TABLE users (
+                id      TEXT PRIMARY KEY NOT NULL,
+                handle  TEXT NOT NULL,
+                name    TEXT NOT NULL,
+                url     TEXT,
+                bot     INTEGER NOT NULL DEFAULT 0 CHECK (bot IN (0, 1))
+            ) WITHOUT ROWID;
+            CREATE INDEX users_by_handle ON users (handle);
+
+            -- Times are whole milliseconds since 1970-01-01 UTC. IDs are text: Mastodon's are digit
+            -- strings that overflow 64-bit integers, Pleroma's are not digits at all.
+            CREATE TABLE messages (
+                id               TEXT NOT NULL UNIQUE,
+                author_id        TEXT NOT NULL REFERENCES users (id) DEFERRABLE INITIALLY DEFERRED,
+                text             TEXT NOT NULL,
+                created_at       INTEGER NOT NULL,
+                edited_at        INTEGER,
+                reply_to_id      TEXT,
+                reply_to_user_id TEXT,
+                repost_of_id     TEXT,
+                quote_of_id      TEXT,
+                content_warning  TEXT,
+                url              TEXT,
+                attachments      TEXT,  -- JSON array of {"kind","url","alt"}, NULL when none
+                like_count       INTEGER NOT NULL DEFAULT 0,
+                repost_count     INTEGER NOT NULL DEFAULT 0,
+                reply_count      INTEGER NOT NULL DEFAULT 0,
+                read             INTEGER NOT NULL DEFAULT 0 CHECK (read IN (0, 1))
+            );
+            -- The timeline order, newest first, ties broken by ID: the one query `show` runs.
+            CREATE INDEX messages_by_time ON messages (created_at DESC, id DESC);
+            CREATE INDEX messages_by_author ON messages (author_id);
+
+            -- One row that says which database this is, how far it has changed and its counts.
+            -- Triggers keep it true for every writer, the sqlite3 shell included, so a snapshot
+            -- can tell that it is stale and counting needs no table scan.
+            CREATE TABLE timeline_state (
+                singleton     INTEGER PRIMARY KEY CHECK (singleton = 1),
+                database_id   TEXT NOT NULL,
+                generation    INTEGER NOT NULL,
+                message_count INTEGER NOT NULL,
+                unread_count  INTEGER NOT NULL,
+                user_count    INTEGER NOT NULL
+            );
+            INSERT INTO timeline_state VALUES (1, lower(hex(randomblob(16))), 0, 0, 0, 0);
+
+            CREATE TRIGGER messages_tracked_insert AFTER INSERT ON messages BEGIN
+                UPDATE timeline_state SET generation = generation + 1,
+                    message_count = message_count + 1,
+                    unread_count = unread_count + (NEW.read = 0);
+            END;
+            CREATE TRIGGER messages_tracked_update AFTER UPDATE ON messages BEGIN
+                UPDATE timeline_state SET generation = generation + 1,
+                    unread_count = unread_count + (NEW.read = 0) - (OLD.read = 0);
+            END;
+            CREATE TRIGGER messages_tracked_delete AFTER DELETE ON messages BEGIN
+                UPDATE timeline_state SET generation = generation + 1,
+                    message_count = message_count - 1,
+                    unread_count = unread_count - (OLD.read = 0);
+            END;
+            CREATE TRIGGER users_tracked_insert AFTER INSERT ON users BEGIN
+                UPDATE timeline_state SET generation = generation + 1, user_count = user_count + 1;
+            END;
+            CREATE TRIGGER users_tracked_update AFTER UPDATE ON users BEGIN
+                UPDATE timeline_state SET generation = generation + 1;
+            END;
+            CREATE TRIGGER users_tracked_delete AFTER DELETE ON users BEGIN
+                UPDATE timeline_state SET generation = generation + 1, user_count = user_count - 1;
+            END;
+            """#),
+    ]
+}

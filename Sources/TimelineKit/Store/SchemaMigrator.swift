@@ -1,0 +1,50 @@
+/// Brings a database to the newest schema by applying the missing `Migration`s in order, in one
+/// transaction, and refuses databases it must not touch.
+enum SchemaMigrator {
+    /// The schema version recorded in the database (`PRAGMA user_version`).
+    static func version(of connection: SQLiteConnection) throws(SQLiteError) -> Int {
+        let statement = try connection.statement("PRAGMA user_version")
+        defer { statement.reset() }
+        return try statement.step() ? statement.int(at: 0) : 0
+    }
+
+    /// Refuses a database written by a newer library before anything is changed.
+    static func checkNotNewer(_ version: Int, path: String) throws(TimelineStoreError) {
+        if version > Migration.latestVersion {
+            throw .databaseNewerThanLibrary(path: path, schemaVersion: version, newestKnown: Migration.latestVersion)
+        }
+    }
+
+    /// Applies every migration newer than the database's version. Safe against a second process
+    /// migrating at the same time: the version is read again once the write lock is held.
+    static func migrate(_ connection: SQLiteConnection) throws(TimelineStoreError) {
+        try connection.reportingStoreErrors { () throws(SQLiteError) -> Void in try connection.execute("BEGIN IMMEDIATE") }
+        do throws(TimelineStoreError) {
+            let version = try connection.reportingStoreErrors { () throws(SQLiteError) in try Self.version(of: connection) }
+            try checkNotNewer(version, path: connection.path)
+            let holdsOtherTables = try connection.reportingStoreErrors { () throws(SQLiteError) in
+                version == 0 ? try hasTables(connection) : false
+            }
+            if holdsOtherTables {
+                throw TimelineStoreError.notATimelineDatabase(
+                    path: connection.path, reason: "it is an SQLite database with tables of another program")
+            }
+            try connection.reportingStoreErrors { () throws(SQLiteError) -> Void in
+                for migration in Migration.all where migration.version > version {
+                    try connection.execute(migration.sql)
+                }
+                try connection.execute("PRAGMA user_version = \(Migration.latestVersion)")
+                try connection.execute("COMMIT")
+            }
+        } catch {
+            if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    private static func hasTables(_ connection: SQLiteConnection) throws(SQLiteError) -> Bool {
+        let statement = try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'table'")
+        defer { statement.reset() }
+        return try statement.step() && statement.int(at: 0) > 0
+    }
+}

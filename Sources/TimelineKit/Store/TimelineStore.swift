@@ -1,0 +1,419 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The timeline's messages and users in an SQLite database, and the snapshot beside it.
+///
+/// ```swift
+/// let store = try TimelineStore(path: "/home/me/.local/share/timeline/timeline.sqlite")
+/// try store.write { transaction in
+///     try transaction.upsert(users: [User(id: "u1", handle: "alice", name: "Alice")])
+///     try transaction.upsert(messages: [Message(id: "m1", authorID: "u1", text: "hello", createdAt: .now)])
+/// }
+/// let page = try store.timeline(limit: 20)
+/// ```
+///
+/// **Concurrency.** A store is `Sendable`: share one across tasks and threads. All writes go
+/// through one writer connection, one transaction at a time, behind a lock (the serial writer of a
+/// process; SQLite's file locks serialise writers of different processes). Reads use a separate
+/// connection, and the database runs in WAL mode, so reading never waits for a writer and never
+/// blocks one. Calls are synchronous and short; long imports should batch into transactions.
+///
+/// **Snapshot.** After every write transaction, the store rewrites the snapshot from committed
+/// data (unless it is already fresh), atomically, while holding a lock file that every writer of
+/// the snapshot takes: so an older snapshot never replaces a newer one, even across processes.
+public final class TimelineStore: Sendable {
+    /// The database file.
+    public let path: String
+    /// How the store was opened.
+    public let configuration: Configuration
+    /// The snapshot beside the database.
+    public let snapshotFile: SnapshotFile
+
+    /// The writer connection, opened on the first write: `timeline show` only reads.
+    private let writer: GuardedConnection
+    private let reader: GuardedConnection
+
+    /// Opens the database at `path`, creating it (private: 0600, in a 0700 directory) when it does
+    /// not exist and `configuration.createIfMissing` allows, and migrating it to the newest schema.
+    ///
+    /// - Throws: `TimelineStoreError.databaseNewerThanLibrary` for a database written by a newer
+    ///   TimelineKit (left untouched), `.notATimelineDatabase`, `.databaseMissing`, `.cannotOpen`,
+    ///   `.busy`.
+    public init(path: String, configuration: Configuration = Configuration()) throws(TimelineStoreError) {
+        self.path = path
+        self.configuration = configuration
+        self.snapshotFile = SnapshotFile(path: configuration.snapshotPath ?? SnapshotFile.path(forDatabaseAt: path))
+
+        switch FileSystem.kind(at: path) {
+        case .missing:
+            guard configuration.createIfMissing else { throw .databaseMissing(path: path) }
+            do {
+                try FileSystem.createDirectories(FileSystem.parentDirectory(of: path), permissions: 0o700)
+                // Created here rather than by SQLite so that it is private whatever the umask;
+                // SQLite gives its -wal and -shm files the database file's permissions.
+                try FileSystem.createFileIfMissing(path, permissions: 0o600)
+            } catch {
+                throw .cannotOpen(path: path, reason: error.description)
+            }
+        case .regularFile, .symbolicLink:
+            break
+        case let kind:
+            throw .cannotOpen(path: path, reason: "it is \(kind), not a database file")
+        }
+
+        let readerConnection = try Self.openConnection(path: path, configuration: configuration)
+        let version = try readerConnection.reportingStoreErrors { () throws(SQLiteError) in
+            try SchemaMigrator.version(of: readerConnection)
+        }
+        try SchemaMigrator.checkNotNewer(version, path: path)
+        var writerConnection: SQLiteConnection?
+        if version < Migration.latestVersion {
+            let connection = try Self.openWriter(path: path, configuration: configuration)
+            try SchemaMigrator.migrate(connection)
+            writerConnection = connection
+        }
+        // The reader never writes: a bug that tried would fail instead of racing the writer.
+        try readerConnection.reportingStoreErrors { () throws(SQLiteError) in
+            try readerConnection.execute("PRAGMA query_only = 1")
+        }
+        self.reader = GuardedConnection(readerConnection) { () throws(TimelineStoreError) in
+            preconditionFailure("the reader connection is opened by init")
+        }
+        self.writer = GuardedConnection(writerConnection) { () throws(TimelineStoreError) in
+            try Self.openWriter(path: path, configuration: configuration)
+        }
+    }
+
+    private static func openConnection(path: String, configuration: Configuration) throws(TimelineStoreError) -> SQLiteConnection {
+        let connection: SQLiteConnection
+        do {
+            connection = try SQLiteConnection(path: path, mode: .readWrite)
+        } catch {
+            throw .cannotOpen(path: path, reason: error.message)
+        }
+        connection.setBusyTimeout(milliseconds: configuration.busyTimeoutMilliseconds)
+        return connection
+    }
+
+    private static func openWriter(path: String, configuration: Configuration) throws(TimelineStoreError) -> SQLiteConnection {
+        let connection = try openConnection(path: path, configuration: configuration)
+        try connection.reportingStoreErrors { () throws(SQLiteError) -> Void in
+            // WAL: readers (every terminal's `show`) never block the writer, nor it them.
+            try connection.execute("PRAGMA journal_mode = WAL")
+            // FULL makes each commit durable before the snapshot that describes it is written. With
+            // NORMAL, a power loss could roll the database back behind a snapshot already on disk,
+            // and a later commit could reach the same generation with different contents.
+            try connection.execute("PRAGMA synchronous = FULL")
+            try connection.execute("PRAGMA foreign_keys = ON")
+        }
+        return connection
+    }
+
+    // MARK: Reading
+
+    /// Runs `body` in one read transaction on the reader connection: everything it reads comes
+    /// from the same committed state of the database.
+    private func read<T: Sendable>(_ body: (TimelineReader) throws(SQLiteError) -> T) throws(TimelineStoreError) -> T {
+        try Self.unwrap(reader.withConnection { connection throws(TimelineStoreError) -> T in
+            try Self.inReadTransaction(connection, body)
+        })
+    }
+
+    /// `withConnection`'s result with its error flattened back to the store's error type.
+    private static func unwrap<T>(_ result: @autoclosure () throws(GuardedConnectionError<TimelineStoreError>) -> T) throws(TimelineStoreError) -> T {
+        do throws(GuardedConnectionError<TimelineStoreError>) {
+            return try result()
+        } catch {
+            switch error {
+            case let .open(failure), let .body(failure): throw failure
+            }
+        }
+    }
+
+    private static func inReadTransaction<T>(
+        _ connection: SQLiteConnection, _ body: (TimelineReader) throws(SQLiteError) -> T
+    ) throws(TimelineStoreError) -> T {
+        try connection.reportingStoreErrors { () throws(SQLiteError) -> T in
+            try connection.execute("BEGIN")
+            do throws(SQLiteError) {
+                let value = try body(TimelineReader(connection: connection))
+                try connection.execute("COMMIT")
+                return value
+            } catch {
+                if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+                throw error
+            }
+        }
+    }
+
+    /// The database's identity, generation and counts. O(1): kept by triggers.
+    public func state() throws(TimelineStoreError) -> TimelineState {
+        try read { reader throws(SQLiteError) in try reader.state() }
+    }
+
+    /// Up to `limit` messages, newest first (ties broken by ID), starting after `cursor`, with the
+    /// messages they repost or quote and their authors. Pass the page's `nextCursor` to get the
+    /// next, older page. Uses the `messages_by_time` index: the cost depends on `limit`, not on the
+    /// size of the database.
+    public func timeline(limit: Int, after cursor: TimelineCursor? = nil) throws(TimelineStoreError) -> TimelinePage {
+        try read { reader throws(SQLiteError) in try reader.page(limit: limit, after: cursor) }
+    }
+
+    /// The stored messages among `ids`, newest first.
+    public func messages(ids: [String]) throws(TimelineStoreError) -> [Message] {
+        try read { reader throws(SQLiteError) in try reader.messages(ids: ids) }
+    }
+
+    /// The stored message with this ID, if any.
+    public func message(id: String) throws(TimelineStoreError) -> Message? {
+        try messages(ids: [id]).first
+    }
+
+    /// The stored users among `ids`.
+    public func users(ids: [String]) throws(TimelineStoreError) -> [User] {
+        try read { reader throws(SQLiteError) in try reader.users(ids: ids) }
+    }
+
+    /// Every stored user, ordered by ID.
+    public func allUsers() throws(TimelineStoreError) -> [User] {
+        try read { reader throws(SQLiteError) in try reader.allUsers() }
+    }
+
+    /// The users with this handle (without `@`). Handles are not unique across servers.
+    public func users(handle: String) throws(TimelineStoreError) -> [User] {
+        try read { reader throws(SQLiteError) in try reader.users(handle: handle) }
+    }
+
+    // MARK: Writing
+
+    /// Runs `body` in one write transaction: everything it does commits together when it returns,
+    /// or is rolled back when it throws. Then refreshes the snapshot.
+    ///
+    /// Waits up to `configuration.busyTimeout` for another process's write lock.
+    ///
+    /// - Throws: what `body` throws (after rolling back), or a `TimelineStoreError`:
+    ///   `.unknownAuthor` when a message's author is not stored by the end, `.busy`, and
+    ///   `.snapshotNotWritten` when the transaction committed but the snapshot could not be
+    ///   rewritten (the database is fine; the old snapshot stays).
+    @discardableResult
+    public func write<T: Sendable>(_ body: (TimelineTransaction) throws -> T) throws -> T {
+        do throws(GuardedConnectionError<any Error>) {
+            return try writer.withConnection { connection throws -> T in
+                let value = try Self.inWriteTransaction(connection, body)
+                try refreshSnapshotAfterWrite(using: connection)
+                return value
+            }
+        } catch {
+            switch error {
+            case let .open(failure): throw failure
+            case let .body(failure): throw failure
+            }
+        }
+    }
+
+    private static func inWriteTransaction<T>(
+        _ connection: SQLiteConnection, _ body: (TimelineTransaction) throws -> T
+    ) throws -> T {
+        // IMMEDIATE takes the write lock now, waiting out the busy timeout here, instead of failing
+        // halfway when a read transaction would have to upgrade.
+        try connection.reportingStoreErrors { () throws(SQLiteError) in try connection.execute("BEGIN IMMEDIATE") }
+        let transaction = TimelineTransaction(connection: connection)
+        defer { transaction.isOpen = false }
+        do {
+            let value = try body(transaction)
+            try transaction.checkAuthorsExist()
+            try connection.reportingStoreErrors { () throws(SQLiteError) in try connection.execute("COMMIT") }
+            return value
+        } catch {
+            if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+            if let error = error as? SQLiteError { throw TimelineStoreError(error, on: connection) }
+            throw error
+        }
+    }
+
+    /// Stores users and messages in one transaction; see `TimelineTransaction.upsert(messages:readState:)`.
+    public func upsert(users: [User] = [], messages: [Message] = [], readState: ReadStateUpdate = .keepStored) throws(TimelineStoreError) {
+        try storeWrite { transaction throws(TimelineStoreError) in
+            try transaction.upsert(users: users)
+            try transaction.upsert(messages: messages, readState: readState)
+        }
+    }
+
+    /// Stores a new message written here, by the stored user `authorID`, and returns it. Its ID is
+    /// `local-` followed by the time in milliseconds and random hex digits: it sorts by time and
+    /// never collides with IDs from servers.
+    @discardableResult
+    public func post(_ text: String, authorID: String, at date: Date = Date()) throws(TimelineStoreError) -> Message {
+        let milliseconds = MillisecondTime.milliseconds(from: date)
+        let suffix = String(UInt32.random(in: 0 ... .max), radix: 16)
+        let message = Message(
+            id: "local-\(milliseconds)-" + String(repeating: "0", count: 8 - suffix.count) + suffix,
+            authorID: authorID, text: text, createdAt: MillisecondTime.date(fromMilliseconds: milliseconds), isRead: true)
+        try upsert(messages: [message])
+        return message
+    }
+
+    /// Deletes messages by ID in one statement. Returns how many were deleted.
+    @discardableResult
+    public func deleteMessages(ids: [String]) throws(TimelineStoreError) -> Int {
+        try storeWrite { transaction throws(TimelineStoreError) in try transaction.deleteMessages(ids: ids) }
+    }
+
+    /// Marks messages read (or unread) by ID, in one SQL statement however many IDs there are.
+    /// Returns how many changed.
+    @discardableResult
+    public func markRead(ids: [String], read: Bool = true) throws(TimelineStoreError) -> Int {
+        try storeWrite { transaction throws(TimelineStoreError) in try transaction.markRead(ids: ids, read: read) }
+    }
+
+    /// Marks every message read, in one statement. Returns how many changed.
+    @discardableResult
+    public func markAllRead() throws(TimelineStoreError) -> Int {
+        try storeWrite { transaction throws(TimelineStoreError) in try transaction.markAllRead() }
+    }
+
+    /// `write(_:)` for bodies that throw only store errors, keeping the error type.
+    private func storeWrite<T: Sendable>(_ body: (TimelineTransaction) throws(TimelineStoreError) -> T) throws(TimelineStoreError) -> T {
+        do {
+            return try write { transaction in try body(transaction) }
+        } catch let error as TimelineStoreError {
+            throw error
+        } catch {
+            // `write` adds only TimelineStoreError to what the body throws, and this body throws
+            // nothing else.
+            preconditionFailure("unexpected error from a store write: \(error)")
+        }
+    }
+
+    // MARK: Snapshot
+
+    /// Builds a snapshot of the newest `limit` messages from the database, in one read transaction.
+    public func makeSnapshot(limit: Int? = nil) throws(TimelineStoreError) -> TimelineSnapshot {
+        let limit = limit ?? configuration.snapshotLimit ?? (try? snapshotFile.readHeader().limit) ?? TimelineSnapshot.defaultLimit
+        return try read { reader throws(SQLiteError) in try Self.snapshot(from: reader, limit: limit) }
+    }
+
+    private static func snapshot(from reader: TimelineReader, limit: Int) throws(SQLiteError) -> TimelineSnapshot {
+        TimelineSnapshot(state: try reader.state(), builtAt: Date(), limit: limit,
+                         window: try reader.page(limit: limit, after: nil))
+    }
+
+    /// What `writeSnapshot` did.
+    public enum SnapshotWrite: Sendable, Equatable {
+        /// A new snapshot of this generation was written.
+        case written(generation: Int64)
+        /// The snapshot on disk already showed the database's current generation.
+        case alreadyFresh(generation: Int64)
+        /// Another process held the snapshot lock past `lockTimeout`; it is writing one now.
+        case lockBusy
+    }
+
+    /// Rewrites the snapshot from the database unless it is already fresh (or always, with
+    /// `force`). Holds the snapshot lock file while it reads and writes, so concurrent writers
+    /// cannot put an older snapshot over a newer one. Waits at most `lockTimeout` for that lock
+    /// (forever when `nil`).
+    /// `limit` sets how many messages it holds; by default the configuration's, else the limit of
+    /// the snapshot on disk, else `TimelineSnapshot.defaultLimit`.
+    @discardableResult
+    public func writeSnapshot(limit: Int? = nil, force: Bool = false, lockTimeout: Duration? = nil) throws(TimelineStoreError) -> SnapshotWrite {
+        try Self.unwrap(reader.withConnection { connection throws(TimelineStoreError) -> SnapshotWrite in
+            try refreshSnapshot(using: connection, limit: limit, force: force, lockTimeout: lockTimeout)
+        })
+    }
+
+    private func refreshSnapshotAfterWrite(using connection: SQLiteConnection) throws(TimelineStoreError) {
+        guard configuration.writesSnapshot else { return }
+        _ = try refreshSnapshot(using: connection, limit: nil, force: false, lockTimeout: nil)
+    }
+
+    private func refreshSnapshot(
+        using connection: SQLiteConnection, limit requestedLimit: Int?, force: Bool, lockTimeout: Duration?
+    ) throws(TimelineStoreError) -> SnapshotWrite {
+        let file = snapshotFile
+        let configuredLimit = requestedLimit ?? configuration.snapshotLimit
+        do throws(FileLockError<TimelineStoreError>) {
+            let outcome = try FileLock.withLock(file.path + ".lock", timeout: lockTimeout) { () throws(TimelineStoreError) -> SnapshotWrite in
+                // Read under the lock: whoever holds it last reads the newest committed state, so
+                // the last snapshot written is never older than one written before it.
+                let existing = try? file.readHeader()
+                let limit = max(0, configuredLimit ?? existing?.limit ?? TimelineSnapshot.defaultLimit)
+                let snapshot = try Self.inReadTransaction(connection) { reader throws(SQLiteError) -> TimelineSnapshot? in
+                    let state = try reader.state()
+                    if !force, let existing, existing.databaseID == state.databaseID,
+                       existing.generation == state.generation, existing.limit == limit {
+                        return nil
+                    }
+                    return TimelineSnapshot(state: state, builtAt: Date(), limit: limit,
+                                            window: try reader.page(limit: limit, after: nil))
+                }
+                guard let snapshot else { return .alreadyFresh(generation: existing?.generation ?? 0) }
+                do throws(SnapshotError) {
+                    try file.write(snapshot)
+                } catch {
+                    throw .snapshotNotWritten(path: file.path, reason: error.description)
+                }
+                return .written(generation: snapshot.generation)
+            }
+            return outcome ?? .lockBusy
+        } catch {
+            switch error {
+            case let .lock(failure): throw .snapshotNotWritten(path: file.path, reason: failure.description)
+            case let .body(failure): throw failure
+            }
+        }
+    }
+
+    /// Compares the snapshot file with the database: fresh, stale, missing or unusable (and why).
+    /// Reads only the snapshot's header and the database's one-row state.
+    public func snapshotStatus() throws(TimelineStoreError) -> SnapshotStatus {
+        let header: SnapshotHeader
+        do throws(SnapshotError) {
+            header = try snapshotFile.readHeader()
+        } catch {
+            if case .missing = error { return .missing }
+            return .unusable(error)
+        }
+        let state = try state()
+        if header.databaseID == state.databaseID, header.generation == state.generation {
+            return .fresh(generation: state.generation)
+        }
+        return .stale(snapshotGeneration: header.generation, databaseGeneration: state.generation,
+                      sameDatabase: header.databaseID == state.databaseID)
+    }
+
+    /// Bytes on disk of the database, its write-ahead log and the snapshot (0 for a missing file).
+    public struct DiskUsage: Sendable, Hashable {
+        public var database: Int
+        public var writeAheadLog: Int
+        public var snapshot: Int
+    }
+
+    /// How much disk the timeline takes.
+    public func diskUsage() -> DiskUsage {
+        DiskUsage(database: FileSystem.size(at: path) ?? 0,
+                  writeAheadLog: FileSystem.size(at: path + "-wal") ?? 0,
+                  snapshot: FileSystem.size(at: snapshotFile.path) ?? 0)
+    }
+
+    // MARK: Reconciling
+
+    /// What changed in the database since `snapshot` was built: new, edited, removed messages and
+    /// the new window and counts. When the database is at the snapshot's generation the answer
+    /// comes from that comparison alone; otherwise it reads one window. Either way the cost depends
+    /// on the snapshot's size, not on the database's.
+    public func reconcile(_ snapshot: TimelineSnapshot) throws(TimelineStoreError) -> TimelineChanges {
+        try read { reader throws(SQLiteError) -> TimelineChanges in
+            let state = try reader.state()
+            if snapshot.isFresh(for: state) { return .none(since: snapshot) }
+            let window = try reader.page(limit: snapshot.limit, after: nil)
+            let newIDs = Set(window.messages.map(\.id))
+            let gone = snapshot.window.messages.map(\.id).filter { !newIDs.contains($0) }
+            let stillStored = try reader.storedMessageIDs(among: gone)
+            return .between(old: snapshot.window, oldState: snapshot.state,
+                            new: window, newState: state, stillStored: stillStored)
+        }
+    }
+}

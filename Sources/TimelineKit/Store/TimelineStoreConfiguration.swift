@@ -1,0 +1,39 @@
+extension TimelineStore {
+    /// How a store opens its database and keeps its snapshot.
+    public struct Configuration: Sendable {
+        /// Create the database (and its directory, private: 0700) when it does not exist.
+        /// When `false`, opening a missing database throws `TimelineStoreError.databaseMissing`.
+        public var createIfMissing: Bool
+        /// How long a statement waits for another process's lock before failing with
+        /// `TimelineStoreError.busy`. Writers from a script can wait; `timeline show` uses a
+        /// short bound so that it never hangs a shell.
+        public var busyTimeout: Duration
+        /// Whether every write transaction refreshes the snapshot beside the database.
+        public var writesSnapshot: Bool
+        /// Where the snapshot lives; `nil` means beside the database (`SnapshotFile.path(forDatabaseAt:)`).
+        public var snapshotPath: String?
+        /// How many of the newest messages the snapshot holds. `nil` keeps the limit of the
+        /// snapshot on disk (so `timeline snapshot --limit 500` lasts), or
+        /// `TimelineSnapshot.defaultLimit` when there is none.
+        public var snapshotLimit: Int?
+
+        public init(
+            createIfMissing: Bool = true,
+            busyTimeout: Duration = .seconds(5),
+            writesSnapshot: Bool = true,
+            snapshotPath: String? = nil,
+            snapshotLimit: Int? = nil
+        ) {
+            self.createIfMissing = createIfMissing
+            self.busyTimeout = busyTimeout
+            self.writesSnapshot = writesSnapshot
+            self.snapshotPath = snapshotPath
+            self.snapshotLimit = snapshotLimit
+        }
+
+        var busyTimeoutMilliseconds: Int {
+            let (seconds, attoseconds) = busyTimeout.components
+            return Int(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        }
+    }
+}

@@ -1,0 +1,159 @@
+/// How an upsert treats the read flag of a message that is already stored.
+public enum ReadStateUpdate: Sendable {
+    /// Keep the stored flag (new messages take the message's `isRead`). What a fetcher wants:
+    /// servers never know what the person has read, so a refetch must not mark it unread again.
+    case keepStored
+    /// Take the message's `isRead`, as when restoring an export.
+    case overwrite
+}
+
+/// The writes of one transaction, handed to the closure of `TimelineStore.write(_:)`.
+///
+/// Everything done through it commits together when the closure returns, or not at all when it
+/// throws. It is only valid inside that closure: do not keep it.
+///
+/// ```swift
+/// try store.write { transaction in
+///     try transaction.upsert(users: [alice])
+///     try transaction.upsert(messages: fetched)   // IDs already stored are updated in place
+///     try transaction.markRead(ids: seenIDs)       // one statement, however many IDs
+/// }
+/// ```
+public final class TimelineTransaction {
+    let connection: SQLiteConnection
+    /// Cleared when the transaction ends; using the transaction after that is a programming error.
+    var isOpen = true
+    /// Authors named by upserted messages, each with the first message that named it, checked
+    /// against the users table once, at the end: a user may arrive after its messages.
+    private var namedAuthors: [String: String] = [:]
+
+    init(connection: SQLiteConnection) {
+        self.connection = connection
+    }
+
+    private func checkOpen() {
+        precondition(isOpen, "a TimelineTransaction was used after its write closure returned")
+    }
+
+    /// Stores users, updating in place those whose ID is already stored.
+    public func upsert(users: some Sequence<User>) throws(TimelineStoreError) {
+        for user in users {
+            try Self.validate(user)
+            try sqlite { () throws(SQLiteError) in
+                let statement = try connection.statement(UserColumns.upsert)
+                try UserColumns.bind(user, to: statement)
+                try statement.run()
+            }
+        }
+    }
+
+    /// Stores messages, updating in place those whose ID is already stored (this is how results
+    /// from web APIs arrive). Each message's author must be stored by the end of the transaction.
+    /// A message identical to the stored one changes nothing, not even the generation.
+    public func upsert(messages: some Sequence<Message>, readState: ReadStateUpdate = .keepStored) throws(TimelineStoreError) {
+        for message in messages {
+            try upsert(message, readState: readState)
+        }
+    }
+
+    /// Stores one message; see `upsert(messages:readState:)`.
+    public func upsert(_ message: Message, readState: ReadStateUpdate = .keepStored) throws(TimelineStoreError) {
+        try Self.validate(message)
+        try sqlite { () throws(SQLiteError) in
+            let statement = try connection.statement(MessageColumns.upsert)
+            try MessageColumns.bind(message, overwritingReadState: readState == .overwrite, to: statement)
+            try statement.run()
+        }
+        if namedAuthors[message.authorID] == nil { namedAuthors[message.authorID] = message.id }
+    }
+
+    /// Deletes the messages with these IDs, in one statement. Unknown IDs are ignored.
+    /// Returns how many were deleted.
+    @discardableResult
+    public func deleteMessages(ids: some Sequence<String>) throws(TimelineStoreError) -> Int {
+        try runBulk("DELETE FROM messages WHERE id IN (SELECT value FROM json_each(?1))", ids: ids)
+    }
+
+    /// Marks the messages with these IDs read (or unread), in one SQL statement however many IDs
+    /// there are: nothing is loaded, and rows already in that state are not touched.
+    /// Returns how many messages changed.
+    @discardableResult
+    public func markRead(ids: some Sequence<String>, read: Bool = true) throws(TimelineStoreError) -> Int {
+        try runBulk(read
+            ? "UPDATE messages SET read = 1 WHERE read = 0 AND id IN (SELECT value FROM json_each(?1))"
+            : "UPDATE messages SET read = 0 WHERE read = 1 AND id IN (SELECT value FROM json_each(?1))",
+            ids: ids)
+    }
+
+    /// Marks every message read, in one statement. Returns how many messages changed.
+    @discardableResult
+    public func markAllRead() throws(TimelineStoreError) -> Int {
+        try sqlite { () throws(SQLiteError) in
+            try connection.statement("UPDATE messages SET read = 1 WHERE read = 0").run()
+            return connection.changes
+        }
+    }
+
+    /// The database's state as this transaction sees it, its own changes included.
+    public func state() throws(TimelineStoreError) -> TimelineState {
+        try sqlite { () throws(SQLiteError) in try TimelineReader(connection: connection).state() }
+    }
+
+    private func runBulk(_ sql: String, ids: some Sequence<String>) throws(TimelineStoreError) -> Int {
+        try sqlite { () throws(SQLiteError) in
+            let statement = try connection.statement(sql)
+            try statement.bind(SQLiteJSONArray(ids), at: 1)
+            try statement.run()
+            return connection.changes
+        }
+    }
+
+    /// Refuses the transaction when an upserted message names an author no user has.
+    func checkAuthorsExist() throws(TimelineStoreError) {
+        guard !namedAuthors.isEmpty else { return }
+        let missing = try sqlite { () throws(SQLiteError) in
+            try TimelineReader(connection: connection).firstMissingUserID(among: Array(namedAuthors.keys))
+        }
+        if let missing {
+            throw .unknownAuthor(messageID: namedAuthors[missing] ?? "", authorID: missing)
+        }
+    }
+
+    private func sqlite<T>(_ body: () throws(SQLiteError) -> T) throws(TimelineStoreError) -> T {
+        checkOpen()
+        return try connection.reportingStoreErrors(body)
+    }
+
+    private static func validate(_ user: User) throws(TimelineStoreError) {
+        if user.id.isEmpty { throw .invalidValue(field: "user id", reason: "it is empty") }
+    }
+
+    private static func validate(_ message: Message) throws(TimelineStoreError) {
+        if message.id.isEmpty { throw .invalidValue(field: "message id", reason: "it is empty") }
+        if message.authorID.isEmpty {
+            throw .invalidValue(field: "author of message \(message.id)", reason: "it is empty")
+        }
+        for (field, count) in [("likes", message.likeCount), ("reposts", message.repostCount), ("replies", message.replyCount)]
+        where count < 0 {
+            throw .invalidValue(field: "\(field) of message \(message.id)", reason: "\(count) is negative")
+        }
+    }
+}
+
+extension SQLiteConnection {
+    /// Runs `body`, turning its SQLite errors into the store's errors for this connection.
+    func reportingStoreErrors<T>(_ body: () throws(SQLiteError) -> T) throws(TimelineStoreError) -> T {
+        do { return try body() } catch { throw TimelineStoreError(error, on: self) }
+    }
+}
+
+extension TimelineStoreError {
+    /// Names the SQLite failures a person can act on; the rest stay SQLite errors.
+    init(_ error: SQLiteError, on connection: SQLiteConnection) {
+        switch error.code.primary {
+        case .busy, .locked: self = .busy(path: connection.path, waitedMilliseconds: connection.busyTimeoutMilliseconds)
+        case .notADatabase: self = .notATimelineDatabase(path: connection.path, reason: error.message)
+        default: self = .sqlite(error)
+        }
+    }
+}
