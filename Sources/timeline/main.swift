@@ -1,3 +1,3 @@
 import TimelineKit
 
-print("timeline: the command-line tool arrives with the next issue; TimelineKit \(TimelineKit.version) is ready.")
+print("timeline \(timelineKitVersion): the command-line tool arrives with the next issue.")

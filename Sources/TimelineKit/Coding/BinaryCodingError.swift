@@ -11,8 +11,9 @@ public struct BinaryEncodingError: Error, CustomStringConvertible {
         /// struct. The decoder refuses elements that take no bytes (so that a tiny hostile file
         /// cannot declare billions of them), so such data could not be read back.
         case emptyElement
-        /// An unkeyed container declared more elements than bytes follow its count, which only
-        /// happens when nested containers were opened in it and left empty.
+        /// An unkeyed container holds more elements than bytes follow its count, which the
+        /// decoder would refuse. Every element writes at least one byte, so this is a safety net
+        /// for containers written out of order.
         case moreElementsThanBytes(count: Int, bytes: Int)
         /// A container was used after the `encode(to:)` call that created it had returned.
         case containerUsedAfterCompletion
@@ -51,7 +52,7 @@ public struct BinaryEncodingError: Error, CustomStringConvertible {
                 + "Give the element type at least one stored property, or encode the array differently."
         case .moreElementsThanBytes(let count, let bytes):
             return "Binary encoding failed \(place): an unkeyed container holds \(count) elements "
-                + "in only \(bytes) bytes. Do not leave nested containers empty inside unkeyed containers."
+                + "in only \(bytes) bytes. Write each container's elements before returning to its parent."
         case .containerUsedAfterCompletion:
             return "Binary encoding failed \(place): a container was used after the encode(to:) "
                 + "that created it returned. Finish writing every container inside its encode(to:)."

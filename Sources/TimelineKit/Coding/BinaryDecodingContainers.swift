@@ -10,7 +10,7 @@
 /// copies the container for every call, and each stored reference costs a retain and a release
 /// per decoded field.
 struct KeyedBinaryDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    unowned(unsafe) let reader: BinaryReader
+    let reader: BinaryReader
 
     var codingPath: [any CodingKey] { [] }
 
@@ -537,8 +537,9 @@ struct UnkeyedBinaryDecodingContainer: UnkeyedDecodingContainer {
         return value
     }
 
+    /// `nil` at the end of the container or for an absent optional; otherwise the value.
     mutating func decodeIfPresent<T: Decodable>(_: T.Type) throws -> T? {
-        guard try !decodeNil() else { return nil }
+        guard !isAtEnd, try !decodeNil() else { return nil }
         let value = try reader.decodeValue(T.self, at: indexKey)
         currentIndex += 1
         return value

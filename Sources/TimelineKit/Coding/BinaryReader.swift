@@ -14,12 +14,13 @@ import Foundation
 /// reader that a type's `init(from:)` kept reads nothing afterwards instead of freed memory.
 ///
 /// Coding paths: the reader does not track where it is while decoding (that bookkeeping cost
-/// about a tenth of the decoding time), so `codingPath` is always empty. A failure's path is
+/// several percent of the decoding time), so `codingPath` is always empty. A failure's path is
 /// built instead as its `BinaryDecodingError` travels up: each container adds its key.
 final class BinaryReader: Decoder {
     // The mutable state is `@exclusivity(unchecked)`: the dynamic exclusivity checks Swift
     // would otherwise run on every access to a class property cost more than the reads. The
-    // accesses never overlap: each is a plain load or store.
+    // accesses never overlap: each is a plain load or store, or an append that calls no other
+    // code while it runs.
 
     /// The input. Read only at offsets below `end`.
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -32,10 +33,28 @@ final class BinaryReader: Decoder {
     @exclusivity(unchecked) private(set) var deferredError: BinaryDecodingError?
     /// How many `init(from:)` calls are running inside each other.
     @exclusivity(unchecked) private var nesting = 0
+    /// The types decoded so far (see `route(for:)`), and at the same index how each is decoded.
+    @exclusivity(unchecked) private var routedTypes: [ObjectIdentifier] = []
+    @exclusivity(unchecked) private var routes: [Route] = []
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// How a type that is not a leaf is decoded.
+    private enum Route {
+        /// Through its `init(from:)` and the Codable containers.
+        case codable
+        /// Straight from the reader (`BinaryDecodable`).
+        case direct(any BinaryDecodable.Type)
+        /// As an array (`BinaryDecodableArray`).
+        case array(any BinaryDecodableArray.Type)
+    }
+
+    /// Whether `BinaryDecodable` types are read directly (always, except in the tests that
+    /// check the direct route against the Codable one).
+    private let decodesDirectly: Bool
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, decodesDirectly: Bool = true) {
         self.bytes = bytes
         self.end = bytes.count
+        self.decodesDirectly = decodesDirectly
     }
 
     /// Makes every later read fail: called before the input's memory goes away.
@@ -82,8 +101,9 @@ final class BinaryReader: Decoder {
 
     // MARK: Values
 
-    /// Decodes any value: the common leaf types directly, everything else through its
-    /// `init(from:)` (optionals included: their presence byte is read by `decodeNil()`).
+    /// Decodes any value: the common leaf types, arrays and `BinaryDecodable` types directly,
+    /// everything else through its `init(from:)` (optionals included: their presence byte is
+    /// read by `decodeNil()`).
     func decodeValue<T: Decodable>(_: T.Type) throws -> T {
         if Self.isLeaf(T.self) { return try leafValue(T.self) }
         nesting += 1
@@ -92,7 +112,11 @@ final class BinaryReader: Decoder {
             throw fail(.nestingTooDeep(limit: BinaryEncoder.maximumNesting), at: cursor)
         }
         do {
-            return try T(from: self)
+            switch route(for: T.self) {
+            case .codable: return try T(from: self)
+            case .direct(let type): return try type.decodeDirectly(from: self, as: T.self)
+            case .array(let type): return try type.decodeArray(from: self, as: T.self)
+            }
         } catch let error as BinaryDecodingError {
             throw error
         } catch {
@@ -110,12 +134,58 @@ final class BinaryReader: Decoder {
         }
     }
 
+    /// How to decode `T`, remembered per type for the rest of this decode: the runtime's
+    /// conformance checks cost about as much as decoding a small struct.
+    @inline(__always)
+    private func route<T>(for _: T.Type) -> Route {
+        let type = ObjectIdentifier(T.self)
+        if let index = routedTypes.firstIndex(of: type) { return routes[index] }
+        let route: Route
+        if decodesDirectly, let direct = T.self as? any BinaryDecodable.Type {
+            route = .direct(direct)
+        } else if let array = T.self as? any BinaryDecodableArray.Type {
+            route = .array(array)
+        } else {
+            route = .codable
+        }
+        if routedTypes.count < 32 {
+            routedTypes.append(type)
+            routes.append(route)
+        }
+        return route
+    }
+
+    // MARK: Fields of `BinaryDecodable` types
+
+    /// Reads the next field of a `BinaryDecodable` type: what `decode(_:forKey:)` of its keyed
+    /// container would return. `key` only names the field in errors.
+    @inline(__always)
+    func decode<T: Decodable>(_: T.Type, forKey key: StaticString) throws -> T {
+        do {
+            return try decodeValue(T.self)
+        } catch let error as BinaryDecodingError {
+            throw error.prefixed(with: BinaryCodingKey(stringValue: key.description))
+        }
+    }
+
+    /// Reads the next optional field of a `BinaryDecodable` type: what `decodeIfPresent(_:forKey:)`
+    /// of its keyed container would return.
+    @inline(__always)
+    func decodeIfPresent<T: Decodable>(_: T.Type, forKey key: StaticString) throws -> T? {
+        do {
+            guard try readPresence() else { return nil }
+            return try decodeValue(T.self)
+        } catch let error as BinaryDecodingError {
+            throw error.prefixed(with: BinaryCodingKey(stringValue: key.description))
+        }
+    }
+
     /// Whether `T` is read by `leafValue`: types read straight from the bytes instead of through
     /// `init(from:)` and containers.
     @inline(__always)
     private static func isLeaf<T>(_: T.Type) -> Bool {
-        T.self == String.self || T.self == Date.self || T.self == Int.self
-            || T.self == [UInt8].self || T.self == Data.self
+        T.self == String.self || T.self == Int.self || T.self == Date.self || T.self == Bool.self
+            || T.self == Int64.self || T.self == Double.self || T.self == [UInt8].self || T.self == Data.self
     }
 
     /// Reads a value of a leaf type (`isLeaf`), exactly as the type's own Codable encoding holds it.
@@ -130,6 +200,9 @@ final class BinaryReader: Decoder {
             return unsafeBitCast(Date(timeIntervalSinceReferenceDate: try readDouble()), to: T.self)
         }
         if T.self == Int.self { return unsafeBitCast(try readSigned(Int.self), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try readBool(), to: T.self) }
+        if T.self == Int64.self { return unsafeBitCast(try readSigned(Int64.self), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try readDouble(), to: T.self) }
         if T.self == [UInt8].self { return unsafeBitCast(try readByteArray(), to: T.self) }
         // Callers check `isLeaf(T.self)` first: the only type left is `Data`.
         return unsafeBitCast(try readData(), to: T.self)

@@ -296,6 +296,7 @@ final class BinaryWriter: Encoder {
 
     @inline(__always)
     static func appendLittleEndian<I: FixedWidthInteger>(_ value: I, to bytes: inout [UInt8]) {
+        // Reads exactly the value's own bytes (a safe, bounded view of a local copy).
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
@@ -305,25 +306,6 @@ final class BinaryWriter: Encoder {
         value.withUTF8 { utf8 in
             appendVarint(UInt64(utf8.count), to: &bytes)
             bytes.append(contentsOf: utf8)
-        }
-    }
-}
-
-/// `Optional`, as seen by `BinaryWriter.encodeValue`: written as a presence byte (0 absent,
-/// 1 present) and, when present, the wrapped value. `Optional`'s own `encode(to:)` cannot be used
-/// because it writes a present value with no marker in front of it.
-protocol BinaryEncodableOptional {
-    func encodePresenceAndValue(to writer: BinaryWriter) throws
-}
-
-extension Optional: BinaryEncodableOptional where Wrapped: Encodable {
-    func encodePresenceAndValue(to writer: BinaryWriter) throws {
-        switch self {
-        case .none:
-            writer.writePresence(false)
-        case .some(let wrapped):
-            writer.writePresence(true)
-            try writer.encodeValue(wrapped)
         }
     }
 }

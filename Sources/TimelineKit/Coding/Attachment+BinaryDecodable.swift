@@ -1,0 +1,14 @@
+/// Decodes an attachment straight from the reader: messages in a snapshot carry them (see
+/// `BinaryDecodable`). The fields are read in the order of `Attachment.CodingKeys`.
+extension Attachment: BinaryDecodable {
+    static func decode(binary reader: BinaryReader) throws -> Attachment {
+        let kind = try reader.decode(String.self, forKey: "kind")
+        let url = try reader.decodeIfPresent(String.self, forKey: "url")
+        let altText = try reader.decodeIfPresent(String.self, forKey: "alt_text")
+        return Attachment(
+            kind: kind,
+            url: url,
+            altText: altText
+        )
+    }
+}

@@ -1,0 +1,18 @@
+/// Decodes a user straight from the reader: a snapshot holds the authors of its messages (see
+/// `BinaryDecodable`). The fields are read in the order of the synthesized `CodingKeys`.
+extension User: BinaryDecodable {
+    static func decode(binary reader: BinaryReader) throws -> User {
+        let id = try reader.decode(String.self, forKey: "id")
+        let handle = try reader.decode(String.self, forKey: "handle")
+        let name = try reader.decode(String.self, forKey: "name")
+        let url = try reader.decodeIfPresent(String.self, forKey: "url")
+        let isBot = try reader.decode(Bool.self, forKey: "isBot")
+        return User(
+            id: id,
+            handle: handle,
+            name: name,
+            url: url,
+            isBot: isBot
+        )
+    }
+}

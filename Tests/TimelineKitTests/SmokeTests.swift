@@ -1,6 +1,0 @@
-import Testing
-import TimelineKit
-
-@Test func libraryReportsAVersion() {
-    #expect(!TimelineKit.version.isEmpty)
-}
