@@ -1,0 +1,409 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Turns a timeline page into terminal lines, one `RenderedEntry` per message.
+///
+/// Each entry looks like this (80 columns, colour off; `●` marks an unread message):
+///
+/// ```
+/// ● ⟲ Rosalind Achterberg 🍞 reposted · 5m
+///   Mika Lindqvist @mika · 2h · edited
+///   ↩ reply to @kenji_t
+///   CW: food, sourdough
+///   [text hidden: 212 characters]
+///   📎 2 images (1 without description)
+///   ❝ @linwei: the quoted text on one line, cut to the width with an ellipsis…
+///   ↩ 4  ⟲ 12  ♥ 1.2k
+/// ```
+///
+/// - The first column holds the unread marker (or a space); everything else starts at column 3.
+/// - A repost starts with `⟲ <name> reposted · <when reposted>`, then shows the original
+///   message, or `(original not available)` when the page does not hold it.
+/// - The header is the display name, `@handle`, `[bot]` for automated accounts, the message's
+///   age (`RelativeTime`) and `edited` when it was. When it does not fit, `edited` goes first,
+///   then `[bot]`; then name and handle are cut with `…`, the handle keeping at least half the
+///   room, since it is what identifies the author. The age is always shown.
+/// - Text is wrapped (`TextWrapper`) two columns in, like everything under the header, and to
+///   the full width on the right. Tabs in it expand to 4-column stops. Blank lines at its start
+///   and end are dropped, and runs of blank lines shown as one, so a message cannot push the
+///   rest of the timeline away with empty lines.
+/// - Text behind a content warning is not shown unless `RenderOptions.revealsContentWarnings`:
+///   the warning is, followed by `[text hidden: N characters]`. Someone reading the timeline at
+///   a shell prompt cannot click to reveal, and dimmed text would still be read.
+/// - Attachments are counted on one line, with how many lack a description (alt text).
+/// - A quote is one line: the quoted author's handle and text, or its content warning (never
+///   the text behind it).
+/// - The footer shows reply, repost and like counts that are not zero, compacted (`1.2k`).
+///
+/// Every string from a message or user passes through `TerminalText` first. Every line is at
+/// most `RenderOptions.width` columns (at least `RenderOptions.minimumWidth`), and with colour
+/// off no line holds an escape character. Entries are separated by one empty line that is part
+/// of neither entry.
+public struct TimelineRenderer: Sendable {
+    /// The layout's settings.
+    public let options: RenderOptions
+
+    /// A renderer laying out pages as `options` say.
+    public init(options: RenderOptions = RenderOptions()) {
+        self.options = options
+    }
+
+    /// One entry per message of `page`, in page order, with ages measured from `now`.
+    public func render(_ page: TimelinePage, now: Date) -> [RenderedEntry] {
+        let context = Context(page: page, time: RelativeTime(now: now), width: max(options.width, RenderOptions.minimumWidth))
+        return page.messages.map { entry(for: $0, in: context) }
+    }
+
+    /// The whole page as text to write: entries separated by an empty line, every line ended
+    /// by a line feed. An empty page gives an empty string.
+    public func renderText(_ page: TimelinePage, now: Date) -> String {
+        var text = ""
+        for (index, entry) in render(page, now: now).enumerated() {
+            if index > 0 { text += "\n" }
+            for line in entry.lines {
+                text += line
+                text += "\n"
+            }
+        }
+        return text
+    }
+
+    /// The number of columns a rendered line takes on screen, not counting its SGR sequences.
+    public static func displayWidth(ofLine line: String) -> Int {
+        guard line.utf8.contains(0x1B) else { return DisplayWidth.of(line) }
+        var visible = String.UnicodeScalarView()
+        var inSequence = false
+        var afterEscape = false
+        for scalar in line.unicodeScalars {
+            if afterEscape {
+                afterEscape = false
+                inSequence = scalar == "["
+            } else if inSequence {
+                inSequence = !(0x40...0x7E).contains(scalar.value)
+            } else if scalar == "\u{1b}" {
+                afterEscape = true
+            } else {
+                visible.append(scalar)
+            }
+        }
+        return DisplayWidth.of(String(visible))
+    }
+
+    // MARK: - Entries
+
+    /// What every entry of a page needs: its messages and users by ID, each user's name and
+    /// handle neutralised once however many of their messages the page holds.
+    private struct Context {
+        let page: TimelinePage
+        /// Indices into `page.messages`, then (offset by its count) into `page.related`.
+        let messageIndices: [String: Int]
+        let authors: [String: Author]
+        let time: RelativeTime
+        let width: Int
+
+        init(page: TimelinePage, time: RelativeTime, width: Int) {
+            self.page = page
+            var messageIndices = [String: Int](minimumCapacity: page.messages.count + page.related.count)
+            // The first message with an ID wins, as in `TimelinePage.messagesByID`.
+            for index in page.messages.indices where messageIndices[page.messages[index].id] == nil {
+                messageIndices[page.messages[index].id] = index
+            }
+            for index in page.related.indices where messageIndices[page.related[index].id] == nil {
+                messageIndices[page.related[index].id] = page.messages.count + index
+            }
+            self.messageIndices = messageIndices
+            var authors = [String: Author](minimumCapacity: page.users.count)
+            for user in page.users where authors[user.id] == nil {
+                authors[user.id] = Author(user)
+            }
+            self.authors = authors
+            self.time = time
+            self.width = width
+        }
+
+        func message(_ id: String) -> Message? {
+            guard let index = messageIndices[id] else { return nil }
+            return index < page.messages.count ? page.messages[index] : page.related[index - page.messages.count]
+        }
+
+        func author(of message: Message) -> Author {
+            authors[message.authorID] ?? .unknown
+        }
+    }
+
+    /// A user as the timeline shows them.
+    private struct Author {
+        /// The display name, or `@handle` when the name is empty, or a placeholder.
+        var name: String
+        var nameWidth: Int
+        /// `@handle`, unless it is shown as the name or is empty.
+        var handle: String?
+        var handleWidth: Int
+        /// The handle without `@`, empty when unknown.
+        var bareHandle: String
+        var isBot: Bool
+
+        static let unknown = Author(name: "(unknown user)", handle: nil, bareHandle: "", isBot: false)
+
+        init(name: String, handle: String?, bareHandle: String, isBot: Bool) {
+            self.name = name
+            self.nameWidth = DisplayWidth.of(name)
+            self.handle = handle
+            self.handleWidth = handle.map { DisplayWidth.of($0) } ?? 0
+            self.bareHandle = bareHandle
+            self.isBot = isBot
+        }
+
+        init(_ user: User) {
+            let name = TerminalText.line(user.name)
+            let handle = TerminalText.line(user.handle)
+            if handle.isEmpty {
+                self.init(name: name.isEmpty ? "(unknown user)" : name, handle: nil, bareHandle: "", isBot: user.isBot)
+            } else if name.isEmpty {
+                self.init(name: "@" + handle, handle: nil, bareHandle: handle, isBot: user.isBot)
+            } else {
+                self.init(name: name, handle: "@" + handle, bareHandle: handle, isBot: user.isBot)
+            }
+        }
+    }
+
+    private static let indent = "  "
+
+    private func entry(for message: Message, in context: Context) -> RenderedEntry {
+        var lines: [StyledLine] = []
+        lines.reserveCapacity(8)
+        var gutter = StyledLine()
+        if options.showsUnreadMarker && !message.isRead {
+            gutter.append("●", .accent, width: 1)
+            gutter.append(" ", width: 1)
+        } else {
+            gutter.append(Self.indent, width: 2)
+        }
+
+        var shown = message
+        if let originalID = message.repostOfID {
+            lines.append(repostLine(for: message, gutter: gutter, in: context))
+            gutter = StyledLine(Self.indent)
+            if let original = context.message(originalID) {
+                shown = original
+            } else {
+                lines.append(detailLine("(original not available)", in: context))
+                return finish(lines, id: message.id, in: context)
+            }
+        }
+
+        lines.append(header(for: shown, gutter: gutter, in: context))
+        if let reply = replyLine(for: shown, in: context) {
+            lines.append(reply)
+        }
+        appendText(of: shown, to: &lines, in: context)
+        if !shown.attachments.isEmpty {
+            lines.append(detailLine("📎 " + Self.attachmentSummary(shown.attachments), in: context))
+        }
+        if let quotedID = shown.quoteOfID {
+            lines.append(quoteLine(for: quotedID, in: context))
+        }
+        if let footer = footer(for: shown, in: context) {
+            lines.append(footer)
+        }
+        return finish(lines, id: message.id, in: context)
+    }
+
+    private func finish(_ lines: [StyledLine], id: String, in context: Context) -> RenderedEntry {
+        // Every line is built to fit, but for text that puts a cluster wider than the line in
+        // it (see `TextWrapper`): fitting again cuts that, and guards against mistakes.
+        RenderedEntry(messageID: id, lines: lines.map { $0.fitted(to: context.width).rendered(color: options.color) })
+    }
+
+    /// `⟲ Alice reposted · 5m`, dim, the name cut to fit (and `reposted` left out when there
+    /// is too little room for a name: the symbol says it).
+    private func repostLine(for repost: Message, gutter: StyledLine, in context: Context) -> StyledLine {
+        let author = context.author(of: repost)
+        let age = " · " + context.time.string(for: repost.createdAt)
+        var suffix = " reposted" + age
+        var room = context.width - gutter.width - 2 - DisplayWidth.of(suffix)
+        if room < 6 {
+            suffix = age
+            room = context.width - gutter.width - 2 - DisplayWidth.of(suffix)
+        }
+        var line = gutter
+        line.append("⟲ " + TextWrapper.truncate(author.name, toWidth: max(room, 1)) + suffix, .dim)
+        return line
+    }
+
+    /// Name, handle, bot marker, age and edit marker, fitted as `TimelineRenderer` describes.
+    private func header(for message: Message, gutter: StyledLine, in context: Context) -> StyledLine {
+        let author = context.author(of: message)
+        let age = " · " + context.time.string(for: message.createdAt)
+        // Every scalar of these is one column wide.
+        let ageWidth = age.unicodeScalars.count
+        let botWidth = Self.botMarker.unicodeScalars.count
+        let editedWidth = Self.editedMarker.unicodeScalars.count
+        let available = context.width - gutter.width - ageWidth
+
+        let handleWidth = author.handle == nil ? 0 : 1 + author.handleWidth // with its space
+        var showsBot = author.isBot
+        var showsEdited = message.editedAt != nil
+        func room() -> Int {
+            available - (showsBot ? botWidth : 0) - (showsEdited ? editedWidth : 0)
+        }
+        // The markers give way before name and handle are cut below a readable 8 columns each.
+        let wanted = min(author.nameWidth, 8) + min(handleWidth, 9)
+        if room() < wanted { showsEdited = false }
+        if room() < wanted { showsBot = false }
+
+        var line = gutter
+        let room = max(room(), 1)
+        if author.nameWidth + handleWidth <= room {
+            line.append(author.name, .bold, width: author.nameWidth)
+            if let handle = author.handle {
+                line.append(" ", width: 1)
+                line.append(handle, .dim, width: author.handleWidth)
+            }
+        } else {
+            var nameRoom = room
+            if handleWidth > 0 {
+                nameRoom = min(author.nameWidth, max(room / 2, room - handleWidth))
+                // A handle cut to less than ` @ab…` identifies nobody: give its room to the name.
+                if room - nameRoom < 5 { nameRoom = room }
+            }
+            line.append(TextWrapper.truncate(author.name, toWidth: nameRoom), .bold)
+            if let handle = author.handle, room - nameRoom > 1 {
+                line.append(" ", width: 1)
+                line.append(TextWrapper.truncate(handle, toWidth: room - nameRoom - 1), .dim)
+            }
+        }
+        if showsBot { line.append(Self.botMarker, .dim, width: botWidth) }
+        line.append(age, .dim, width: ageWidth)
+        if showsEdited { line.append(Self.editedMarker, .dim, width: editedWidth) }
+        return line
+    }
+
+    private static let botMarker = " [bot]"
+    private static let editedMarker = " · edited"
+
+    /// `↩ reply to @handle`, naming the author of the message replied to when the page knows
+    /// them (from `replyToUserID`, or else from the replied-to message); `nil` for a message that
+    /// is not a reply.
+    private func replyLine(for message: Message, in context: Context) -> StyledLine? {
+        guard message.replyToID != nil || message.replyToUserID != nil else { return nil }
+        let userID = message.replyToUserID ?? message.replyToID.flatMap { context.message($0)?.authorID }
+        var reply = "↩ reply"
+        if let userID, let author = context.authors[userID], !author.bareHandle.isEmpty {
+            reply += " to @" + author.bareHandle
+        }
+        return detailLine(reply, in: context)
+    }
+
+    /// The content warning and the text, or the text alone.
+    private func appendText(of message: Message, to lines: inout [StyledLine], in context: Context) {
+        let text = TerminalText.body(message.text)
+        let warning = TerminalText.line(message.contentWarning ?? "")
+        if !warning.isEmpty {
+            let label = Self.indent + "CW:"
+            let wrapper = TextWrapper(width: context.width, initialIndent: label + " ", subsequentIndent: "      ")
+            for (index, wrapped) in wrapper.wrappedLines(warning).enumerated() {
+                var line = StyledLine()
+                if index == 0 {
+                    line.append(Self.indent, width: 2)
+                    line.append("CW:", .warning, width: 3)
+                    line.append(String(wrapped.text.dropFirst(label.count)))
+                } else {
+                    line.append(wrapped.text, width: wrapped.width)
+                }
+                lines.append(line)
+            }
+            guard options.revealsContentWarnings else {
+                let count = text.count
+                if count > 0 {
+                    lines.append(detailLine("[text hidden: \(count) character\(count == 1 ? "" : "s")]", in: context))
+                }
+                return
+            }
+        }
+
+        let wrapper = TextWrapper(width: context.width, initialIndent: Self.indent, subsequentIndent: Self.indent)
+        var pendingBlank = false
+        var hasText = false
+        for wrapped in wrapper.wrappedLines(text) {
+            if wrapped.width <= Self.indent.utf8.count {
+                pendingBlank = hasText
+                continue
+            }
+            if pendingBlank { lines.append(StyledLine()) }
+            pendingBlank = false
+            hasText = true
+            var line = StyledLine()
+            line.append(wrapped.text, width: wrapped.width)
+            lines.append(line)
+        }
+    }
+
+    /// `❝ @handle: the quoted text on one line…`, dim.
+    private func quoteLine(for quotedID: String, in context: Context) -> StyledLine {
+        guard let quoted = context.message(quotedID) else {
+            return detailLine("❝ (quoted message not available)", in: context)
+        }
+        let author = context.author(of: quoted)
+        var quote = "❝ " + (author.handle ?? author.name)
+        let warning = TerminalText.line(quoted.contentWarning ?? "")
+        let text = warning.isEmpty ? TerminalText.line(quoted.text) : "CW: " + warning
+        if !text.isEmpty { quote += ": " + text }
+        return detailLine(quote, in: context)
+    }
+
+    /// `↩ 4  ⟲ 12  ♥ 1.2k`, dim, leaving out counts that are zero; `nil` when all are.
+    /// When that is too wide, it closes up to `↩4 ⟲12 ♥1.2k`.
+    private func footer(for message: Message, in context: Context) -> StyledLine? {
+        var spacious = ""
+        var compact = ""
+        func add(_ symbol: String, _ count: Int) {
+            guard count > 0 else { return }
+            let number = CompactCount.string(count)
+            if !spacious.isEmpty {
+                spacious += "  "
+                compact += " "
+            }
+            spacious += symbol + " " + number
+            compact += symbol + number
+        }
+        add("↩", message.replyCount)
+        add("⟲", message.repostCount)
+        add("♥", message.likeCount)
+        guard !spacious.isEmpty else { return nil }
+        // Symbols, digits, letters and spaces: one column per scalar.
+        let fits = Self.indent.utf8.count + spacious.unicodeScalars.count <= context.width
+        return detailLine(fits ? spacious : compact, in: context)
+    }
+
+    /// A dim line of details under the header, indented and cut to the width.
+    private func detailLine(_ text: String, in context: Context) -> StyledLine {
+        var line = StyledLine(Self.indent)
+        line.append(text, .dim)
+        return line.fitted(to: context.width)
+    }
+
+    /// `2 images (1 without description)`, `video`, `3 attachments (no descriptions)`.
+    static func attachmentSummary(_ attachments: [Attachment]) -> String {
+        let kind = attachments.allSatisfy { $0.kind == attachments[0].kind } ? attachments[0].kind : ""
+        let noun: (singular: String, plural: String) = switch kind {
+        case "image": ("image", "images")
+        case "video": ("video", "videos")
+        case "gifv": ("GIF", "GIFs")
+        case "audio": ("audio file", "audio files")
+        default: ("attachment", "attachments")
+        }
+        let count = attachments.count
+        var summary = count == 1 ? "1 " + noun.singular : "\(count) " + noun.plural
+        let undescribed = attachments.count { ($0.altText ?? "").allSatisfy(\.isWhitespace) }
+        if undescribed == count {
+            summary += count == 1 ? " (no description)" : " (no descriptions)"
+        } else if undescribed > 0 {
+            summary += " (\(undescribed) without description)"
+        }
+        return summary
+    }
+}
