@@ -1,0 +1,167 @@
+/// Why a JSON Lines import stopped: where (file, line, column, field), what was wrong, and what to
+/// do about it. Every import is one transaction, so after any of these nothing was written
+/// (except `.store(.snapshotNotWritten)`, which the store reports after a successful commit).
+///
+/// `description` reads like a compiler diagnostic, e.g.
+/// ``export.jsonl:12:41: `likes` must be a non-negative integer, found a string, "12". Nothing was imported: fix line 12 and import the file again.``
+/// Values copied from the file into the message are quoted and escaped like JSON strings, so a
+/// hostile file cannot put terminal escape sequences into an error message.
+public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What was wrong.
+    public enum Problem: Sendable, Equatable {
+        /// The file (or standard input) could not be opened or read.
+        case cannotRead(FileSystemError)
+        /// The line is not well-formed JSON; the text says what was expected and what was found.
+        case malformedJSON(String)
+        /// A string holds bytes that are not UTF-8.
+        case invalidUTF8
+        /// A `\uD800`–`\uDFFF` escape that is not half of a high-low surrogate pair. Refused rather
+        /// than replaced with U+FFFD, so that no text is silently changed.
+        case loneSurrogate(String)
+        /// The line is longer than `limit` bytes (its line ending not counted).
+        case lineTooLong(limit: Int)
+        /// A field the record type requires is absent.
+        case missingField
+        /// The object names the same known field twice, so it is unclear which value is meant.
+        case duplicateField
+        /// A known field holds the wrong kind of value, e.g. expected `a non-negative integer`,
+        /// found `a string`.
+        case wrongType(expected: String, found: String)
+        /// A count or other integer beyond what can be stored.
+        case numberTooLarge(String)
+        /// `type` is neither `"user"` nor `"message"`.
+        case unknownRecordType(String)
+        /// An ID is the empty string.
+        case emptyID
+        /// A time is not a valid RFC 3339 date and time; `reason` completes the sentence
+        /// "VALUE …", e.g. "is not a valid date: February 2026 has 28 days".
+        case invalidTime(value: String, reason: String)
+        /// A message text is longer than `limit` bytes of UTF-8.
+        case textTooLong(bytes: Int, limit: Int)
+        /// A message names an author that neither the file nor the database has.
+        case unknownAuthor(authorID: String, messageID: String)
+        /// The store refused the transaction (busy, disk full, …); see the store error.
+        case store(TimelineStoreError)
+    }
+
+    /// The file's path as given, or `<stdin>`.
+    public var source: String
+    /// The 1-based line number, or `nil` when the problem is not on one line (the file could not
+    /// be opened, the store was busy).
+    public var line: Int?
+    /// The 1-based column in Unicode scalars (characters, for most text), when one place on the
+    /// line is at fault.
+    public var column: Int?
+    /// The field at fault as a path: `created_at`, `attachments[2].kind` (array indices count from
+    /// 0), or `nil` when the problem is not about one field.
+    public var field: String?
+    /// What was wrong.
+    public var problem: Problem
+
+    public init(source: String, line: Int? = nil, column: Int? = nil, field: String? = nil, problem: Problem) {
+        self.source = source
+        self.line = line
+        self.column = column
+        self.field = field
+        self.problem = problem
+    }
+
+    public var description: String {
+        var location = source
+        if let line {
+            location += ":\(line)"
+            if let column { location += ":\(column)" }
+        }
+        return "\(location): \(sentence)\(advice)"
+    }
+
+    /// The field's path in backticks. A path can hold an unknown key copied from the file, so it
+    /// is escaped like a JSON string.
+    private var fieldName: String {
+        guard let field else { return "the value" }
+        var bytes: [UInt8] = []
+        JSONLineEncoder.appendString(String(field.unicodeScalars.prefix(80)), to: &bytes)
+        return "`" + String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self) + "`"
+    }
+
+    private var sentence: String {
+        switch problem {
+        case let .cannotRead(error):
+            return "cannot read the file: \(error)."
+        case let .malformedJSON(detail):
+            return "malformed JSON: \(detail)."
+        case .invalidUTF8:
+            return "\(field == nil ? "the line" : fieldName) holds bytes that are not valid UTF-8; save the file as UTF-8."
+        case let .loneSurrogate(escape):
+            return "\(fieldName): \(escape) is half of a UTF-16 surrogate pair without its other half; "
+                + "write characters outside the BMP as a pair such as \\ud83d\\ude00, or as UTF-8."
+        case let .lineTooLong(limit):
+            return "the line is longer than the limit of \(Self.grouped(limit)) bytes (1 MiB); "
+                + "each record must be on its own line. Is this a JSON Lines file?"
+        case .missingField:
+            return "the required field \(fieldName) is missing."
+        case .duplicateField:
+            return "the field \(fieldName) appears twice in the object; keep one."
+        case let .wrongType(expected, found):
+            return "\(fieldName) must be \(expected), found \(found)."
+        case let .numberTooLarge(value):
+            // The scanner let only digits through: the value is safe to print as it is.
+            return "\(fieldName): \(value) is too large (at most \(Self.grouped(Int(Int64.max))))."
+        case let .unknownRecordType(type):
+            return "unknown record type \(Self.quoted(type)); type must be \"user\" or \"message\"."
+        case .emptyID:
+            return "\(fieldName) is empty; IDs must have at least one character."
+        case let .invalidTime(value, reason):
+            return "\(fieldName): \(Self.quoted(value)) \(reason)."
+        case let .textTooLong(bytes, limit):
+            return "\(fieldName) is \(Self.grouped(bytes)) bytes long; the limit is \(Self.grouped(limit)) bytes of UTF-8."
+        case let .unknownAuthor(authorID, messageID):
+            return "message \(Self.quoted(messageID)) names author \(Self.quoted(authorID)), but neither the file "
+                + "nor the database has a user with that ID. Add a {\"type\":\"user\",\"id\":\(Self.quoted(authorID)),…} "
+                + "line anywhere in the file."
+        case let .store(error):
+            // This one comes after a successful commit: the import is in the database.
+            if case .snapshotNotWritten = error { return "the import was saved. \(error)" }
+            return "the import was not saved: \(error)"
+        }
+    }
+
+    private var advice: String {
+        switch problem {
+        case .store:
+            // The store's own message already says whether anything was written.
+            return ""
+        case .cannotRead:
+            return " Nothing was imported."
+        default:
+            if let line { return " Nothing was imported: fix line \(line) and import the file again." }
+            return " Nothing was imported."
+        }
+    }
+
+    /// `value` as a JSON string literal, shortened, so that whatever the file held (escape
+    /// sequences, newlines, megabytes) prints as one harmless line.
+    static func quoted(_ value: String) -> String {
+        let limit = 80
+        var shown = Substring(value)
+        var suffix = ""
+        if value.unicodeScalars.count > limit {
+            shown = Substring(value.unicodeScalars.prefix(limit))
+            suffix = "…"
+        }
+        var bytes: [UInt8] = []
+        JSONLineEncoder.appendString(String(shown), to: &bytes)
+        return String(decoding: bytes, as: UTF8.self) + suffix
+    }
+
+    /// 1048576 as "1,048,576".
+    static func grouped(_ number: Int) -> String {
+        let digits = Array(String(number).utf8)
+        var result: [UInt8] = []
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0, digit != UInt8(ascii: "-") { result.append(UInt8(ascii: ",")) }
+            result.append(digit)
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+}
