@@ -14,16 +14,29 @@ RELEASE_FLAGS := -c release
 endif
 
 SYSTEM_PACKAGES := libsqlite3-dev liblz4-dev
+# The real programs the end-to-end tests drive: the sqlite3 shell (writes from another
+# process), lz4 (the snapshot is a standard frame) and tmux (a real terminal).
+TEST_PACKAGES   := sqlite3 lz4 tmux
 
-.PHONY: all deps build test release install clean
+# The demo keeps its database inside the repository, never in the user's real data.
+DEMO_DB := $(CURDIR)/demo/timeline.sqlite
+
+.PHONY: all deps test-deps build test release demo install clean
 
 all: build
 
 ## deps: install the SQLite and LZ4 development packages when they are missing (Debian/Ubuntu).
 deps:
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(SYSTEM_PACKAGES)"
+
+## test-deps: deps, plus the programs the end-to-end tests run.
+test-deps: deps
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(TEST_PACKAGES)"
+
+install-packages:
 	@if command -v dpkg-query >/dev/null 2>&1; then \
 	  missing=""; \
-	  for p in $(SYSTEM_PACKAGES); do \
+	  for p in $(PACKAGES); do \
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	  done; \
 	  if [ -n "$$missing" ]; then \
@@ -32,8 +45,10 @@ deps:
 	    $$SUDO apt-get update && $$SUDO apt-get install -y $$missing; \
 	  fi; \
 	elif command -v brew >/dev/null 2>&1; then \
-	  brew list sqlite >/dev/null 2>&1 || brew install sqlite; \
-	  brew list lz4 >/dev/null 2>&1 || brew install lz4; \
+	  for p in $(PACKAGES); do \
+	    case $$p in libsqlite3-dev) p=sqlite;; liblz4-dev) p=lz4;; esac; \
+	    brew list $$p >/dev/null 2>&1 || brew install $$p; \
+	  done; \
 	fi
 
 ## build: debug build of the library and the tool.
@@ -41,7 +56,7 @@ build: deps
 	$(SWIFT) build
 
 ## test: everything `make test` promises in the README: unit and end-to-end tests.
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
@@ -49,10 +64,18 @@ test: deps
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
+## demo: build the release binary, create a demo database from Fixtures/ (once), and show it.
+demo: release
+	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
+	if [ ! -f "$(DEMO_DB)" ]; then \
+	  "$$bin/timeline" import --db "$(DEMO_DB)" Fixtures/sample-timeline.jsonl; \
+	fi; \
+	"$$bin/timeline" show --db "$(DEMO_DB)"
+
 ## install: put the release binary on PATH.
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/timeline" $(DESTDIR)$(PREFIX)/bin/timeline
 
 clean:
-	rm -rf .build
+	rm -rf .build demo

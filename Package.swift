@@ -8,6 +8,11 @@ let package = Package(
         .library(name: "TimelineKit", targets: ["TimelineKit"]),
         .executable(name: "timeline", targets: ["timeline"]),
     ],
+    dependencies: [
+        // The command tree and its help. `timeline show` parses its own flags first and never
+        // runs ArgumentParser's reflection on the launch path (see Sources/timeline/main.swift).
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
     targets: [
         // SQLite and LZ4 come from the system so that a fully static build can link their
         // `.a` archives (shipped by the -dev packages) and launch as fast as `cat`.
@@ -27,11 +32,17 @@ let package = Package(
         ),
         .executableTarget(
             name: "timeline",
-            dependencies: ["TimelineKit"]
+            dependencies: ["TimelineKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "TimelineKitTests",
             dependencies: ["TimelineKit"]
+        ),
+        // End-to-end tests: they run the built `timeline` binary as a process, on pipes, under a
+        // pseudo-terminal and in tmux.
+        .testTarget(
+            name: "TimelineCLITests",
+            dependencies: ["timeline", "TimelineKit"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,15 @@
-import TimelineKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-print("timeline \(timelineKitVersion): the command-line tool arrives with the next issue.")
+// `timeline show` is the launch path of every terminal: it skips ArgumentParser unless its
+// arguments need it (help, errors), which saves the reflection's ~2 ms.
+let arguments = CommandLine.arguments.dropFirst()
+if let request = ShowRequest.parse(arguments) {
+    exit(ShowRunner(request: request).run())
+}
+TimelineCommand.main()

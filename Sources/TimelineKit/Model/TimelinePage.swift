@@ -17,6 +17,18 @@ public struct TimelinePage: Sendable, Codable, Hashable {
         self.nextCursor = nextCursor
     }
 
+    /// The first `count` messages, with everything needed to show them: a message they repost or
+    /// quote that is cut off moves to `related`.
+    public func prefix(_ count: Int) -> TimelinePage {
+        guard count < messages.count else { return self }
+        let kept = Array(messages.prefix(max(0, count)))
+        let keptIDs = Set(kept.map(\.id))
+        let referenced = Set(kept.flatMap { [$0.repostOfID, $0.quoteOfID].compactMap { $0 } })
+        let movedToRelated = messages.dropFirst(kept.count).filter { referenced.contains($0.id) && !keptIDs.contains($0.id) }
+        return TimelinePage(messages: kept, related: related + movedToRelated, users: users,
+                            nextCursor: kept.last?.cursor)
+    }
+
     /// The page's users by ID, for rendering.
     public var usersByID: [String: User] {
         Dictionary(users.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

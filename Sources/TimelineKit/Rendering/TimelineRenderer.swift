@@ -60,8 +60,14 @@ public struct TimelineRenderer: Sendable {
     /// The whole page as text to write: entries separated by an empty line, every line ended
     /// by a line feed. An empty page gives an empty string.
     public func renderText(_ page: TimelinePage, now: Date) -> String {
+        Self.text(of: render(page, now: now))
+    }
+
+    /// The text to write for `entries`: separated by an empty line, every line ended by a line
+    /// feed.
+    public static func text(of entries: [RenderedEntry]) -> String {
         var text = ""
-        for (index, entry) in render(page, now: now).enumerated() {
+        for (index, entry) in entries.enumerated() {
             if index > 0 { text += "\n" }
             for line in entry.lines {
                 text += line
@@ -69,6 +75,12 @@ public struct TimelineRenderer: Sendable {
             }
         }
         return text
+    }
+
+    /// How many terminal rows `text(of: entries)` takes: the entries' lines and the empty lines
+    /// between them.
+    public static func rowCount(of entries: [RenderedEntry]) -> Int {
+        entries.reduce(0) { $0 + $1.lines.count } + max(0, entries.count - 1)
     }
 
     /// The number of columns a rendered line takes on screen, not counting its SGR sequences.

@@ -1,0 +1,45 @@
+import ArgumentParser
+import TimelineKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write every user and message as JSON Lines (the import format).",
+        discussion: """
+            `timeline export | timeline --db other.sqlite import -` copies a timeline exactly, read
+            flags included.
+
+            Examples:
+              timeline export backup.jsonl
+              timeline export | gzip > backup.jsonl.gz
+            """)
+
+    @OptionGroup var location: LocationOptions
+
+    @Argument(help: ArgumentHelp("The file to write (created private, 0600), or - for standard output.", valueName: "file"))
+    var file: String = "-"
+
+    func run() throws {
+        let store = try location.openStore(create: false)
+        let exporter = JSONLinesExporter(store: store) { () throws(TimelineStoreError) in try store.allUsers() }
+        if file == "-" {
+            _ = try reportingErrors { try exporter.export(toFileDescriptor: STDOUT_FILENO) }
+            return
+        }
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            Terminal.emitError("timeline: cannot create \(file): \(String(cString: strerror(errno)))\n")
+            throw ExitCode(ExitStatus.failure)
+        }
+        defer { close(descriptor) }
+        let summary = try reportingErrors { try exporter.export(toFileDescriptor: descriptor, name: file) }
+        Terminal.emitError("Exported \(summary.users) users and \(summary.messages) messages to \(file).\n")
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import TimelineKit
+
+struct MarkReadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mark-read",
+        abstract: "Mark messages read (or unread), by ID or all at once.",
+        discussion: """
+            However many IDs you give, this is one SQL statement: nothing is loaded.
+
+            Examples:
+              timeline mark-read --all
+              timeline mark-read 113542871234567890 113542871234567891
+              timeline show --json | jq -r .id | timeline mark-read --ids-file -
+            """)
+
+    @OptionGroup var location: LocationOptions
+
+    @Flag(name: .long, help: "Mark every message read.")
+    var all = false
+
+    @Flag(name: .long, help: "Mark the given messages unread instead.")
+    var unread = false
+
+    @Option(name: .long, help: ArgumentHelp("Read IDs from a file, one per line (- for standard input).", valueName: "file"))
+    var idsFile: String?
+
+    @Argument(help: "Message IDs.")
+    var ids: [String] = []
+
+    func validate() throws {
+        if all && (!ids.isEmpty || idsFile != nil) { throw ValidationError("--all cannot be combined with IDs.") }
+        if all && unread { throw ValidationError("--all marks everything read; --unread needs IDs.") }
+        if !all && ids.isEmpty && idsFile == nil { throw ValidationError("Give message IDs, --ids-file, or --all.") }
+    }
+
+    func run() throws {
+        let store = try location.openStore(create: false)
+        var ids = ids
+        if let idsFile {
+            ids += try reportingErrors { try LineReader.lines(of: idsFile) }.filter { !$0.isEmpty }
+        }
+        let changed = try reportingErrors { all ? try store.markAllRead() : try store.markRead(ids: ids, read: !unread) }
+        Terminal.emit("Marked \(changed) message\(changed == 1 ? "" : "s") \(unread ? "unread" : "read").\n")
+    }
+}

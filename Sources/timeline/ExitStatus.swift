@@ -1,0 +1,54 @@
+import ArgumentParser
+import TimelineKit
+
+/// The exit statuses `timeline` uses, as the README documents them. The numbers follow BSD's
+/// sysexits.h where one fits, so scripts can tell "try again later" from "fix your input".
+enum ExitStatus {
+    static let success: Int32 = 0
+    /// Something failed that none of the codes below describes (I/O, SQLite).
+    static let failure: Int32 = 1
+    /// `snapshot --check`: the snapshot is stale.
+    static let snapshotStale: Int32 = 3
+    /// `snapshot --check`: there is no snapshot.
+    static let snapshotMissing: Int32 = 4
+    /// `snapshot --check`: the snapshot is unreadable (corrupt, foreign, newer format).
+    static let snapshotUnusable: Int32 = 5
+    /// A bad flag or argument (ArgumentParser's validation failure, EX_USAGE).
+    static let usage: Int32 = 64
+    /// Input data was refused: a malformed import line, an invalid value (EX_DATAERR).
+    static let dataError: Int32 = 65
+    /// A file that must exist does not: no database yet for a command that needs one (EX_NOINPUT).
+    static let noInput: Int32 = 66
+    /// The database was written by a newer timeline (EX_SOFTWARE would blame us; EX_CONFIG fits).
+    static let newerDatabase: Int32 = 78
+    /// The database stayed locked by another process past the timeout; try again (EX_TEMPFAIL).
+    static let busy: Int32 = 75
+}
+
+/// Reports an error the way every command does: one line on standard error naming the problem
+/// and what to do, then the matching exit status.
+func fail(_ error: any Error) -> ExitCode {
+    Terminal.emitError("timeline: \(error)\n")
+    return ExitCode(exitStatus(for: error))
+}
+
+func exitStatus(for error: any Error) -> Int32 {
+    switch error {
+    case let error as TimelineStoreError:
+        switch error {
+        case .busy: ExitStatus.busy
+        case .databaseMissing: ExitStatus.noInput
+        case .databaseNewerThanLibrary: ExitStatus.newerDatabase
+        case .unknownAuthor, .invalidValue: ExitStatus.dataError
+        case .notATimelineDatabase, .cannotOpen, .snapshotNotWritten, .sqlite: ExitStatus.failure
+        }
+    case let error as ImportError:
+        switch error.problem {
+        case let .store(storeError): exitStatus(for: storeError)
+        case .cannotRead: ExitStatus.noInput
+        default: ExitStatus.dataError
+        }
+    case is ValidationError: ExitStatus.usage
+    default: ExitStatus.failure
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import TimelineKit
+
+/// `--db`, shared by every command.
+struct LocationOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The database file.",
+        discussion: "Default: $TIMELINE_DB, else $XDG_DATA_HOME/timeline/timeline.sqlite, else ~/.local/share/timeline/timeline.sqlite. The snapshot sits beside it.",
+        valueName: "path"))
+    var db: String?
+
+    func location() throws(ExitCode) -> TimelineLocation {
+        do throws(TimelineLocation.ResolutionError) {
+            return try TimelineLocation.resolve(explicitPath: db)
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    /// Opens the store. Commands that only read pass `create: false` and get a friendly error
+    /// when there is no database yet.
+    func openStore(create: Bool) throws(ExitCode) -> TimelineStore {
+        let location = try location()
+        do throws(TimelineStoreError) {
+            return try TimelineStore(path: location.databasePath, configuration: .init(createIfMissing: create))
+        } catch {
+            throw fail(error)
+        }
+    }
+}
+
+/// Runs a command body, turning any error into its one-line report and exit status.
+func reportingErrors<T>(_ body: () throws -> T) throws(ExitCode) -> T {
+    do {
+        return try body()
+    } catch let exit as ExitCode {
+        throw exit
+    } catch {
+        throw fail(error)
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+
+extension ShowRequest.ColorChoice: ExpressibleByArgument {}
+
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show the newest messages: at once from the snapshot, then updated from the database.",
+        discussion: """
+            On a terminal, the first paint comes from the snapshot file alone; then the database is
+            asked what changed, and the screen is updated in place (or the changes are printed
+            below when the painted block no longer fits the window). Not on a terminal, or with
+            --json, it prints the up-to-date timeline once.
+
+            How many: by default as many messages as fit in the terminal window without scrolling
+            (20 when not on a terminal); -n sets it.
+
+            A database locked by another process is waited for at most 100 ms (--busy-timeout or
+            TIMELINE_BUSY_TIMEOUT_MS change that); then what was painted stays, with a note.
+
+            Colour: on a terminal unless NO_COLOR is set or TERM=dumb; --color overrides.
+
+            Examples:
+              timeline show
+              timeline show -n 5 --width 60
+              timeline show --json | jq -r .text
+            """)
+
+    @OptionGroup var location: LocationOptions
+
+    @Option(name: [.customShort("n", allowingJoined: true), .customLong("limit")], help: "How many messages (default: what fits the window; 20 when not on a terminal).")
+    var limit: Int?
+
+    @Flag(name: .long, help: "Print JSON Lines: one message per line in the import format, with its author under \"user\".")
+    var json = false
+
+    @Option(name: .long, help: "Colour: auto, always or never.")
+    var color: ShowRequest.ColorChoice = .auto
+
+    @Option(name: .long, help: "Wrap to this many columns (default: the terminal's width, else 80).")
+    var width: Int?
+
+    @Flag(name: .long, help: "Paint from the snapshot and stop: do not open the database.")
+    var noReconcile = false
+
+    @Flag(name: .long, help: "Ignore the snapshot and read the database (slower; for comparison).")
+    var fromDb = false
+
+    @Option(name: .long, help: ArgumentHelp("How long to wait for a locked database, in milliseconds (default 100).", valueName: "ms"))
+    var busyTimeout: Int?
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("-n/--limit must be at least 1, not \(limit).") }
+        if let width, width < 1 { throw ValidationError("--width must be at least 1, not \(width).") }
+        if let busyTimeout, busyTimeout < 0 { throw ValidationError("--busy-timeout cannot be negative.") }
+    }
+
+    var request: ShowRequest {
+        ShowRequest(databasePath: location.db, limit: limit, json: json, color: color, width: width,
+                    reconcile: !noReconcile, fromDatabase: fromDb, busyTimeoutMilliseconds: busyTimeout)
+    }
+
+    func run() throws {
+        let status = ShowRunner(request: request).run()
+        if status != ExitStatus.success { throw ExitCode(status) }
+    }
+}

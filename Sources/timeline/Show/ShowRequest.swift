@@ -1,0 +1,73 @@
+/// What `timeline show` was asked to do.
+///
+/// `show` runs at every terminal start, so its flags are parsed here by hand: ArgumentParser's
+/// reflection costs about 2 ms a launch. Anything this parser does not recognise (`--help`, a typo,
+/// a missing value) makes it step aside, and ArgumentParser parses the same arguments for its
+/// proper help and error messages (`ShowCommand` declares the same flags). A test holds the two
+/// parsers to the same results.
+struct ShowRequest: Sendable, Equatable {
+    enum ColorChoice: String, Sendable, CaseIterable {
+        case auto, always, never
+    }
+
+    var databasePath: String?
+    var limit: Int?
+    var json = false
+    var color = ColorChoice.auto
+    var width: Int?
+    var reconcile = true
+    var fromDatabase = false
+    var busyTimeoutMilliseconds: Int?
+
+    /// How long `show` waits for a locked database unless told otherwise: short enough that a
+    /// shell start never feels it.
+    static let defaultBusyTimeoutMilliseconds = 100
+
+    /// Parses `[show] [flags]`; `nil` when ArgumentParser should take over.
+    static func parse(_ arguments: some Collection<String>) -> ShowRequest? {
+        var request = ShowRequest()
+        var rest = arguments[...]
+        if rest.first == "show" { rest = rest.dropFirst() }
+        while let argument = rest.popFirst() {
+            // `--name=value` and `--name value` are the same; `-n5` and `-n 5` too.
+            var name = argument
+            var attached: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                attached = String(argument[argument.index(after: equals)...])
+            } else if argument.hasPrefix("-n"), argument.count > 2, !argument.hasPrefix("--") {
+                name = "-n"
+                attached = String(argument.dropFirst(2))
+            }
+            func value() -> String? { attached ?? rest.popFirst() }
+            func positiveNumber() -> Int? { value().flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } }
+
+            switch name {
+            case "-n", "--limit":
+                guard let limit = positiveNumber() else { return nil }
+                request.limit = limit
+            case "--width":
+                guard let width = positiveNumber() else { return nil }
+                request.width = width
+            case "--busy-timeout":
+                guard let text = value(), let timeout = Int(text), timeout >= 0 else { return nil }
+                request.busyTimeoutMilliseconds = timeout
+            case "--color":
+                guard let choice = value().flatMap(ColorChoice.init(rawValue:)) else { return nil }
+                request.color = choice
+            case "--db":
+                guard let path = value(), !path.isEmpty, !path.hasPrefix("-") || attached != nil else { return nil }
+                request.databasePath = path
+            case "--json" where attached == nil:
+                request.json = true
+            case "--no-reconcile" where attached == nil:
+                request.reconcile = false
+            case "--from-db" where attached == nil:
+                request.fromDatabase = true
+            default:
+                return nil
+            }
+        }
+        return request
+    }
+}

@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The process's standard streams as the terminal sees them: whether they are a terminal, the
+/// window's size, and unbuffered writes (one `write(2)` per call, so a paint is one system call).
+enum Terminal {
+    static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// The window size of the terminal on standard output, when there is one and it says.
+    static func windowSize() -> (columns: Int, rows: Int)? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return (Int(size.ws_col), Int(size.ws_row))
+    }
+
+    static func emit(_ text: String, to fd: Int32 = STDOUT_FILENO) {
+        var text = text
+        text.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                // In bounds: writes the `buffer.count - offset` bytes after `offset`.
+                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR {
+                    continue
+                } else {
+                    return  // a closed pipe or a full disk: nothing useful left to do with output
+                }
+            }
+        }
+    }
+
+    static func emitError(_ text: String) {
+        emit(text, to: STDERR_FILENO)
+    }
+
+    static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import TimelineKit
+
+/// The root of the command tree. `timeline` alone is `timeline show`.
+struct TimelineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timeline",
+        abstract: "A timeline in your terminal, shown the instant it opens.",
+        discussion: """
+            Put `timeline show` in ~/.bashrc or ~/.zshrc: it paints from a snapshot file without
+            opening the database, then checks the database and updates what changed.
+
+            Data lives in $TIMELINE_DB, else $XDG_DATA_HOME/timeline/timeline.sqlite, else
+            ~/.local/share/timeline/timeline.sqlite (or --db PATH on any command).
+            """,
+        version: timelineKitVersion,
+        subcommands: [
+            ShowCommand.self, ImportCommand.self, ExportCommand.self, PostCommand.self, UserCommand.self,
+            MarkReadCommand.self, DeleteCommand.self, SnapshotCommand.self, StatsCommand.self,
+        ],
+        defaultSubcommand: ShowCommand.self)
+}

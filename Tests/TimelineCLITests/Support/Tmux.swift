@@ -1,0 +1,61 @@
+import Foundation
+
+/// A real terminal: a tmux server of our own (its own socket), one window of a fixed size.
+final class Tmux {
+    private let socket = "timeline-test-" + UUID().uuidString.prefix(8)
+
+    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
+
+    /// Starts `command` (run by /bin/sh) in a new window of `columns` × `rows`.
+    init(command: String, columns: Int, rows: Int) throws {
+        // The server this starts lives on: it must not inherit a pipe we would wait to see closed.
+        try run(["new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "-s", "main", command], capturingOutput: false)
+    }
+
+    deinit { _ = try? run(["kill-server"], capturingOutput: false) }
+
+    /// What the window shows now, one string per row (trailing blanks trimmed by tmux).
+    func screen() throws -> String {
+        try run(["capture-pane", "-p", "-t", "main"])
+    }
+
+    /// Polls the screen until `condition` holds or `timeout` passes; returns the last screen.
+    func waitForScreen(timeout: TimeInterval, until condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = try screen()
+        while !condition(last), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            last = try screen()
+        }
+        return last
+    }
+
+    /// Runs the tmux client with posix_spawn and waitpid. Foundation's `Process` cannot be used:
+    /// it learns that a child ended when a descriptor the child inherited is closed, and the tmux
+    /// server forked by `new-session` keeps that descriptor open for its whole life.
+    @discardableResult
+    private func run(_ arguments: [String], capturingOutput: Bool = true) throws -> String {
+        let outputPath = NSTemporaryDirectory() + "tmux-output-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        let outputTarget = capturingOutput ? outputPath : "/dev/null"
+        posix_spawn_file_actions_addopen(&actions, 1, outputTarget, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv: [String] = ["/usr/bin/tmux", "-L", socket, "-f", "/dev/null"] + arguments
+        let environment: [String] = ["PATH=/usr/bin:/bin", "TERM=xterm-256color"]
+        let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        let cEnvironment: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
+        defer { (cArguments + cEnvironment).forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/usr/bin/tmux", &actions, nil, cArguments, cEnvironment) == 0 else {
+            throw CocoaError(.fileNoSuchFile)
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard capturingOutput else { return "" }
+        return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    }
+}

@@ -1,0 +1,43 @@
+// README-EXAMPLE-BEGIN (the same lines as the README's TimelineKit example)
+import Foundation
+import TimelineKit
+
+func storeFetchedPosts(databasePath: String) throws -> [String] {
+    // Opens (or creates) the database; every write below also refreshes the snapshot beside it.
+    let store = try TimelineStore(path: databasePath)
+    let bot = User(id: "bot-1", handle: "weatherbot", name: "Weather Bot", isBot: true)
+    let posts = (1...3).map { n in
+        Message(id: "wx-\(n)", authorID: bot.id, text: "Forecast #\(n): sunny",
+                createdAt: Date(timeIntervalSince1970: 1_795_000_000 + Double(n) * 60))
+    }
+    // One transaction: users and messages together; IDs already stored are updated in place.
+    try store.write { transaction in
+        try transaction.upsert(users: [bot])
+        try transaction.upsert(messages: posts)
+    }
+    try store.markRead(ids: ["wx-1"])  // one SQL statement, however many IDs
+
+    // What `timeline show` paints, read without opening the database...
+    let snapshot = try SnapshotFile(path: store.snapshotFile.path).read()
+    // ...and what changed in the database since (nothing, here).
+    let changes = try store.reconcile(snapshot)
+    precondition(changes.isEmpty)
+    return try store.timeline(limit: 10).messages.map(\.id)  // newest first
+}
+// README-EXAMPLE-END
+import Testing
+
+@Suite struct ReadmeExampleTests {
+    @Test func theReadmeExampleRunsAsWritten() throws {
+        let directory = TemporaryDirectory()
+        #expect(try storeFetchedPosts(databasePath: directory.file("timeline.sqlite")) == ["wx-3", "wx-2", "wx-1"])
+    }
+
+    @Test func theReadmeShowsExactlyThisExample() throws {
+        let readme = try String(contentsOfFile: Fixtures.path("../README.md"), encoding: .utf8)
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let example = try #require(source.components(separatedBy: "(the same lines as the README's TimelineKit example)\n").last?
+            .components(separatedBy: "// README-EXAMPLE-END").first)
+        #expect(readme.contains("```swift\n" + example + "```\n"))
+    }
+}
