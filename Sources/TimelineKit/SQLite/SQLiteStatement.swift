@@ -82,8 +82,9 @@ final class SQLiteStatement {
     }
 
     /// Runs a statement that returns no rows (or whose rows are not needed) to completion.
+    /// Bindings stay until the next `reset()` or rebinding: callers rebind every parameter.
     func run() throws(SQLiteError) {
-        defer { reset() }
+        defer { sqlite3_reset(handle) }
         while try step() {}
     }
 
