@@ -473,19 +473,6 @@ private enum BinaryEncoderTestsSupport {
     }
 }
 
-/// A small deterministic generator, so that the mutation test is the same on every run.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 private struct Limits: Codable, Equatable {
     var int: Int, int8: Int8, int16: Int16, int32: Int32, int64: Int64, int128: Int128
     var uint: UInt, uint8: UInt8, uint16: UInt16, uint32: UInt32, uint64: UInt64, uint128: UInt128
