@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TimelineKit
 
 /// The process's standard streams as the terminal sees them: whether they are a terminal, the
 /// window's size, and unbuffered writes (one `write(2)` per call, so a paint is one system call).
@@ -21,20 +22,8 @@ enum Terminal {
 
     static func emit(_ text: String, to fd: Int32 = STDOUT_FILENO) {
         var text = text
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                // In bounds: writes the `buffer.count - offset` bytes after `offset`.
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else {
-                    return  // a closed pipe or a full disk: nothing useful left to do with output
-                }
-            }
-        }
+        // A closed pipe or a full disk leaves nothing useful to do with output: it is dropped.
+        _ = text.withUTF8 { FileSystem.writeAll(UnsafeRawBufferPointer($0), to: fd) }
     }
 
     static func emitError(_ text: String) {

@@ -10,7 +10,7 @@ import Darwin
 /// Only POSIX calls: full Foundation's `FileManager` would cost every launch its start-up time,
 /// and the snapshot path needs control that `FileManager` does not give (`O_NOFOLLOW`, `fsync`,
 /// `flock`, creation modes).
-enum FileSystem {
+package enum FileSystem {
     /// What a path names, without following a final symbolic link.
     enum Kind: Sendable, Equatable, CustomStringConvertible {
         case missing, regularFile, directory, symbolicLink, fifo, socket, device
@@ -139,23 +139,26 @@ enum FileSystem {
     }
 
     private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(FileSystemError) {
-        var failure: FileSystemError?
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                // In bounds: writes the `buffer.count - offset` bytes that remain after `offset`.
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else {
-                    failure = FileSystemError(operation: "write", path: path, code: written < 0 ? errno : EIO)
-                    return
-                }
+        let failure = bytes.withUnsafeBytes { writeAll($0, to: fd) }
+        if let failure { throw FileSystemError(operation: "write", path: path, code: failure) }
+    }
+
+    /// Writes all of `buffer` to `fd`, going on after short writes and interrupted calls.
+    /// Returns the `errno` of a failure (EIO when the system wrote nothing and said nothing).
+    package static func writeAll(_ buffer: UnsafeRawBufferPointer, to fd: Int32) -> Int32? {
+        var offset = 0
+        while offset < buffer.count {
+            // In bounds: writes the `buffer.count - offset` bytes that remain after `offset`.
+            let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if written > 0 {
+                offset += written
+            } else if written < 0, errno == EINTR {
+                continue
+            } else {
+                return written < 0 ? errno : EIO
             }
         }
-        if let failure { throw failure }
+        return nil
     }
 
     private static func syncDirectory(containing path: String) throws(FileSystemError) {

@@ -109,17 +109,8 @@ public struct JSONLinesExporter: Sendable {
     @discardableResult
     public func export(toFileDescriptor descriptor: Int32, name: String = "<stdout>") throws(ExportError<FileSystemError>) -> ExportSummary {
         try export { (bytes: UnsafeRawBufferPointer) throws(FileSystemError) in
-            var offset = 0
-            while offset < bytes.count {
-                // In bounds: writes the bytes.count - offset bytes that remain after offset.
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    throw FileSystemError(operation: "write", path: name, code: written < 0 ? errno : EIO)
-                }
+            if let failure = FileSystem.writeAll(bytes, to: descriptor) {
+                throw FileSystemError(operation: "write", path: name, code: failure)
             }
         }
     }

@@ -15,7 +15,7 @@ struct ImportErrorTests {
         _ bytes: [UInt8], line: Int?, field: String?,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> ImportError {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try store.importText(#"{"type":"user","id":"u0","handle":"zed","name":"Zed"}"# + "\n" + F.message("m0", author: "u0"), in: directory)
         let before = try store.state()
@@ -157,7 +157,7 @@ struct ImportErrorTests {
     }
 
     @Test func aLineOfExactlyOneMebibyteIsAccepted() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         let prefix = #"{"type":"user","id":"u1","handle":"alice","name":"Alice","padding":""#
         let line = prefix + String(repeating: "p", count: 1_048_576 - prefix.utf8.count - 2) + #""}"#
@@ -174,7 +174,7 @@ struct ImportErrorTests {
     }
 
     @Test func aTextOfExactlyTheLimitIsAccepted() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         // Escapes count as what they decode to: 99,999 bytes of "a" plus one "\n".
         try store.importText(F.alice + "\n" + F.message("m1", text: String(repeating: "a", count: 99_999) + #"\n"#), in: directory)
@@ -269,7 +269,7 @@ struct ImportErrorTests {
     }
 
     @Test func anAuthorAlreadyInTheDatabaseIsNotUnknown() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try store.importText(F.alice, in: directory)
         try store.importText(F.message("m1"), in: directory)
@@ -284,7 +284,7 @@ struct ImportErrorTests {
         }
         text += F.message("last", extra: #","likes":-1"#) + "\n"
 
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         let before = try store.state()
         let path = try directory.write(text)
@@ -299,7 +299,7 @@ struct ImportErrorTests {
     }
 
     @Test func aMissingFileIsReportedWithoutALine() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         do {
             try JSONLinesImporter(store: store).importFile(atPath: directory.file("nope.jsonl"))

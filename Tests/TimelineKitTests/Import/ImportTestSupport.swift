@@ -2,22 +2,7 @@ import Foundation
 import Testing
 import TimelineKit
 
-/// A scratch directory for one import test, removed when released. (Named apart from the shared
-/// test helpers so that this folder compiles with or without them.)
-final class ImportTestDirectory {
-    let path: String
-
-    init() {
-        var template = Array((NSTemporaryDirectory() + "/timelinekit-import-XXXXXX").utf8CString)
-        let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        precondition(created != nil, "mkdtemp failed")
-        path = String(cString: template.map { UInt8(bitPattern: $0) })
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
+extension TemporaryDirectory {
     /// A new, empty store in this directory.
     func store(_ name: String = "timeline.sqlite") throws -> TimelineStore {
         try TimelineStore(path: file(name))
@@ -78,7 +63,7 @@ enum ImportFixtures {
 extension TimelineStore {
     /// Imports `text` written to a file in `directory`.
     @discardableResult
-    func importText(_ text: String, in directory: ImportTestDirectory) throws -> ImportSummary {
+    func importText(_ text: String, in directory: TemporaryDirectory) throws -> ImportSummary {
         let path = try directory.write(text)
         return try JSONLinesImporter(store: self).importFile(atPath: path)
     }

@@ -7,7 +7,7 @@ struct JSONLinesExportTests {
     typealias F = ImportFixtures
 
     @Test func exportImportExportGivesIdenticalBytesAndEqualMessages() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let original = try directory.store("original.sqlite")
         try JSONLinesImporter(store: original).importFile(atPath: F.samplePath)
 
@@ -28,7 +28,7 @@ struct JSONLinesExportTests {
     }
 
     @Test func exportWritesEveryUserByIDThenMessagesNewestFirst() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try store.importText([
             #"{"type":"user","id":"u2","handle":"bob","name":"Bob"}"#,
@@ -61,7 +61,7 @@ struct JSONLinesExportTests {
     }
 
     @Test func timesBeforeNineteenSeventyAndMillisecondsAreWrittenExactly() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try store.importText(F.alice + "\n" + F.message("m1", createdAt: "1969-12-31T23:59:59.001Z", extra: #","edited_at":"2026-11-20T10:00:00.010+01:00""#), in: directory)
         let message = try #require(try store.message(id: "m1"))
@@ -80,7 +80,7 @@ struct JSONLinesExportTests {
         #expect(line.contains("\u{202e}rlo \u{a0}nbsp"))
 
         // What the exporter writes, the importer reads back unchanged.
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try store.importText(F.alice + "\n" + line, in: directory)
         #expect(try store.message(id: "m1")?.text == text)
@@ -97,14 +97,14 @@ struct JSONLinesExportTests {
         #expect(user["name"] as? String == "Alice \u{1b}[1m")
         #expect(JSONLinesExporter.line(for: message, author: nil).hasSuffix(#","user":null}"#))
 
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try store.importText(JSONLinesExporter.line(for: alice) + "\n" + line, in: directory)
         #expect(try store.message(id: "m1") == message)
     }
 
     @Test func exportToAFileDescriptorWritesTheSameBytesAsTheSink() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try JSONLinesImporter(store: store).importFile(atPath: F.samplePath)
         let exporter = JSONLinesExporter(store: store, pageSize: 7)
@@ -122,7 +122,7 @@ struct JSONLinesExportTests {
 
     @Test func aFailingSinkStopsTheExportWithItsError() throws {
         struct Full: Error, Equatable {}
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try store.importText(F.alice + "\n" + F.message("m1"), in: directory)
         let exporter = JSONLinesExporter(store: store, allUsers: { () throws(TimelineStoreError) in [] })
@@ -132,7 +132,7 @@ struct JSONLinesExportTests {
     }
 
     @Test func aFailingUserListStopsTheExportWithAStoreError() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         let exporter = JSONLinesExporter(store: store, allUsers: { () throws(TimelineStoreError) in
             throw .busy(path: "x", waitedMilliseconds: 1)

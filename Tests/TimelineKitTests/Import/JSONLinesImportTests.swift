@@ -7,7 +7,7 @@ struct JSONLinesImportTests {
     typealias F = ImportFixtures
 
     @Test func sampleFixtureImportsWithTheCountsItsReadmeStates() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         let summary = try JSONLinesImporter(store: store).importFile(atPath: F.samplePath)
 
@@ -26,7 +26,7 @@ struct JSONLinesImportTests {
     }
 
     @Test func reimportingTheSameFileChangesNothing() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         let importer = JSONLinesImporter(store: store)
         try importer.importFile(atPath: F.samplePath)
@@ -40,7 +40,7 @@ struct JSONLinesImportTests {
     }
 
     @Test func sampleFixtureKeepsItsHostileAndUnicodeStringsExactly() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try JSONLinesImporter(store: store).importFile(atPath: F.samplePath)
 
@@ -53,7 +53,7 @@ struct JSONLinesImportTests {
     }
 
     @Test func duplicateIDsInOneFileStoreOneRowAndTheLastLineWins() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         let summary = try store.importText([
             F.alice,
@@ -70,14 +70,14 @@ struct JSONLinesImportTests {
     }
 
     @Test func aUserMayComeAfterTheMessagesThatNameIt() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try store.importText([F.message("m1"), F.message("m2"), F.alice].joined(separator: "\n"), in: directory)
         #expect(try store.state().messageCount == 2)
     }
 
     @Test func crlfLineEndingsAndAMissingFinalNewlineAreAccepted() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try store.importText(F.alice + "\r\n" + F.message("m1") + "\r\n" + F.message("m2"), in: directory)
         #expect(try store.state().messageCount == 2)
@@ -85,7 +85,7 @@ struct JSONLinesImportTests {
     }
 
     @Test func aByteOrderMarkAtTheStartIsSkipped() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         let path = try directory.write([0xEF, 0xBB, 0xBF] + Array((F.alice + "\n" + F.message("m1") + "\n").utf8))
         let summary = try JSONLinesImporter(store: store).importFile(atPath: path)
@@ -94,7 +94,7 @@ struct JSONLinesImportTests {
     }
 
     @Test func blankLinesAreSkippedButCounted() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         let summary = try store.importText("\n  \t \r\n" + F.alice + "\n\n" + F.message("m1") + "\n   ", in: directory)
         #expect(summary.lines == 6)
@@ -102,7 +102,7 @@ struct JSONLinesImportTests {
     }
 
     @Test func nullOptionalsMeanTheSameAsAbsentOnes() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try store.importText([
             #"{"type":"user","id":"u1","handle":"alice","name":"Alice","url":null,"bot":null}"#,
@@ -115,7 +115,7 @@ struct JSONLinesImportTests {
     }
 
     @Test func unknownFieldsAreIgnoredWhateverTheyHold() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try store.importText([
             #"{"type":"user","future":{"a":[1,2,{"b":null}],"c":"\u00e9"},"id":"u1","handle":"alice","name":"Alice","text":5}"#,
@@ -125,7 +125,7 @@ struct JSONLinesImportTests {
     }
 
     @Test func allFieldsAreStored() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try store.importText([
             #"{"type":"user","id":"u1","handle":"alice@example.social","name":"Alice","url":"https://example.social/@alice","bot":true}"#,
@@ -146,7 +146,7 @@ struct JSONLinesImportTests {
     }
 
     @Test func readAbsentKeepsTheStoredFlagAndReadPresentOverwritesIt() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try store.importText([F.alice, F.message("m1", extra: #","read":true"#), F.message("m2")].joined(separator: "\n"), in: directory)
         #expect(try store.message(id: "m1")?.isRead == true)
@@ -161,7 +161,7 @@ struct JSONLinesImportTests {
     }
 
     @Test func idsAndTextThatLookLikeSQLAreStoredAsPlainText() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         let id = #"1'); DROP TABLE messages; --"#
         let author = #"x' OR '1'='1"#
@@ -177,28 +177,28 @@ struct JSONLinesImportTests {
     }
 
     @Test func escapesDecodeExactlyIncludingNUL() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try store.importText(F.alice + "\n" + F.message("m1", text: #"a\u0000b \"q\" \\ \/ \b\f\n\r\t \u001b[31m \u00e9\u4e2d é"#), in: directory)
         #expect(try store.message(id: "m1")?.text == "a\u{0}b \"q\" \\ / \u{8}\u{c}\n\r\t \u{1b}[31m é中 é")
     }
 
     @Test func surrogatePairEscapesDecodeToOneCharacter() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try store.importText(F.alice + "\n" + F.message("m1", text: #"smile \ud83d\ude00 \uD83D\uDE00!"#), in: directory)
         #expect(try store.message(id: "m1")?.text == "smile 😀 😀!")
     }
 
     @Test func escapedKeysAreMatchedAfterDecoding() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try store.importText(#"{"\u0074ype":"user","i\u0064":"u1","handle":"alice","name":"Alice"}"#, in: directory)
         #expect(try store.state().userCount == 1)
     }
 
     @Test func integerIDsAreKeptAsTheirExactDigits() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try store.importText([
             #"{"type":"user","id":109301442871003451123456789,"handle":"old","name":"Old Mastodon"}"#,
@@ -226,7 +226,7 @@ struct JSONLinesImportTests {
         ("0000-01-01T00:00:00Z", -62_167_219_200_000),
     ] as [(String, Int64)])
     func rfc3339TimesAreStoredInWholeMilliseconds(time: String, milliseconds: Int64) throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try store.importText(F.alice + "\n" + F.message("m1", createdAt: time), in: directory)
         let message = try #require(try store.message(id: "m1"))
@@ -234,7 +234,7 @@ struct JSONLinesImportTests {
     }
 
     @Test func importReadsAPipeLikeStandardInput() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         let pipe = Pipe()
         let content = Data((F.alice + "\n" + F.message("m1") + "\n").utf8)
@@ -251,7 +251,7 @@ struct JSONLinesImportTests {
 
     @Test func aPipeWriterFasterThanTheReaderIsReadCompletely() throws {
         // More than a pipe buffer (64 KiB) and more than one read chunk, written concurrently.
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         var text = F.alice + "\n"
         for n in 0 ..< 5000 { text += F.message("m\(n)", text: String(repeating: "x", count: 100)) + "\n" }
@@ -270,7 +270,7 @@ struct JSONLinesImportTests {
     }
 
     @Test func progressIsReportedAndEndsAtTheWholeFile() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         var reports: [ImportProgress] = []
         let summary = try JSONLinesImporter(store: store).importFile(atPath: F.samplePath) { reports.append($0) }
@@ -280,7 +280,7 @@ struct JSONLinesImportTests {
     }
 
     @Test func summaryTellsNewFromChangedRows() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let store = try directory.store()
         try store.importText([F.alice, F.message("m1"), F.message("m2")].joined(separator: "\n"), in: directory)
         let summary = try store.importText([F.alice, F.message("m1", text: "edited"), F.message("m2"), F.message("m3")].joined(separator: "\n"), in: directory)
@@ -290,7 +290,7 @@ struct JSONLinesImportTests {
     }
 
     @Test func theReaderValidatesWithoutAStore() throws {
-        let directory = ImportTestDirectory()
+        let directory = TemporaryDirectory()
         let path = try directory.write(F.alice + "\n\n" + F.message("m1", extra: #","read":false"#) + "\n")
         let reader = try JSONLinesReader(path: path)
         #expect(try reader.nextRecord() == .user(User(id: "u1", handle: "alice", name: "Alice Example")))
