@@ -1,31 +1,29 @@
+import TimelineKit
+
 /// Builds one flat JSON object, for the small reports commands print (`stats --json`).
 struct JSONObjectWriter {
-    private var text = "{"
+    private var bytes: [UInt8] = [UInt8(ascii: "{")]
 
-    mutating func add(_ key: String, _ value: Int) { member(key, String(value)) }
-    mutating func add(_ key: String, _ value: Bool) { member(key, value ? "true" : "false") }
-    mutating func add(_ key: String, _ value: String) { member(key, Self.quoted(value)) }
-
-    mutating func finish() -> String { text + "}" }
-
-    private mutating func member(_ key: String, _ json: String) {
-        if text.count > 1 { text += "," }
-        text += Self.quoted(key) + ":" + json
+    mutating func add(_ key: String, _ value: Int) {
+        member(key)
+        JSONLineEncoder.appendInteger(value, to: &bytes)
     }
 
-    static func quoted(_ string: String) -> String {
-        var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\u{0}"..."\u{1F}", "\u{7F}"..."\u{9F}":
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+    mutating func add(_ key: String, _ value: Bool) {
+        member(key)
+        bytes += Array((value ? "true" : "false").utf8)
+    }
+
+    mutating func add(_ key: String, _ value: String) {
+        member(key)
+        JSONLineEncoder.appendString(value, to: &bytes)
+    }
+
+    func finish() -> String { String(decoding: bytes + [UInt8(ascii: "}")], as: UTF8.self) }
+
+    private mutating func member(_ key: String) {
+        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        JSONLineEncoder.appendString(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
     }
 }

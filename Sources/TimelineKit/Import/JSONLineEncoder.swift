@@ -8,7 +8,7 @@
 /// and U+2028/U+2029, so a record is always one line and never carries a raw terminal escape
 /// (`\u001b`, or U+009B, which some terminals take for CSI). Everything else, non-ASCII
 /// included, is written as UTF-8.
-enum JSONLineEncoder {
+package enum JSONLineEncoder {
     static func appendUser(_ user: User, to bytes: inout [UInt8]) {
         append("{\"type\":\"user\",\"id\":", to: &bytes)
         appendString(user.id, to: &bytes)
@@ -70,7 +70,7 @@ enum JSONLineEncoder {
     }
 
     /// Appends `string` as a JSON string literal, quotes included.
-    static func appendString(_ string: String, to bytes: inout [UInt8]) {
+    package static func appendString(_ string: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in
@@ -147,7 +147,7 @@ enum JSONLineEncoder {
         appendString(value, to: &bytes)
     }
 
-    static func appendInteger(_ value: Int, to bytes: inout [UInt8]) {
+    package static func appendInteger(_ value: Int, to bytes: inout [UInt8]) {
         if value < 0 {
             bytes.append(UInt8(ascii: "-"))
             // Int.min has no positive counterpart; its magnitude goes through UInt.

@@ -5,31 +5,13 @@ struct SQLiteJSONArray {
     let json: String
 
     init(_ strings: some Sequence<String>) {
-        var json = "["
-        var first = true
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
         for string in strings {
-            if !first { json += "," }
-            first = false
-            Self.appendQuoted(string, to: &json)
+            if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+            JSONLineEncoder.appendString(string, to: &bytes)
         }
-        json += "]"
-        self.json = json
-    }
-
-    /// Appends `string` as a JSON string literal (RFC 8259: quote, backslash and controls escaped).
-    private static func appendQuoted(_ string: String, to json: inout String) {
-        json += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": json += "\\\""
-            case "\\": json += "\\\\"
-            case "\u{0}"..."\u{1F}":
-                let hex = String(scalar.value, radix: 16)
-                json += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: json.unicodeScalars.append(scalar)
-            }
-        }
-        json += "\""
+        bytes.append(UInt8(ascii: "]"))
+        json = String(decoding: bytes, as: UTF8.self)
     }
 }
 
