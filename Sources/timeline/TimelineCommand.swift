@@ -7,11 +7,16 @@ struct TimelineCommand: ParsableCommand {
         commandName: "timeline",
         abstract: "A timeline in your terminal, shown the instant it opens.",
         discussion: """
-            Put `timeline show` in ~/.bashrc or ~/.zshrc: it paints from a snapshot file without
+            Put `timeline show` in ~/.bashrc or ~/.zshrc: it paints from a snapshot file without \
             opening the database, then checks the database and updates what changed.
 
-            Data lives in $TIMELINE_DB, else $XDG_DATA_HOME/timeline/timeline.sqlite, else
+            Data lives in $TIMELINE_DB, else $XDG_DATA_HOME/timeline/timeline.sqlite, else \
             ~/.local/share/timeline/timeline.sqlite (or --db PATH on any command).
+
+            Examples:
+              timeline import Fixtures/sample-timeline.jsonl
+              timeline
+              timeline show -n 5 --json
             """,
         version: timelineKitVersion,
         subcommands: [

@@ -13,7 +13,7 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write every user and message as JSON Lines (the import format).",
         discussion: """
-            `timeline export | timeline --db other.sqlite import -` copies a timeline exactly, read
+            `timeline export | timeline --db other.sqlite import -` copies a timeline exactly, read \
             flags included.
 
             Examples:

@@ -10,8 +10,8 @@ struct ImportCommand: ParsableCommand {
               {"type":"user","id":"u1","handle":"alice","name":"Alice Example"}
               {"type":"message","id":"m1","author":"u1","text":"hello","created_at":"2026-11-20T10:00:00Z"}
 
-            The whole file is one transaction: a bad line stops the import with its file, line and
-            field, and nothing is written. IDs already stored are updated in place, so importing
+            The whole file is one transaction: a bad line stops the import with its file, line and \
+            field, and nothing is written. IDs already stored are updated in place, so importing \
             the same file again changes nothing.
 
             Examples:

@@ -6,7 +6,7 @@ struct PostCommand: ParsableCommand {
         commandName: "post",
         abstract: "Add a message written here.",
         discussion: """
-            The author is a stored user, named by handle (add one with `timeline user`). The message
+            The author is a stored user, named by handle (add one with `timeline user`). The message \
             is marked read: you wrote it.
 
             Example:
@@ -29,7 +29,7 @@ struct PostCommand: ParsableCommand {
             if authors.isEmpty {
                 Terminal.emitError("timeline: no user has the handle @\(handle). Add one first: timeline user ID --handle \(handle) --name \"Your Name\"\n")
             } else {
-                Terminal.emitError("timeline: several users have the handle @\(handle) (IDs \(authors.map(\.id).joined(separator: ", "))). Post as one of them with --as-id.\n")
+                Terminal.emitError("timeline: several users have the handle @\(handle) (IDs \(authors.map(\.id).joined(separator: ", "))). Give them different handles with `timeline user ID --handle NEW`.\n")
             }
             throw ExitCode(ExitStatus.dataError)
         }

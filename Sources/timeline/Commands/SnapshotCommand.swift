@@ -11,11 +11,11 @@ struct SnapshotCommand: ParsableCommand {
         commandName: "snapshot",
         abstract: "Rebuild the snapshot that `show` paints from, check it, or print it.",
         discussion: """
-            With no flag, rebuilds the snapshot from the database. Write commands keep it fresh by
-            themselves; run this after changing the database some other way, or to change how many
+            With no flag, rebuilds the snapshot from the database. Write commands keep it fresh by \
+            themselves; run this after changing the database some other way, or to change how many \
             messages it holds (the limit lasts for later writes).
 
-            --check exits 0 when the snapshot is fresh, 3 when stale, 4 when missing, 5 when it
+            --check exits 0 when the snapshot is fresh, 3 when stale, 4 when missing, 5 when it \
             cannot be read, and says why on standard error.
 
             Examples:

@@ -7,15 +7,15 @@ struct ShowCommand: ParsableCommand {
         commandName: "show",
         abstract: "Show the newest messages: at once from the snapshot, then updated from the database.",
         discussion: """
-            On a terminal, the first paint comes from the snapshot file alone; then the database is
-            asked what changed, and the screen is updated in place (or the changes are printed
-            below when the painted block no longer fits the window). Not on a terminal, or with
+            On a terminal, the first paint comes from the snapshot file alone; then the database is \
+            asked what changed, and the screen is updated in place (or the changes are printed \
+            below when the painted block no longer fits the window). Not on a terminal, or with \
             --json, it prints the up-to-date timeline once.
 
-            How many: by default as many messages as fit in the terminal window without scrolling
+            How many: by default as many messages as fit in the terminal window without scrolling \
             (20 when not on a terminal); -n sets it.
 
-            A database locked by another process is waited for at most 100 ms (--busy-timeout or
+            A database locked by another process is waited for at most 100 ms (--busy-timeout or \
             TIMELINE_BUSY_TIMEOUT_MS change that); then what was painted stays, with a note.
 
             Colour: on a terminal unless NO_COLOR is set or TERM=dumb; --color overrides.
