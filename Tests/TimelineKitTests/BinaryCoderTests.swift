@@ -187,9 +187,9 @@ import Testing
         try expectRoundTrip(snapshot.window.messages)
     }
 
-    /// `Message`, `User` and `Attachment` are read directly (`BinaryDecodable`); the direct route
-    /// must read exactly what their synthesized `Codable` wrote. A property added to the model but
-    /// not to the direct route fails here.
+    /// The snapshot's types are read directly (`BinaryDecodable`); the direct route must read
+    /// exactly what their synthesized `Codable` wrote. A property added to the model but not to
+    /// the direct route fails here.
     @Test func directDecodingReadsWhatCodableWrote() throws {
         let page = Self.sampleSnapshot.window
         let bytes = try BinaryEncoder().encode(page)
@@ -206,6 +206,11 @@ import Testing
         for user in page.users {
             #expect(try BinaryDecoder().decode(User.self, from: BinaryEncoder().encode(user)) == user)
         }
+        var snapshot = Self.sampleSnapshot
+        snapshot.window.nextCursor = TimelineCursor(createdAtMilliseconds: -5, id: "cursor-id")
+        let snapshotBytes = try BinaryEncoder().encode(snapshot)
+        #expect(try BinaryDecoder(decodesDirectly: true).decode(TimelineSnapshot.self, from: snapshotBytes) == snapshot)
+        #expect(try BinaryDecoder(decodesDirectly: false).decode(TimelineSnapshot.self, from: snapshotBytes) == snapshot)
     }
 
     @Test func decodesFromSlicesAndRawBuffers() throws {
