@@ -156,7 +156,10 @@ struct ShowRunner {
     private func update(_ paint: Paint, to page: TimelinePage, changes: TimelineChanges,
                         with renderer: TimelineRenderer, now: Date, rows: Int?) {
         let lines = paint.lineCount
-        if let rows, lines < rows {
+        // Only a block whose every line is still on the screen, one screen row each, can be
+        // repainted in place: lines wider than the window would have wrapped onto more rows.
+        let columns = Terminal.windowSize()?.columns ?? Int.max
+        if let rows, lines < rows, renderer.options.width <= columns {
             // Up to the block's first line, erase from there down, paint again.
             let shown = entries(of: page, with: renderer, now: now, rows: rows)
             Terminal.emit("\r" + (lines > 0 ? "\u{1b}[\(lines)A" : "") + "\u{1b}[J" + text(of: shown))
