@@ -158,8 +158,10 @@ struct ShowRunner {
         let lines = paint.lineCount
         // Only a block whose every line is still on the screen, one screen row each, can be
         // repainted in place: lines wider than the window would have wrapped onto more rows.
+        // A dumb terminal has no cursor movement at all.
         let columns = Terminal.windowSize()?.columns ?? Int.max
-        if let rows, lines < rows, renderer.options.width <= columns {
+        let canMoveCursor = Terminal.environment("TERM") != "dumb"
+        if let rows, lines < rows, renderer.options.width <= columns, canMoveCursor {
             // Up to the block's first line, erase from there down, paint again.
             let shown = entries(of: page, with: renderer, now: now, rows: rows)
             Terminal.emit("\r" + (lines > 0 ? "\u{1b}[\(lines)A" : "") + "\u{1b}[J" + text(of: shown))
