@@ -1,0 +1,269 @@
+import Foundation
+import GRDB
+import TimelineKit
+
+/// The message row as a GRDB developer would write it: a Codable record, camelCase properties,
+/// snake_case columns, attachments as a nested Codable value (GRDB stores it as JSON text).
+struct MessageRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "messages"
+    var id: String
+    var authorID: String
+    var text: String
+    var createdAt: Int64  // milliseconds, like TimelineKit's column
+    var editedAt: Int64?
+    var replyToID: String?
+    var replyToUserID: String?
+    var repostOfID: String?
+    var quoteOfID: String?
+    var contentWarning: String?
+    var url: String?
+    var attachments: [Attachment]?
+    var likeCount: Int
+    var repostCount: Int
+    var replyCount: Int
+    var isRead: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case id, text, url, attachments
+        case authorID = "author_id", createdAt = "created_at", editedAt = "edited_at"
+        case replyToID = "reply_to_id", replyToUserID = "reply_to_user_id", repostOfID = "repost_of_id"
+        case quoteOfID = "quote_of_id", contentWarning = "content_warning", likeCount = "like_count"
+        case repostCount = "repost_count", replyCount = "reply_count", isRead = "read"
+    }
+
+    init(_ m: Message) {
+        id = m.id; authorID = m.authorID; text = m.text
+        createdAt = Int64((m.createdAt.timeIntervalSince1970 * 1000).rounded(.down))
+        editedAt = m.editedAt.map { Int64(($0.timeIntervalSince1970 * 1000).rounded(.down)) }
+        replyToID = m.replyToID; replyToUserID = m.replyToUserID; repostOfID = m.repostOfID
+        quoteOfID = m.quoteOfID; contentWarning = m.contentWarning; url = m.url
+        attachments = m.attachments.isEmpty ? nil : m.attachments
+        likeCount = m.likeCount; repostCount = m.repostCount; replyCount = m.replyCount; isRead = m.isRead
+    }
+
+    /// Everything but the ID, for the "keep read, update only when different" raw variant.
+    var arguments: StatementArguments {
+        let attachmentsJSON: String? = attachments.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) }
+        return [id, authorID, text, createdAt, editedAt, replyToID, replyToUserID, repostOfID, quoteOfID,
+                contentWarning, url, attachmentsJSON, likeCount, repostCount, replyCount, isRead, false]
+    }
+}
+
+struct UserRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "users"
+    var id: String
+    var handle: String
+    var name: String
+    var url: String?
+    var bot: Bool
+
+    init(_ u: User) { id = u.id; handle = u.handle; name = u.name; url = u.url; bot = u.isBot }
+}
+
+/// TimelineKit's schema (Sources/TimelineKit/Store/Migration.swift, version 1, as of commit d6418e5
+/// which dropped the author index): same tables,
+/// indexes and change-tracking triggers, so both libraries do the same work per row.
+let timelineSchemaSQL = #"""
+    CREATE TABLE users (
+        id TEXT PRIMARY KEY NOT NULL, handle TEXT NOT NULL, name TEXT NOT NULL, url TEXT,
+        bot INTEGER NOT NULL DEFAULT 0 CHECK (bot IN (0, 1))
+    ) WITHOUT ROWID;
+    CREATE INDEX users_by_handle ON users (handle);
+    CREATE TABLE messages (
+        id TEXT NOT NULL UNIQUE,
+        author_id TEXT NOT NULL REFERENCES users (id) DEFERRABLE INITIALLY DEFERRED,
+        text TEXT NOT NULL, created_at INTEGER NOT NULL, edited_at INTEGER, reply_to_id TEXT,
+        reply_to_user_id TEXT, repost_of_id TEXT, quote_of_id TEXT, content_warning TEXT, url TEXT,
+        attachments TEXT, like_count INTEGER NOT NULL DEFAULT 0, repost_count INTEGER NOT NULL DEFAULT 0,
+        reply_count INTEGER NOT NULL DEFAULT 0, read INTEGER NOT NULL DEFAULT 0 CHECK (read IN (0, 1))
+    );
+    CREATE INDEX messages_by_time ON messages (created_at DESC, id DESC);
+    CREATE TABLE timeline_state (
+        singleton INTEGER PRIMARY KEY CHECK (singleton = 1), database_id TEXT NOT NULL,
+        generation INTEGER NOT NULL, message_count INTEGER NOT NULL, unread_count INTEGER NOT NULL,
+        user_count INTEGER NOT NULL
+    );
+    INSERT INTO timeline_state VALUES (1, lower(hex(randomblob(16))), 0, 0, 0, 0);
+    CREATE TRIGGER messages_tracked_insert AFTER INSERT ON messages BEGIN
+        UPDATE timeline_state SET generation = generation + 1, message_count = message_count + 1,
+            unread_count = unread_count + (NEW.read = 0);
+    END;
+    CREATE TRIGGER messages_tracked_update AFTER UPDATE ON messages BEGIN
+        UPDATE timeline_state SET generation = generation + 1,
+            unread_count = unread_count + (NEW.read = 0) - (OLD.read = 0);
+    END;
+    CREATE TRIGGER messages_tracked_delete AFTER DELETE ON messages BEGIN
+        UPDATE timeline_state SET generation = generation + 1, message_count = message_count - 1,
+            unread_count = unread_count - (OLD.read = 0);
+    END;
+    CREATE TRIGGER users_tracked_insert AFTER INSERT ON users BEGIN
+        UPDATE timeline_state SET generation = generation + 1, user_count = user_count + 1;
+    END;
+    CREATE TRIGGER users_tracked_update AFTER UPDATE ON users BEGIN
+        UPDATE timeline_state SET generation = generation + 1;
+    END;
+    CREATE TRIGGER users_tracked_delete AFTER DELETE ON users BEGIN
+        UPDATE timeline_state SET generation = generation + 1, user_count = user_count - 1;
+    END;
+    """#
+
+/// TimelineKit's upsert (MessageColumns.upsert): insert, or update in place only when something
+/// differs, keeping the stored read flag unless ?17.
+let timelineUpsertSQL = """
+    INSERT INTO messages (id, author_id, text, created_at, edited_at, reply_to_id, reply_to_user_id,
+        repost_of_id, quote_of_id, content_warning, url, attachments, like_count, repost_count, reply_count, read)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+    ON CONFLICT (id) DO UPDATE SET
+        author_id = excluded.author_id, text = excluded.text, created_at = excluded.created_at,
+        edited_at = excluded.edited_at, reply_to_id = excluded.reply_to_id,
+        reply_to_user_id = excluded.reply_to_user_id, repost_of_id = excluded.repost_of_id,
+        quote_of_id = excluded.quote_of_id, content_warning = excluded.content_warning,
+        url = excluded.url, attachments = excluded.attachments, like_count = excluded.like_count,
+        repost_count = excluded.repost_count, reply_count = excluded.reply_count,
+        read = CASE WHEN ?17 THEN excluded.read ELSE read END
+    WHERE (author_id, text, created_at, edited_at, reply_to_id, reply_to_user_id, repost_of_id,
+           quote_of_id, content_warning, url, attachments, like_count, repost_count, reply_count, read)
+       IS NOT (excluded.author_id, excluded.text, excluded.created_at, excluded.edited_at,
+           excluded.reply_to_id, excluded.reply_to_user_id, excluded.repost_of_id,
+           excluded.quote_of_id, excluded.content_warning, excluded.url, excluded.attachments,
+           excluded.like_count, excluded.repost_count, excluded.reply_count,
+           CASE WHEN ?17 THEN excluded.read ELSE read END)
+    """
+
+func grdbConfiguration(readonly: Bool = false) -> Configuration {
+    var configuration = Configuration()
+    configuration.readonly = readonly
+    configuration.prepareDatabase { db in
+        // The same durability as TimelineKit's writer.
+        if !readonly { try db.execute(sql: "PRAGMA synchronous = FULL") }
+    }
+    return configuration
+}
+
+func makeGRDBDatabase(_ path: String) throws -> DatabasePool {
+    let pool = try DatabasePool(path: path, configuration: grdbConfiguration())
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in try db.execute(sql: timelineSchemaSQL) }
+    try migrator.migrate(pool)
+    return pool
+}
+
+/// GRDB's version of `timeline(limit:)`: the newest messages, the ones they repost or quote, and
+/// the authors of all of them.
+func grdbNewestPage(_ db: Database, limit: Int) throws -> (messages: [MessageRecord], related: [MessageRecord], users: [UserRecord]) {
+    let order = [Column("created_at").desc, Column("id").desc]
+    let page = try MessageRecord.order(order).limit(limit + 1).fetchAll(db).prefix(limit)
+    let own = Set(page.map(\.id))
+    var relatedIDs: [String] = []
+    var seen = Set<String>()
+    for m in page {
+        for id in [m.repostOfID, m.quoteOfID].compactMap({ $0 }) where !own.contains(id) && seen.insert(id).inserted {
+            relatedIDs.append(id)
+        }
+    }
+    let related = relatedIDs.isEmpty ? [] : try MessageRecord.filter(relatedIDs.contains(Column("id"))).order(order).fetchAll(db)
+    var userIDs = Set<String>()
+    for m in page + related {
+        userIDs.insert(m.authorID)
+        if let u = m.replyToUserID { userIDs.insert(u) }
+    }
+    let users = try UserRecord.fetchAll(db, keys: Array(userIDs)).sorted { $0.id < $1.id }
+    return (Array(page), related, users)
+}
+
+/// 7. GRDB.swift 7.10 doing the same ingest and the same newest-200 query, on the same data.
+func stageGRDB(_ config: Config, _ data: DataSets, _ report: Report) throws {
+    report.begin("7. TimelineKit against GRDB.swift 7.10 (same schema, indexes, triggers; synchronous = FULL; WAL)")
+    let work = data.directory + "/work"
+    let count = config.ingestCount
+    let fresh = TimelineGenerator(seed: data.seed &+ 1)
+    let users = data.generator.users()
+    let messages = fresh.messages(0..<count)
+    let records = messages.map(MessageRecord.init)
+    let userRecords = users.map(UserRecord.init)
+
+    func batches<T>(_ list: [T]) -> [ArraySlice<T>] {
+        stride(from: 0, to: list.count, by: 1000).map { list[$0..<min(list.count, $0 + 1000)] }
+    }
+    var seconds: [String: Double] = [:]
+    // TimelineKit, snapshot off (the library alone) and on (real use).
+    for snapshots in [false, true] {
+        let dir = try freshDirectory("\(work)/grdb-tk-\(snapshots)")
+        let store = try TimelineStore(path: dir + "/timeline.sqlite", configuration: .init(writesSnapshot: snapshots))
+        seconds["tk.\(snapshots)"] = try ingest(store, users: users, messages: messages)
+    }
+    // GRDB, the record API: `record.upsert(db)` per row, a transaction per batch.
+    do {
+        let dir = try freshDirectory("\(work)/grdb-record")
+        let pool = try makeGRDBDatabase(dir + "/grdb.sqlite")
+        let start = now()
+        for (index, batch) in batches(records).enumerated() {
+            try pool.write { db in
+                if index == 0 { for user in userRecords { try user.save(db) } }
+                for record in batch { try record.upsert(db) }
+            }
+        }
+        seconds["grdb.record"] = Double(now() - start) / 1e9
+        let stored = try pool.read { db in try MessageRecord.fetchCount(db) }
+        precondition(stored == count, "GRDB stored \(stored) of \(count)")
+    }
+    // GRDB, one cached statement with TimelineKit's exact upsert SQL.
+    do {
+        let dir = try freshDirectory("\(work)/grdb-raw")
+        let pool = try makeGRDBDatabase(dir + "/grdb.sqlite")
+        let start = now()
+        for (index, batch) in batches(records).enumerated() {
+            try pool.write { db in
+                if index == 0 { for user in userRecords { try user.save(db) } }
+                let statement = try db.cachedStatement(sql: timelineUpsertSQL)
+                for record in batch { try statement.execute(arguments: record.arguments) }
+            }
+        }
+        seconds["grdb.raw"] = Double(now() - start) / 1e9
+    }
+    let label = fmtCount(Double(count))
+    func rate(_ key: String) -> Double { Double(count) / seconds[key]! }
+    report.value("grdb.ingest.timelinekit_snapshot_off", "ingest \(label): TimelineKit, snapshot off", "\(fmtCount(rate("tk.false")))/s",
+                 raw: rate("tk.false"), unit: "messages/s", note: String(format: "%.2f s", seconds["tk.false"]!))
+    report.value("grdb.ingest.timelinekit_snapshot_on", "ingest \(label): TimelineKit, snapshot on", "\(fmtCount(rate("tk.true")))/s",
+                 raw: rate("tk.true"), unit: "messages/s", note: String(format: "%.2f s", seconds["tk.true"]!))
+    report.value("grdb.ingest.grdb_record", "ingest \(label): GRDB record.upsert(db)", "\(fmtCount(rate("grdb.record")))/s",
+                 raw: rate("grdb.record"), unit: "messages/s", note: String(format: "%.2f s", seconds["grdb.record"]!))
+    report.value("grdb.ingest.grdb_raw", "ingest \(label): GRDB cached statement, same SQL", "\(fmtCount(rate("grdb.raw")))/s",
+                 raw: rate("grdb.raw"), unit: "messages/s", note: String(format: "%.2f s", seconds["grdb.raw"]!))
+    let ingestRatio = seconds["tk.false"]! / seconds["grdb.record"]!
+    let ingestRatioOn = seconds["tk.true"]! / seconds["grdb.record"]!
+    let rawRatio = seconds["tk.false"]! / seconds["grdb.raw"]!
+    report.ratio("grdb.ratio_ingest_time_tk_over_grdb_record", "ingest time TimelineKit (snapshot off) / GRDB record", ingestRatio,
+                 note: "< 1 = TimelineKit faster; snapshot on: \(fmtRatio(ingestRatioOn))")
+    report.ratio("grdb.ratio_ingest_time_tk_over_grdb_raw", "ingest time TimelineKit (snapshot off) / GRDB raw", rawRatio)
+
+    // The newest-200 page, on the generated data sets (read only), warm, in process.
+    var queryRatios: [Double] = []
+    for size in [config.small, config.large] {
+        let db = try data.ensure(messages: size)
+        let store = try TimelineStore(path: db, configuration: .init(createIfMissing: false, writesSnapshot: false))
+        let queue = try DatabaseQueue(path: db, configuration: grdbConfiguration(readonly: true))
+        let tkPage = try store.timeline(limit: 200)
+        let grdbPage = try queue.read { db in try grdbNewestPage(db, limit: 200) }
+        let same = tkPage.messages.map(\.id) == grdbPage.messages.map(\.id) && tkPage.users.map(\.id) == grdbPage.users.map(\.id)
+            && Set(tkPage.related.map(\.id)) == Set(grdbPage.related.map(\.id))
+        let tk = try timeInProcess(iterations: config.iterations) { _ = try store.timeline(limit: 200) }
+        let grdb = try timeInProcess(iterations: config.iterations) { _ = try queue.read { db in try grdbNewestPage(db, limit: 200) } }
+        let l = fmtCount(Double(size))
+        report.time("grdb.query.\(size).timelinekit", "\(l): newest 200, TimelineKit timeline(limit:)", tk,
+                    note: same ? "same page as GRDB" : "PAGES DIFFER")
+        report.time("grdb.query.\(size).grdb", "\(l): newest 200, GRDB records", grdb)
+        report.ratio("grdb.ratio_query_time.\(size)", "\(l): query time TimelineKit / GRDB", tk.median / grdb.median,
+                     note: "< 1 = TimelineKit faster")
+        queryRatios.append(tk.median / grdb.median)
+    }
+    report.goal("faster_than_grdb_ingest", "ingest faster than GRDB (record API)", target: "time ratio < 1.00",
+                measured: "\(fmtRatio(ingestRatio)) snapshot off, \(fmtRatio(ingestRatioOn)) snapshot on (vs raw GRDB: \(fmtRatio(rawRatio)))",
+                met: ingestRatio < 1)
+    let worstQuery = queryRatios.max()!
+    report.goal("faster_than_grdb_query", "newest-200 query faster than GRDB", target: "time ratio < 1.00",
+                measured: queryRatios.map(fmtRatio).joined(separator: " / ") + " (\(fmtCount(Double(config.small))) / \(fmtCount(Double(config.large))))",
+                met: worstQuery < 1)
+    report.end()
+}
