@@ -21,7 +21,7 @@ TEST_PACKAGES   := sqlite3 lz4 tmux
 # The demo keeps its database inside the repository, never in the user's real data.
 DEMO_DB := $(CURDIR)/demo/timeline.sqlite
 
-.PHONY: all deps test-deps build test release demo install clean
+.PHONY: all deps test-deps build test bench bench-smoke release demo install clean
 
 all: build
 
@@ -55,10 +55,19 @@ install-packages:
 build: deps
 	$(SWIFT) build
 
-## test: everything `make test` promises in the README: unit and end-to-end tests.
+## test: everything `make test` promises in the README: unit and end-to-end tests, and the
+## benchmark suite's smoke run (tiny data, a few runs) so that it cannot rot.
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory bench-smoke
+
+## bench: the full benchmark run (at most 10 minutes): a table and bench-results.json.
+bench: deps
+	tools/bench/run
+
+bench-smoke: deps
+	tools/bench/run --smoke
 
 ## release: the binary people run at every terminal start.
 release: deps
