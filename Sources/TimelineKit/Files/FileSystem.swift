@@ -134,8 +134,10 @@ package enum FileSystem {
         guard close(fd) == 0 else { throw FileSystemError(operation: "close", path: temporaryPath, code: errno) }
         guard rename(temporaryPath, path) == 0 else { throw FileSystemError(operation: "rename", path: path, code: errno) }
         renamed = true
-        // The rename itself is durable only once the directory is flushed.
-        try syncDirectory(containing: path)
+        // The directory is not flushed: a power loss may undo the rename, which leaves the
+        // previous, complete file in place. For the snapshot (a cache that records the generation
+        // it shows) that is a stale snapshot, which `show` reconciles; the flush cost a system
+        // call that waits for the disk on every write.
     }
 
     private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(FileSystemError) {
@@ -159,14 +161,6 @@ package enum FileSystem {
             }
         }
         return nil
-    }
-
-    private static func syncDirectory(containing path: String) throws(FileSystemError) {
-        let directory = parentDirectory(of: path)
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileSystemError(operation: "open", path: directory, code: errno) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw FileSystemError(operation: "fsync", path: directory, code: errno) }
     }
 
     /// Creates `path` and any missing parents with `permissions` (existing directories are left
