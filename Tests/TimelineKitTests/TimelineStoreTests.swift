@@ -259,3 +259,21 @@ import Testing
         #expect(try store.state().messageCount == 200)
     }
 }
+
+@Suite struct AttachmentStorageTests {
+    @Test func storingTheSameAttachmentsAgainChangesNothing() throws {
+        let directory = TemporaryDirectory()
+        let store = try Samples.store(in: directory)
+        var message = Samples.message(1)
+        message.attachments = [Attachment(kind: "image", url: "https://example.org/a.png", altText: "a"),
+                               Attachment(kind: "video", url: "https://example.org/b.mp4")]
+        try store.upsert(messages: [message])
+        let generation = try store.state().generation
+        for _ in 0..<20 {
+            try store.upsert(messages: [message])
+        }
+        #expect(try store.state().generation == generation)
+        #expect(try SQLiteShell.run(store.path, "SELECT attachments FROM messages").trimmed
+            == #"[{"alt_text":"a","kind":"image","url":"https://example.org/a.png"},{"kind":"video","url":"https://example.org/b.mp4"}]"#)
+    }
+}

@@ -84,7 +84,11 @@ enum MessageColumns {
 /// The `attachments` column: a JSON array, readable from the `sqlite3` shell, NULL when empty.
 enum AttachmentsColumn {
     static func encode(_ attachments: [Attachment]) -> String? {
-        guard !attachments.isEmpty, let data = try? JSONEncoder().encode(attachments) else { return nil }
+        // Sorted keys: JSONEncoder's key order is not stable from run to run, and the upsert
+        // compares the column's text, so storing the same attachments again would count as a change.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard !attachments.isEmpty, let data = try? encoder.encode(attachments) else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 
