@@ -8,6 +8,10 @@ import Darwin
 
 // `timeline show` is the launch path of every terminal: it skips ArgumentParser unless its
 // arguments need it (help, errors), which saves the reflection's ~2 ms.
+// A file-size limit (ulimit -f) must turn a snapshot write into an error the store reports and
+// cleans up after, not a SIGXFSZ that kills the process halfway through.
+signal(SIGXFSZ, SIG_IGN)
+
 let arguments = CommandLine.arguments.dropFirst()
 if let request = ShowRequest.parse(arguments) {
     exit(ShowRunner(request: request).run())

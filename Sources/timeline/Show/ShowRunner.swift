@@ -98,7 +98,19 @@ struct ShowRunner {
                     Terminal.emitError("timeline: \(why); showing the database and writing a new snapshot.\n")
                 }
                 if snapshot == nil || changes?.isEmpty == false || changes?.state.generation != snapshot?.generation {
-                    try store.writeSnapshot(lockTimeout: .milliseconds(busyTimeout))
+                    // What was shown is right either way; a snapshot that cannot be written is
+                    // worth a note, never a failed shell start.
+                    do throws(TimelineStoreError) {
+                        try store.writeSnapshot(lockTimeout: .milliseconds(busyTimeout))
+                    } catch {
+                        // `show` changed nothing, so the store's "the change was saved" wording
+                        // would mislead: only the snapshot is at stake.
+                        if case let .snapshotNotWritten(path, reason) = error {
+                            Terminal.emitError("timeline: could not write a new snapshot at \(path): \(reason)\n")
+                        } else {
+                            Terminal.emitError("timeline: \(error)\n")
+                        }
+                    }
                 }
             }
         } catch {
