@@ -42,6 +42,14 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         case unknownAuthor(authorID: String, messageID: String)
         /// The store refused the transaction (busy, disk full, …); see the store error.
         case store(TimelineStoreError)
+        /// Well-formed JSON that is not what the format holds (a Mastodon or Twitter import);
+        /// the text says what was expected, what was found and what to do.
+        case unexpectedContent(String)
+        /// No `--format` was given and the content looks like none of the formats; the text
+        /// says what the input starts with.
+        case unknownFormat(String)
+        /// A Mastodon or Twitter file, which is read whole, is larger than `limit` bytes.
+        case inputTooLarge(limit: Int)
     }
 
     /// The file's path as given, or `<stdin>`.
@@ -119,6 +127,13 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
             return "message \(Self.quoted(messageID)) names author \(Self.quoted(authorID)), but neither the file "
                 + "nor the database has a user with that ID. Add a {\"type\":\"user\",\"id\":\(Self.quoted(authorID)),…} "
                 + "line anywhere in the file."
+        case let .unexpectedContent(detail):
+            return (field == nil ? "" : "\(fieldName): ") + "\(detail)."
+        case let .unknownFormat(detail):
+            return "cannot tell the format: \(detail). Name it with --format jsonl, mastodon or twitter."
+        case let .inputTooLarge(limit):
+            return "the input is larger than the limit of \(Self.grouped(limit)) bytes for a Mastodon or Twitter file, "
+                + "which is read whole; split it into pages (one JSON document per line is fine)."
         case let .store(error):
             // This one comes after a successful commit: the import is in the database.
             if case .snapshotNotWritten = error { return "the import was saved. \(error)" }

@@ -4,22 +4,33 @@ import TimelineKit
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Add or update users and messages from a JSON Lines file.",
+        abstract: "Add or update users and messages from JSON Lines, Mastodon or Twitter API JSON.",
         discussion: """
-            One JSON object per line (the format is in the README):
-              {"type":"user","id":"u1","handle":"alice","name":"Alice Example"}
-              {"type":"message","id":"m1","author":"u1","text":"hello","created_at":"2026-11-20T10:00:00Z"}
+            Three formats, told from the content unless --format names one (the detected format \
+            is said in one line on standard error): jsonl, the project's own JSON Lines; \
+            mastodon, Mastodon API responses (a timeline, one status, a thread's context, \
+            accounts, the statuses notifications carry); twitter, Twitter API responses (v1.1 \
+            tweets, v2 pages one per line, an archive's tweets.js). JSON Lines holds one user or \
+            message object per line, e.g. {"type":"user","id":"u1","handle":"alice","name":"Alice"}; \
+            the README describes the format.
 
-            The whole file is one transaction: a bad line stops the import with its file, line and \
-            field, and nothing is written. IDs already stored are updated in place, so importing \
-            the same file again changes nothing.
+            The whole file is one transaction: a bad line or field stops the import with its \
+            file, line and field, and nothing is written. IDs already stored are updated in \
+            place, so importing the same file again changes nothing.
 
             Examples:
               timeline import timeline.jsonl
               my-fetcher | timeline import -
+              curl -s -H "Authorization: Bearer $MASTODON_TOKEN" \\
+                "https://$MASTODON_HOST/api/v1/timelines/home?limit=40" | timeline import -
+              timeline import --format twitter home_timeline.json
             """)
 
     @OptionGroup var location: LocationOptions
+
+    @Option(help: ArgumentHelp("The input's format: jsonl, mastodon or twitter (default: told from the content).",
+                               valueName: "format"))
+    var format: ImportFormat?
 
     @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "file"))
     var file: String = "-"
@@ -28,8 +39,12 @@ struct ImportCommand: ParsableCommand {
         let store = try location.openStore(create: true)
         let showsProgress = Terminal.standardErrorIsTerminal
         var progressShown = false
+        var detectedFormat: ImportFormat?
         let summary = try reportingErrors {
-            try JSONLinesImporter(store: store).importFile(atPath: file) { progress in
+            try TimelineImporter(store: store).importFile(atPath: file, format: format, detected: { detection in
+                detectedFormat = detection.format
+                Terminal.emitError("timeline: reading \(detection.summary) as \(detection.format.rawValue) (choose with --format)\n")
+            }) { progress in
                 // Only worth a line when the import takes a while: the callback comes at most every
                 // 100 ms, and a small file is done before the first one.
                 guard showsProgress, progress.lines > 0 else { return }
@@ -40,6 +55,13 @@ struct ImportCommand: ParsableCommand {
             }
         }
         if progressShown { Terminal.emitError("\r\u{1b}[K") }
-        Terminal.emit("Imported \(summary.lines) lines: \(summary.users) users (\(summary.newUsers) new), \(summary.messages) messages (\(summary.newMessages) new).\n")
+        let counts = "\(summary.users) users (\(summary.newUsers) new), \(summary.messages) messages (\(summary.newMessages) new)"
+        if (format ?? detectedFormat ?? .jsonl) == .jsonl {
+            Terminal.emit("Imported \(summary.lines) lines: \(counts).\n")
+        } else {
+            Terminal.emit("Imported \(counts).\n")
+        }
     }
 }
+
+extension ImportFormat: ExpressibleByArgument {}

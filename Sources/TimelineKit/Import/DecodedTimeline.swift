@@ -1,0 +1,61 @@
+/// The users and messages a Mastodon or Twitter decoder found in a file, each ID once, ready to
+/// store with `TimelineStore.write { … }` or `TimelineImporter.store(_:sourceName:)`.
+///
+/// API responses repeat themselves: the same account authors many statuses, a boosted status
+/// also comes on its own, a status context and a timeline page overlap. Each ID is kept once, in
+/// the order it was first met, with the **last** version met: an embedded status (a boost's or a
+/// quote's original) counts as met just before the status that embeds it. Storing each ID once is
+/// also what keeps a second import of the same file from changing anything: two different
+/// versions stored in turn would change the row twice on every import.
+public struct DecodedTimeline: Sendable, Equatable {
+    /// The users, in the order first met.
+    public private(set) var users: [User] = []
+    /// The messages, in the order first met: originals before the reposts and quotes that
+    /// embed them.
+    public private(set) var messages: [Message] = []
+
+    private var userIndex: [String: Int] = [:]
+    private var messageIndex: [String: Int] = [:]
+
+    public init() {}
+
+    /// Adds `user`, replacing a user with the same ID added before.
+    public mutating func add(_ user: User) {
+        if let index = userIndex[user.id] {
+            users[index] = user
+        } else {
+            userIndex[user.id] = users.count
+            users.append(user)
+        }
+    }
+
+    /// Adds `message`, replacing a message with the same ID added before.
+    public mutating func add(_ message: Message) {
+        if let index = messageIndex[message.id] {
+            messages[index] = message
+        } else {
+            messageIndex[message.id] = messages.count
+            messages.append(message)
+        }
+    }
+
+    /// Adds everything `other` holds, its versions replacing this one's.
+    public mutating func add(contentsOf other: DecodedTimeline) {
+        for user in other.users { add(user) }
+        for message in other.messages { add(message) }
+    }
+
+    /// The user with this ID, if added.
+    public func user(id: String) -> User? {
+        userIndex[id].map { users[$0] }
+    }
+
+    /// The message with this ID, if added.
+    public func message(id: String) -> Message? {
+        messageIndex[id].map { messages[$0] }
+    }
+
+    public static func == (lhs: DecodedTimeline, rhs: DecodedTimeline) -> Bool {
+        lhs.users == rhs.users && lhs.messages == rhs.messages
+    }
+}

@@ -1,0 +1,9 @@
+/// The formats `TimelineImporter` reads.
+public enum ImportFormat: String, Sendable, CaseIterable {
+    /// The project's own JSON Lines format (`JSONLinesImporter`): one user or message per line.
+    case jsonl
+    /// Mastodon API responses (`MastodonDecoder`): statuses, contexts, accounts, notifications.
+    case mastodon
+    /// Twitter API responses (`TwitterDecoder`): v1.1 tweets, v2 pages, an archive's `tweets.js`.
+    case twitter
+}

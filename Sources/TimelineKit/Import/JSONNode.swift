@@ -1,0 +1,67 @@
+/// One parsed JSON value, with the byte offset where it starts in the input so that an error
+/// about it can name its line and column.
+///
+/// The JSON Lines import never builds these (it reads fields straight from the line's bytes); the
+/// API decoders do, because Mastodon and Twitter objects nest statuses inside statuses and are
+/// read field by field in whatever order the server wrote them.
+struct JSONNode {
+    enum Value {
+        case null
+        case bool(Bool)
+        /// The number exactly as written: IDs must keep every digit.
+        case number(String, isInteger: Bool, isNegative: Bool)
+        case string(String)
+        case array([JSONNode])
+        /// Members in the order written.
+        case object([(key: String, value: JSONNode)])
+    }
+
+    var value: Value
+    /// The offset of the value's first byte in the input.
+    var offset: Int
+
+    /// The member `key` of an object; `nil` for a missing key or a value that is not an object.
+    /// A key written twice gives its last value, as most JSON readers (and servers) do.
+    subscript(key: String) -> JSONNode? {
+        guard case let .object(members) = value else { return nil }
+        return members.last { $0.key == key }?.value
+    }
+
+    /// Whether this is an object holding `key` (with any value, `null` included).
+    func has(_ key: String) -> Bool { self[key] != nil }
+
+    /// The value, or `nil` when it is `null`.
+    var nonNull: JSONNode? {
+        if case .null = value { return nil }
+        return self
+    }
+
+    var isObject: Bool {
+        if case .object = value { return true }
+        return false
+    }
+
+    /// The string, when this is one.
+    var stringValue: String? {
+        if case let .string(text) = value { return text }
+        return nil
+    }
+
+    /// The elements, when this is an array.
+    var arrayValue: [JSONNode]? {
+        if case let .array(elements) = value { return elements }
+        return nil
+    }
+
+    /// What the value is, as an error message says what it found: `a string, "abc"`, `an array`.
+    var described: String {
+        switch value {
+        case .null: "null"
+        case let .bool(flag): flag ? "true" : "false"
+        case let .number(text, _, _): "the number \(text.prefix(60))"
+        case let .string(text): "a string, \(ImportError.quoted(text))"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}

@@ -1,0 +1,68 @@
+/// Parses whole JSON documents into `JSONNode` trees with the same strict scanner the JSON Lines
+/// import uses (RFC 8259, UTF-8 checked, at most 64 levels deep), so a Mastodon or Twitter file
+/// is held to the same rules and its errors read the same way.
+struct JSONTreeParser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    private var scanner: JSONScanner
+    private var scratch: [UInt8] = []
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int = 0) {
+        self.bytes = bytes
+        scanner = JSONScanner(bytes, at: index)
+    }
+
+    /// The offset of the next byte to read.
+    var index: Int { scanner.index }
+
+    /// The next document, or `nil` when only whitespace is left. Documents may follow each other
+    /// separated by whitespace (one page per line, as collectors save API pages) or not at all.
+    mutating func nextDocument() throws(JSONLineFailure) -> JSONNode? {
+        scanner.skipWhitespace()
+        if scanner.isAtEnd { return nil }
+        return try Self.node(&scanner, depth: 0, scratch: &scratch)
+    }
+
+    private static func node(_ scanner: inout JSONScanner, depth: Int, scratch: inout [UInt8]) throws(JSONLineFailure) -> JSONNode {
+        scanner.skipWhitespace()
+        let start = scanner.index
+        switch scanner.current {
+        case UInt8(ascii: "{"):
+            var members: [(key: String, value: JSONNode)] = []
+            try scanner.forEachMember(depth: depth + 1) { (inner: inout JSONScanner, key: JSONValue) throws(JSONLineFailure) in
+                let name = string(key, in: inner.bytes, scratch: &scratch)
+                members.append((name, try node(&inner, depth: depth + 1, scratch: &scratch)))
+            }
+            return JSONNode(value: .object(members), offset: start)
+        case UInt8(ascii: "["):
+            var elements: [JSONNode] = []
+            try scanner.forEachElement(depth: depth + 1) { (inner: inout JSONScanner, _: Int) throws(JSONLineFailure) in
+                elements.append(try node(&inner, depth: depth + 1, scratch: &scratch))
+            }
+            return JSONNode(value: .array(elements), offset: start)
+        default:
+            let scanned = try scanner.scanValue(depth: depth)
+            let value: JSONNode.Value = switch scanned.kind {
+            case .string: .string(string(scanned, in: scanner.bytes, scratch: &scratch))
+            case .number:
+                .number(String(decoding: UnsafeBufferPointer(rebasing: scanner.bytes[scanned.start ..< scanned.end]), as: UTF8.self),
+                        isInteger: scanned.isInteger, isNegative: scanned.isNegative)
+            case .trueLiteral: .bool(true)
+            case .falseLiteral: .bool(false)
+            case .null, .array, .object: .null  // containers were handled above
+            }
+            return JSONNode(value: value, offset: start)
+        }
+    }
+
+    /// A scanned string (a key or a value), unescaped.
+    private static func string(_ value: JSONValue, in bytes: UnsafeBufferPointer<UInt8>, scratch: inout [UInt8]) -> String {
+        let start = value.start + 1
+        let end = value.end - 1
+        guard value.hasEscapes else {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< end]), as: UTF8.self)
+        }
+        scratch.removeAll(keepingCapacity: true)
+        JSONScanner.appendUnescaped(bytes, from: start, to: end, to: &scratch)
+        return String(decoding: scratch, as: UTF8.self)
+    }
+}

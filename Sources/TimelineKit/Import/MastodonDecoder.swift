@@ -1,0 +1,215 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Decodes Mastodon API responses (Mastodon, and the Mastodon API of Pleroma, Akkoma, GoToSocial
+/// and others) into users and messages.
+///
+/// ```swift
+/// let timeline = try MastodonDecoder().decode(bytes, sourceName: "home.json")
+/// try TimelineImporter(store: store).store(timeline, sourceName: "home.json")
+/// ```
+///
+/// ## What it reads
+///
+/// - **Statuses**: an array (`GET /api/v1/timelines/home`, `…/public`, `…/tag/:hashtag`,
+///   `…/list/:id`, `/api/v1/accounts/:id/statuses`, bookmarks, favourites), one status
+///   (`GET /api/v1/statuses/:id`), a context (`{"ancestors": […], "descendants": […]}`), search
+///   results (`{"accounts": […], "statuses": […]}`) and conversations (their `last_status`).
+/// - **Accounts**: an array of accounts or one account (`/api/v1/accounts/search`,
+///   followers) becomes users.
+/// - **Notifications** (`GET /api/v1/notifications`): the statuses they carry are imported (a
+///   mention, a boost or favourite of one's own post, a quote, a new post by someone followed, an
+///   edit), with their authors; notifications that carry none (follows, reports, moderation) are
+///   skipped. The notification itself is not a message: it has no text of its own.
+/// - Several documents in one file, separated by whitespace (one page per line), are all read.
+///
+/// ## How a status maps to a message
+///
+/// The embedded `account` becomes a user: `acct` as the handle (`alice` on the same server,
+/// `alice@example.social` elsewhere), `display_name` as the name (or `username` when it is
+/// empty), `url`, `bot`. IDs are kept as strings whatever the server sends: digit strings, JSON
+/// integers (Mastodon before 2.0; the exact digits), Pleroma and Akkoma's flake IDs
+/// (`AQetOIEp6Z2GZ4UiI4`). `content` goes through `MastodonHTML`; `spoiler_text` becomes the
+/// content warning; `in_reply_to_id`/`in_reply_to_account_id` the reply links; `edited_at`,
+/// `favourites_count`, `reblogs_count` and `replies_count` are kept; each of
+/// `media_attachments` becomes an `Attachment` (`type` as the kind, `unknown` for a type this
+/// version does not know; `url`, else `remote_url`; `description` as the alt text); `url` (else
+/// `uri`) is the message's address.
+///
+/// A boost (`reblog`) becomes a repost: a message with the boost's own ID, author and time,
+/// empty text and `repostOfID`, and the boosted status stored as a message of its own with its
+/// author. A quote sets `quoteOfID` and stores the quoted status: Mastodon 4.4's
+/// `quote: {"state": "accepted", "quoted_status": {…}}` (a quote in any other state — pending,
+/// revoked, deleted — is not linked, as Mastodon does not show it), `quoted_status_id` when the
+/// server sent only the ID, and the status embedded as `quote` with `quote_id` by Akkoma,
+/// Pleroma and Fedibird.
+///
+/// Unknown fields and unknown values of known enumerations are ignored. A known field with the
+/// wrong type is an error naming its JSON path (`[3].account.id`), line and column.
+public struct MastodonDecoder: Sendable {
+    public init() {}
+
+    /// The users and messages of the Mastodon API JSON in `bytes` (UTF-8).
+    ///
+    /// - Throws: `ImportError` naming `sourceName`, the line, column and JSON path at fault.
+    public func decode(_ bytes: [UInt8], sourceName: String = "<input>") throws(ImportError) -> DecodedTimeline {
+        try APIDocumentReader.decode(bytes, sourceName: sourceName) { (document, timeline) throws(JSONLineFailure) in
+            try decode(document: document, into: &timeline)
+        }
+    }
+
+    /// One document: an array of statuses, accounts or notifications, or one object.
+    func decode(document: JSONNode, into timeline: inout DecodedTimeline) throws(JSONLineFailure) {
+        if let elements = document.arrayValue {
+            for (index, element) in elements.enumerated() {
+                try item(element, path: "[\(index)]", into: &timeline)
+            }
+            return
+        }
+        let object = try JSONObjectView(document, path: "", expected: "a Mastodon status, account or notification, or an array of them")
+        if object.has("ancestors") || object.has("descendants") || object.has("statuses") || object.has("accounts") && !object.has("last_status") {
+            // A status context, search results or grouped notifications: lists of statuses and accounts.
+            for key in ["ancestors", "statuses", "descendants"] {
+                for (index, element) in (try object.array(key, expected: "an array of statuses") ?? []).enumerated() {
+                    let view = try JSONObjectView(element, path: "\(key)[\(index)]", expected: "a status object")
+                    _ = try status(view, into: &timeline)
+                }
+            }
+            for (index, element) in (try object.array("accounts", expected: "an array of accounts") ?? []).enumerated() {
+                let view = try JSONObjectView(element, path: "accounts[\(index)]", expected: "an account object")
+                timeline.add(try user(view))
+            }
+            return
+        }
+        try item(document, path: "", into: &timeline)
+    }
+
+    /// A status, a notification, a conversation or an account.
+    private func item(_ node: JSONNode, path: String, into timeline: inout DecodedTimeline) throws(JSONLineFailure) {
+        let view = try JSONObjectView(node, path: path, expected: "a Mastodon status, account or notification (an object)")
+        if view.has("type"), view.has("account") {
+            // A notification. Unknown types are fine: only the status it may carry matters.
+            if let carried = try view.object("status", expected: "a status object or null") {
+                _ = try status(carried, into: &timeline)
+            }
+        } else if view.has("account") {
+            _ = try status(view, into: &timeline)
+        } else if view.has("last_status") {
+            if let last = try view.object("last_status", expected: "a status object or null") {
+                _ = try status(last, into: &timeline)
+            }
+        } else if view.has("acct") {
+            timeline.add(try user(view))
+        } else {
+            throw view.unexpected(Self.notMastodon(view))
+        }
+    }
+
+    /// Why an object is refused, with a hint when it is recognisably something else.
+    static func notMastodon(_ view: JSONObjectView) -> String {
+        var text = "this is not a Mastodon status, account or notification (it has no `account` and no `acct` field)"
+        if view.has("user") || view.has("id_str") || view.has("tweet") || view.has("author_id") {
+            text += "; it looks like a tweet: import it with --format twitter"
+        } else if let type = view.field("type")?.stringValue, type == "user" || type == "message" {
+            text += "; it looks like a JSON Lines record: import it with --format jsonl"
+        }
+        return text
+    }
+
+    /// Decodes a status and what it embeds into `timeline`; returns its ID.
+    @discardableResult
+    func status(_ view: JSONObjectView, into timeline: inout DecodedTimeline) throws(JSONLineFailure) -> String {
+        guard let account = try view.object("account", expected: "an account object") else { throw view.missing("account") }
+        let author = try user(account)
+        let id = try view.requiredID("id")
+        guard let created = try view.rfc3339Time("created_at") else { throw view.missing("created_at") }
+        let createdAt = MillisecondTime.date(fromMilliseconds: created)
+        var url = try view.string("url")
+        if url == nil { url = try view.string("uri") }
+
+        if let reblog = try view.object("reblog", expected: "a status object or null") {
+            let originalID = try status(reblog, into: &timeline)
+            timeline.add(author)
+            timeline.add(Message(
+                id: id, authorID: author.id, text: "", createdAt: createdAt, repostOfID: originalID, url: url,
+                likeCount: try view.count("favourites_count"), repostCount: try view.count("reblogs_count"),
+                replyCount: try view.count("replies_count")))
+            return id
+        }
+
+        let quoteOfID = try quote(of: view, into: &timeline)
+        let spoiler = try view.string("spoiler_text")
+        let message = Message(
+            id: id,
+            authorID: author.id,
+            text: try view.checkedText(MastodonHTML.plainText(try view.string("content") ?? ""), key: "content"),
+            createdAt: createdAt,
+            editedAt: try view.rfc3339Time("edited_at").map(MillisecondTime.date(fromMilliseconds:)),
+            replyToID: try view.id("in_reply_to_id"),
+            replyToUserID: try view.id("in_reply_to_account_id"),
+            quoteOfID: quoteOfID,
+            contentWarning: spoiler?.isEmpty == false ? spoiler : nil,
+            url: url,
+            attachments: try attachments(of: view),
+            likeCount: try view.count("favourites_count"),
+            repostCount: try view.count("reblogs_count"),
+            replyCount: try view.count("replies_count"))
+        timeline.add(author)
+        timeline.add(message)
+        return id
+    }
+
+    /// The ID of the status `view` quotes, storing the quoted status when it is embedded.
+    private func quote(of view: JSONObjectView, into timeline: inout DecodedTimeline) throws(JSONLineFailure) -> String? {
+        if let quote = try view.object("quote", expected: "a quote object, a status or null") {
+            if quote.has("account") {
+                // Akkoma, Pleroma and Fedibird embed the quoted status itself.
+                return try status(quote, into: &timeline)
+            }
+            // Mastodon 4.4+: a Quote (with the status) or a ShallowQuote (with its ID only).
+            let state = try quote.string("state")
+            guard state == nil || state == "accepted" else { return nil }
+            if let quoted = try quote.object("quoted_status", expected: "a status object or null") {
+                return try status(quoted, into: &timeline)
+            }
+            if let quotedID = try quote.id("quoted_status_id") { return quotedID }
+        }
+        return try view.id("quote_id")
+    }
+
+    private static let knownMediaKinds: Set<String> = ["image", "gifv", "video", "audio"]
+
+    private func attachments(of view: JSONObjectView) throws(JSONLineFailure) -> [Attachment] {
+        guard let elements = try view.array("media_attachments", expected: "an array of media attachments") else { return [] }
+        var result: [Attachment] = []
+        for (index, element) in elements.enumerated() {
+            let media = try JSONObjectView(element, path: view.path("media_attachments[\(index)]"), expected: "a media attachment object")
+            let type = try media.string("type") ?? "unknown"
+            let description = try media.string("description")
+            var url = try media.string("url")
+            if url == nil { url = try media.string("remote_url") }
+            result.append(Attachment(
+                kind: Self.knownMediaKinds.contains(type) ? type : "unknown",
+                url: url,
+                altText: description?.isEmpty == false ? description : nil))
+        }
+        return result
+    }
+
+    /// The user an account object describes.
+    func user(_ account: JSONObjectView) throws(JSONLineFailure) -> User {
+        let id = try account.requiredID("id")
+        let username = try account.string("username")
+        guard let handle = try account.string("acct") ?? username, !handle.isEmpty else { throw account.missing("acct") }
+        let displayName = try account.string("display_name")
+        return User(
+            id: id,
+            handle: handle,
+            name: displayName?.isEmpty == false ? displayName! : (username ?? handle),
+            url: try account.string("url"),
+            isBot: try account.bool("bot") ?? false)
+    }
+}

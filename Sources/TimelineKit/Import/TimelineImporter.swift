@@ -1,0 +1,249 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Imports a file in any format `timeline import` reads — JSON Lines, Mastodon API JSON, Twitter
+/// API JSON — telling the format from the content when it is not given.
+///
+/// ```swift
+/// let importer = TimelineImporter(store: store)
+/// let summary = try importer.importFile(atPath: "home.json") { detection in
+///     print("reading \(detection.summary)")     // "Mastodon statuses (a JSON array)"
+/// }
+/// ```
+///
+/// Every format follows the JSON Lines import's rules: the whole file is one transaction, IDs
+/// already stored are updated in place (only when something differs, so importing the same file
+/// again changes nothing, not even the database's generation), an error names the file, the line
+/// and column and the field (a JSON path such as `[3].account.id`) and nothing is written. The
+/// read flag of a message already stored is kept: a server never knows what the person read.
+///
+/// JSON Lines streams (see `JSONLinesImporter`). Mastodon and Twitter files are read whole (they
+/// are single JSON documents; at most `maximumInputBytes`), decoded by `MastodonDecoder` or
+/// `TwitterDecoder`, and stored with `store(_:sourceName:)`. Detection (`FormatDetection`) reads
+/// only the start of the input; from a pipe, the bytes it read are handed on with the rest, so
+/// a JSON Lines pipe still streams.
+public struct TimelineImporter: Sendable {
+    /// The largest Mastodon or Twitter file read, in bytes: 256 MiB, some hundred thousand
+    /// statuses. Larger collections are saved as pages, one file or one line each.
+    public static let maximumInputBytes = 256 << 20
+    /// How much of the input detection may read.
+    static let detectionBytes = 1 << 20
+
+    /// The store that receives the users and messages.
+    public let store: TimelineStore
+
+    public init(store: TimelineStore) {
+        self.store = store
+    }
+
+    /// Imports the file at `path`, or standard input when `path` is `-`, in `format`, or in the
+    /// format its content shows when `format` is `nil`; `detected` is then called once with what
+    /// was detected, before anything is imported.
+    ///
+    /// - Throws: `ImportError`: `.unknownFormat` when no format fits, the decoders' and the
+    ///   store's errors otherwise. Nothing is written when it throws.
+    @discardableResult
+    public func importFile(
+        atPath path: String, format: ImportFormat? = nil,
+        detected: (FormatDetection) -> Void = { _ in },
+        progress: (ImportProgress) -> Void = { _ in }
+    ) throws(ImportError) -> ImportSummary {
+        let sourceName = path == "-" ? "<stdin>" : path
+        if format == .jsonl {
+            return try JSONLinesImporter(store: store).importFile(atPath: path, progress: progress)
+        }
+        let input = try Input(path: path, sourceName: sourceName)
+        defer { input.release() }
+        var bytes: [UInt8] = []
+        var chosen = format ?? .jsonl
+        if format == nil {
+            let detection: FormatDetection
+            if input.isRegularFile {
+                let start = try input.peek(Self.detectionBytes)
+                detection = try Self.decide(FormatDetection.detect(start, isComplete: start.count < Self.detectionBytes), sourceName)
+                if detection.format == .jsonl {
+                    detected(detection)
+                    return try JSONLinesImporter(store: store).importFile(atPath: path, progress: progress)
+                }
+            } else {
+                var outcome = FormatDetection.Outcome.needsMore
+                while outcome == .needsMore {
+                    let chunk = try input.nextBytes(1 << 16)
+                    bytes += chunk
+                    outcome = FormatDetection.detect(bytes, isComplete: chunk.isEmpty || bytes.count >= Self.detectionBytes)
+                }
+                detection = try Self.decide(outcome, sourceName)
+                if detection.format == .jsonl {
+                    detected(detection)
+                    return try importJSONLines(prefix: bytes, rest: input.descriptor, sourceName: sourceName, progress: progress)
+                }
+            }
+            detected(detection)
+            chosen = detection.format
+        }
+        bytes += try input.readAll(limit: Self.maximumInputBytes - bytes.count)
+        let timeline: DecodedTimeline
+        switch chosen {
+        case .jsonl:
+            preconditionFailure("JSON Lines is imported by JSONLinesImporter above")
+        case .mastodon:
+            timeline = try MastodonDecoder().decode(bytes, sourceName: sourceName)
+        case .twitter:
+            let owner = path == "-" ? nil : TwitterArchiveOwner.owner(besideTweetsAt: path, tweets: bytes)
+            timeline = try TwitterDecoder(archiveOwner: owner).decode(bytes, sourceName: sourceName)
+        }
+        var summary = try store(timeline, sourceName: sourceName)
+        summary.bytes = bytes.count
+        summary.lines = bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } + (bytes.last.map { $0 == 0x0A ? 0 : 1 } ?? 0)
+        progress(ImportProgress(lines: summary.lines, bytes: summary.bytes, totalBytes: bytes.count))
+        return summary
+    }
+
+    /// Stores decoded users and messages in one transaction: upserts, each changing a stored row
+    /// only when it differs, with the read flags of stored messages kept.
+    ///
+    /// `users` and `messages` of the summary count what `timeline` holds (each ID once).
+    @discardableResult
+    public func store(_ timeline: DecodedTimeline, sourceName: String) throws(ImportError) -> ImportSummary {
+        do {
+            return try store.write { transaction in
+                let before = try transaction.state()
+                try transaction.upsert(users: timeline.users)
+                try transaction.upsert(messages: timeline.messages, readState: .keepStored)
+                // The counters are kept by triggers: every inserted or changed row moves the
+                // generation by one, and only inserts move the counts.
+                let after = try transaction.state()
+                let newUsers = after.userCount - before.userCount
+                let newMessages = after.messageCount - before.messageCount
+                return ImportSummary(
+                    users: timeline.users.count, messages: timeline.messages.count,
+                    newUsers: newUsers, newMessages: newMessages,
+                    changedRows: Int(after.generation - before.generation) - newUsers - newMessages)
+            }
+        } catch let error as TimelineStoreError {
+            throw ImportError(source: sourceName, problem: .store(error))
+        } catch {
+            // The body throws only TimelineStoreError.
+            preconditionFailure("unexpected error from an import: \(error)")
+        }
+    }
+
+    private static func decide(_ outcome: FormatDetection.Outcome, _ sourceName: String) throws(ImportError) -> FormatDetection {
+        switch outcome {
+        case let .detected(detection): return detection
+        case let .unknown(reason): throw ImportError(source: sourceName, problem: .unknownFormat(reason))
+        case .needsMore: throw ImportError(source: sourceName, problem: .unknownFormat("the input ends too early"))
+        }
+    }
+
+    /// JSON Lines from a pipe whose first bytes were read for detection.
+    private func importJSONLines(
+        prefix: [UInt8], rest: Int32, sourceName: String, progress: (ImportProgress) -> Void
+    ) throws(ImportError) -> ImportSummary {
+        let relay = try PipeRelay(prefix: prefix, source: rest, sourceName: sourceName)
+        relay.start()
+        do {
+            let summary = try JSONLinesImporter(store: store).importFile(
+                fileDescriptor: relay.readEnd, sourceName: sourceName, progress: progress)
+            relay.finish()
+            return summary
+        } catch {
+            let code = relay.readError
+            relay.abandon()
+            if let code {
+                throw ImportError(source: sourceName, problem: .cannotRead(FileSystemError(operation: "read", path: sourceName, code: code)))
+            }
+            throw error
+        }
+    }
+
+    /// The input: a file opened here, or standard input.
+    private struct Input {
+        let descriptor: Int32
+        let sourceName: String
+        let isRegularFile: Bool
+        let ownsDescriptor: Bool
+
+        init(path: String, sourceName: String) throws(ImportError) {
+            self.sourceName = sourceName
+            if path == "-" {
+                descriptor = STDIN_FILENO
+                ownsDescriptor = false
+            } else {
+                descriptor = open(path, O_RDONLY | O_CLOEXEC)
+                guard descriptor >= 0 else {
+                    throw ImportError(source: sourceName, problem: .cannotRead(FileSystemError(operation: "open", path: path, code: errno)))
+                }
+                ownsDescriptor = true
+            }
+            var info = stat()
+            let isStatted = fstat(descriptor, &info) == 0
+            if isStatted, info.st_mode & S_IFMT == S_IFDIR {
+                if ownsDescriptor { _ = close(descriptor) }
+                throw ImportError(source: sourceName, problem: .cannotRead(FileSystemError(operation: "read", path: path, code: EISDIR)))
+            }
+            isRegularFile = isStatted && info.st_mode & S_IFMT == S_IFREG
+        }
+
+        func release() {
+            if ownsDescriptor { _ = close(descriptor) }
+        }
+
+        /// Up to `count` bytes from the current offset, without moving it (regular files only).
+        func peek(_ count: Int) throws(ImportError) -> [UInt8] {
+            let offset = lseek(descriptor, 0, SEEK_CUR)
+            var bytes = [UInt8](repeating: 0, count: count)
+            var filled = 0
+            while filled < count {
+                // In bounds: reads at most count - filled bytes into bytes[filled...].
+                let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(max(0, offset)) + off_t(filled)) }
+                if got > 0 {
+                    filled += got
+                } else if got == 0 {
+                    break
+                } else if errno != EINTR {
+                    throw failure(errno)
+                }
+            }
+            return Array(bytes[..<filled])
+        }
+
+        /// Up to `count` bytes; empty at the end of the input.
+        func nextBytes(_ count: Int) throws(ImportError) -> [UInt8] {
+            var bytes = [UInt8](repeating: 0, count: count)
+            while true {
+                // In bounds: reads at most count bytes into bytes' own storage.
+                let got = bytes.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, count) }
+                if got >= 0 { return Array(bytes[..<got]) }
+                if errno != EINTR { throw failure(errno) }
+            }
+        }
+
+        /// The rest of the input, refused beyond `limit` bytes.
+        func readAll(limit: Int) throws(ImportError) -> [UInt8] {
+            var bytes: [UInt8] = []
+            while true {
+                let chunk = try nextBytes(1 << 18)
+                if chunk.isEmpty { return bytes }
+                bytes += chunk
+                guard bytes.count <= limit else {
+                    throw ImportError(source: sourceName, problem: .inputTooLarge(limit: TimelineImporter.maximumInputBytes))
+                }
+            }
+        }
+
+        private func failure(_ code: Int32) -> ImportError {
+            ImportError(source: sourceName, problem: .cannotRead(FileSystemError(operation: "read", path: sourceName, code: code)))
+        }
+    }
+}
+
+/// `read(2)`, under a name that `Input`'s methods do not hide.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
