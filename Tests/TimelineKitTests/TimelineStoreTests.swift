@@ -276,4 +276,18 @@ import Testing
         #expect(try SQLiteShell.run(store.path, "SELECT attachments FROM messages").trimmed
             == #"[{"alt_text":"a","kind":"image","url":"https://example.org/a.png"},{"kind":"video","url":"https://example.org/b.mp4"}]"#)
     }
+
+    @Test func attachmentsWrittenBadlyByHandReadAsNone() throws {
+        let directory = TemporaryDirectory()
+        let store = try Samples.store(in: directory)
+        try store.upsert(messages: [Samples.message(1), Samples.message(2), Samples.message(3)])
+        try SQLiteShell.run(store.path, """
+            UPDATE messages SET attachments = 'not json' WHERE id = 'm1';
+            UPDATE messages SET attachments = '[{"kind": 5}, {"kind": "image", "alt_text": "ok"}]' WHERE id = 'm2';
+            UPDATE messages SET attachments = '{"kind": "image"}' WHERE id = 'm3';
+            """)
+        #expect(try store.message(id: "m1")?.attachments == [])
+        #expect(try store.message(id: "m2")?.attachments == [Attachment(kind: "image", altText: "ok")])
+        #expect(try store.message(id: "m3")?.attachments == [])
+    }
 }

@@ -81,21 +81,48 @@ enum MessageColumns {
     }
 }
 
-/// The `attachments` column: a JSON array, readable from the `sqlite3` shell, NULL when empty.
+/// The `attachments` column: a JSON array of `{"alt_text", "kind", "url"}` objects (keys sorted,
+/// absent values left out), readable from the `sqlite3` shell, NULL when there are none.
+///
+/// Written and read by hand with the import's encoder and parser: Foundation's JSONEncoder and
+/// JSONDecoder cost tens of microseconds a message, which showed in ingest and in every snapshot
+/// write, and JSONEncoder's key order is not stable (the upsert compares the column's text, so a
+/// different order would count as a change).
 enum AttachmentsColumn {
     static func encode(_ attachments: [Attachment]) -> String? {
-        // Sorted keys: JSONEncoder's key order is not stable from run to run, and the upsert
-        // compares the column's text, so storing the same attachments again would count as a change.
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard !attachments.isEmpty, let data = try? encoder.encode(attachments) else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        guard !attachments.isEmpty else { return nil }
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        for (index, attachment) in attachments.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "{"))
+            if let altText = attachment.altText {
+                bytes += Array(#""alt_text":"#.utf8)
+                JSONLineEncoder.appendString(altText, to: &bytes)
+                bytes.append(UInt8(ascii: ","))
+            }
+            bytes += Array(#""kind":"#.utf8)
+            JSONLineEncoder.appendString(attachment.kind, to: &bytes)
+            if let url = attachment.url {
+                bytes += Array(#","url":"#.utf8)
+                JSONLineEncoder.appendString(url, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Unreadable JSON (written by hand with the `sqlite3` shell) reads as no attachments rather
-    /// than making the whole timeline unreadable.
+    /// than making the whole timeline unreadable; entries without a string `kind` are skipped.
     static func decode(_ json: String?) -> [Attachment] {
-        guard let json, !json.isEmpty else { return [] }
-        return (try? JSONDecoder().decode([Attachment].self, from: Data(json.utf8))) ?? []
+        guard var json, !json.isEmpty else { return [] }
+        return json.withUTF8 { bytes -> [Attachment] in
+            var parser = JSONTreeParser(bytes)
+            guard let document = try? parser.nextDocument(), let elements = document.arrayValue else { return [] }
+            return elements.compactMap { element -> Attachment? in
+                guard let kind = element["kind"]?.stringValue else { return nil }
+                return Attachment(kind: kind, url: element["url"]?.stringValue, altText: element["alt_text"]?.stringValue)
+            }
+        }
     }
 }
