@@ -18,11 +18,16 @@ struct LocationOptions: ParsableArguments {
     }
 
     /// Opens the store. Commands that only read pass `create: false` and get a friendly error
-    /// when there is no database yet.
+    /// when there is no database yet. A database locked by another process is waited for 5 s, or
+    /// `TIMELINE_WRITE_TIMEOUT_MS` (separate from `show`'s short `TIMELINE_BUSY_TIMEOUT_MS`).
     func openStore(create: Bool) throws(ExitCode) -> TimelineStore {
         let location = try location()
         do throws(TimelineStoreError) {
-            return try TimelineStore(path: location.databasePath, configuration: .init(createIfMissing: create))
+            var configuration = TimelineStore.Configuration(createIfMissing: create)
+            if let milliseconds = Terminal.environment("TIMELINE_WRITE_TIMEOUT_MS").flatMap({ Int($0) }), milliseconds >= 0 {
+                configuration.busyTimeout = .milliseconds(milliseconds)
+            }
+            return try TimelineStore(path: location.databasePath, configuration: configuration)
         } catch {
             throw fail(error)
         }

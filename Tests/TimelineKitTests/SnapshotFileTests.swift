@@ -117,6 +117,23 @@ import Testing
         }
     }
 
+    @Test func aWellFormedSnapshotWithImpossibleValuesIsRefused() throws {
+        var negative = Self.sample()
+        negative.state.unreadCount = -1_282_969_662
+        var notFinite = Self.sample()
+        notFinite.window.messages[0].createdAt = Date(timeIntervalSinceReferenceDate: .nan)
+        var noDatabase = Self.sample()
+        noDatabase.state.databaseID = ""
+        for snapshot in [negative, notFinite, noDatabase] {
+            #expect {
+                try SnapshotFile.decode(SnapshotFile.encode(snapshot))
+            } throws: { error in
+                guard case let .corrupt(_, reason) = error as? SnapshotError else { return false }
+                return reason.contains("impossible values")
+            }
+        }
+    }
+
     @Test func aFileThatIsNotASnapshotIsForeign() throws {
         #expect(throws: SnapshotError.foreign(path: "snapshot")) {
             try SnapshotFile.decode(Array("{\"messages\": []}\n".utf8))

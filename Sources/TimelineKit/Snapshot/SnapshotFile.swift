@@ -96,6 +96,19 @@ public struct SnapshotFile: Sendable {
               snapshot.limit == header.limit else {
             throw .corrupt(path: path, reason: "header and payload disagree on database or generation")
         }
+        // The checksums catch damage, not a file crafted to pass them: values no database can
+        // hold are refused too, so they never reach the screen as wrong data (found by fuzzing).
+        let state = snapshot.state
+        let shown = snapshot.window.messages + snapshot.window.related
+        let timesAreFinite = snapshot.builtAt.timeIntervalSinceReferenceDate.isFinite
+            && shown.allSatisfy { message in
+                message.createdAt.timeIntervalSinceReferenceDate.isFinite
+                    && (message.editedAt?.timeIntervalSinceReferenceDate.isFinite ?? true)
+            }
+        guard state.messageCount >= 0, state.unreadCount >= 0, state.userCount >= 0, !state.databaseID.isEmpty,
+              snapshot.limit >= 0, timesAreFinite else {
+            throw .corrupt(path: path, reason: "impossible values (a negative count, an empty database ID or a time that is not finite)")
+        }
         return snapshot
     }
 

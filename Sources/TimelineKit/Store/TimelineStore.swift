@@ -356,6 +356,10 @@ public final class TimelineStore: Sendable {
                 do throws(SnapshotError) {
                     try file.write(snapshot)
                 } catch {
+                    // The store's error names the path and what it means; only the cause goes in.
+                    if case let .notWritten(_, reason) = error {
+                        throw .snapshotNotWritten(path: file.path, reason: reason)
+                    }
                     throw .snapshotNotWritten(path: file.path, reason: error.description)
                 }
                 return .written(generation: snapshot.generation)
