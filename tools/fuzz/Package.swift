@@ -1,0 +1,25 @@
+// swift-tools-version:6.0
+import Foundation
+import PackageDescription
+
+// SwiftPM names a path dependency after its directory (`main`, `timeline`, …): take it from here.
+let rootPackage = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .standardizedFileURL.lastPathComponent
+
+// The libFuzzer target of issue 6 for the snapshot reader. A separate package so that the
+// sanitizer flags never reach the `timeline` tool; `tools/fuzz/run` builds and runs it.
+let package = Package(
+    name: "timeline-fuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: "../.."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "snapshot-fuzz",
+            dependencies: [.product(name: "TimelineKit", package: rootPackage)]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

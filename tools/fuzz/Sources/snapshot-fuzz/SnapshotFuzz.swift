@@ -1,0 +1,68 @@
+import TimelineKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What each input is: a whole snapshot file (the default), or with `SNAPSHOT_FUZZ_MODE=payload`
+/// a snapshot's payload, the bytes that the file's checksums guard. Mutations of a whole file
+/// almost never get past its CRC-32 and LZ4 checksums, so the payload mode is what reaches the
+/// binary decoder behind them.
+let payloadMode = getenv("SNAPSHOT_FUZZ_MODE").map { String(cString: $0) } == "payload"
+/// Values no writer produces are findings too, now that the reader refuses them (see
+/// findings/README.md); SNAPSHOT_FUZZ_STRICT=0 turns that off.
+let strict = getenv("SNAPSHOT_FUZZ_STRICT").map { String(cString: $0) != "0" } ?? true
+
+/// What no snapshot written by TimelineKit can hold: a time that is not finite, a negative count.
+func impossibleValue(in snapshot: TimelineSnapshot) -> String? {
+    let state = snapshot.state
+    if state.messageCount < 0 || state.unreadCount < 0 || state.userCount < 0 { return "a negative count: \(state)" }
+    if !snapshot.builtAt.timeIntervalSinceReferenceDate.isFinite { return "builtAt is not finite" }
+    let messages = snapshot.window.messages + snapshot.window.related
+    for message in messages where !message.createdAt.timeIntervalSinceReferenceDate.isFinite
+        || !(message.editedAt?.timeIntervalSinceReferenceDate.isFinite ?? true) {
+        return "message \(message.id) has a time that is not finite"
+    }
+    return nil
+}
+
+/// libFuzzer's entry point. The reader must refuse each input with an error or decode it; it must
+/// never crash, hang, read out of bounds (the build runs under AddressSanitizer) or allocate what
+/// a declared size asks for before checking it (`tools/fuzz/run` sets a malloc limit).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size))
+    do {
+        let snapshot = payloadMode
+            ? try BinaryDecoder().decode(TimelineSnapshot.self, from: bytes)
+            : try SnapshotFile.decode(bytes)
+        // Whatever decodes is a real snapshot: it encodes again, and that reads back to the same
+        // bytes (bytes, not values: a NaN date is never equal to itself).
+        // To look at a finding: SNAPSHOT_FUZZ_WRITE=FILE writes what was decoded as a snapshot file.
+        if let path = getenv("SNAPSHOT_FUZZ_WRITE") { try SnapshotFile(path: String(cString: path)).write(snapshot) }
+        let encoded = try SnapshotFile.encode(snapshot)
+        guard try SnapshotFile.encode(SnapshotFile.decode(encoded)) == encoded else {
+            fatalError("a decoded snapshot does not round-trip")
+        }
+        if strict, let problem = impossibleValue(in: snapshot) { fatalError("decoded an impossible snapshot: \(problem)") }
+    } catch {
+        // Refused: what a damaged or hostile input must get.
+    }
+    return 0
+}
+
+/// libFuzzer's driver: parses the command line and runs the fuzzing loop.
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+/// SwiftPM links an executable with `main` aliased to `<module>_main`; with `-parse-as-library`
+/// there is no top-level code, so this is the program's entry, and it hands over to libFuzzer.
+@_cdecl("snapshot_fuzz_main")
+func snapshotFuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var argc = argc
+    var argv = argv
+    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzz(data, size) }
+}

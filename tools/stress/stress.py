@@ -1,0 +1,654 @@
+#!/usr/bin/env python3
+"""The long reliability runs of issue 6 against the built `timeline` binary.
+
+Each scenario appends rows to one table: what was tried, how many runs, kills, processes or
+inputs, what held, and every failure found. `tools/stress/run` builds the binary and calls this.
+"""
+
+import argparse
+import fcntl
+import hashlib
+import json
+import os
+import pty
+import random
+import shutil
+import signal
+import sqlite3
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+import zlib
+
+# ---------------------------------------------------------------------------------------------
+# Running timeline
+
+
+class Timeline:
+    """The `timeline` binary pointed at one database, with a clean environment."""
+
+    def __init__(self, binary, directory):
+        self.binary = binary
+        self.directory = directory
+        os.makedirs(directory, exist_ok=True)
+        self.db = os.path.join(directory, "timeline.sqlite")
+        self.snapshot = os.path.join(directory, "timeline.snapshot")
+        self.env = {"TIMELINE_DB": self.db, "HOME": "/nonexistent", "PATH": "/usr/bin:/bin",
+                    "TERM": "xterm-256color"}
+
+    def run(self, args, stdin=None, timeout=120, env=None):
+        """Runs on pipes; returns (status, stdout bytes, stderr text, seconds)."""
+        started = time.monotonic()
+        done = subprocess.run([self.binary] + args, input=stdin, capture_output=True, timeout=timeout,
+                              env=dict(self.env, **(env or {})))
+        return done.returncode, done.stdout, done.stderr.decode("utf-8", "replace"), time.monotonic() - started
+
+    def start(self, args):
+        return subprocess.Popen([self.binary] + args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, env=self.env)
+
+    def run_in_terminal(self, args, columns=80, rows=40, timeout=60, env=None):
+        """Runs with a pseudo-terminal as stdin and stdout (stderr a pipe); returns like run()."""
+        primary, secondary = pty.openpty()
+        fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        attributes = termios.tcgetattr(secondary)
+        attributes[1] &= ~termios.OPOST  # raw output: see the bytes as written
+        termios.tcsetattr(secondary, termios.TCSANOW, attributes)
+        started = time.monotonic()
+        process = subprocess.Popen([self.binary] + args, stdin=secondary, stdout=secondary, stderr=subprocess.PIPE,
+                                   env=dict(self.env, **(env or {})), start_new_session=True)
+        os.close(secondary)
+        errors = []
+        reader = threading.Thread(target=lambda: errors.append(process.stderr.read()))
+        reader.start()
+        output = bytearray()
+        while True:
+            try:
+                chunk = os.read(primary, 65536)
+            except OSError:
+                break  # EIO: the terminal's last writer is gone
+            if not chunk:
+                break
+            output += chunk
+        process.wait(timeout=timeout)
+        reader.join()
+        os.close(primary)
+        return process.returncode, bytes(output), errors[0].decode("utf-8", "replace"), time.monotonic() - started
+
+    def query(self, sql):
+        connection = sqlite3.connect(self.db, timeout=30)
+        try:
+            return connection.execute(sql).fetchall()
+        finally:
+            connection.close()
+
+    def dump(self):
+        """The snapshot as `timeline snapshot --dump` prints it, or None when it does not read."""
+        status, output, _, _ = self.run(["snapshot", "--dump"])
+        return json.loads(output)["snapshot"] if status == 0 else None
+
+    def stats(self):
+        status, output, errors, _ = self.run(["stats", "--json"])
+        if status != 0:
+            raise RuntimeError("stats failed: " + errors)
+        values = json.loads(output)
+        return {key: values[key] for key in ["messages", "users", "unread", "generation"]}
+
+    def fingerprint(self):
+        """What must not change when a command fails: counts, every row, the snapshot's bytes."""
+        rows = self.query("SELECT id, author_id, text, read, like_count FROM messages ORDER BY id")
+        users = self.query("SELECT id, handle, name FROM users ORDER BY id")
+        digest = hashlib.sha256(repr((rows, users)).encode()).hexdigest()
+        snapshot = open(self.snapshot, "rb").read() if os.path.exists(self.snapshot) else b""
+        return (tuple(sorted(self.stats().items())), digest, hashlib.sha256(snapshot).hexdigest())
+
+
+def message_line(id, author, text, created_ms, **extra):
+    value = {"type": "message", "id": id, "author": author, "text": text,
+             "created_at": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(created_ms // 1000)) + ".%03dZ" % (created_ms % 1000)}
+    value.update(extra)
+    return json.dumps(value)
+
+
+def user_line(id, handle=None, name=None):
+    return json.dumps({"type": "user", "id": id, "handle": handle or id, "name": name or ("User " + id)})
+
+
+def write_lines(path, lines):
+    with open(path, "w") as file:
+        file.write("\n".join(lines) + "\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# The table
+
+
+class Table:
+    def __init__(self):
+        self.rows = []
+
+    def add(self, scenario, tried, count, held, failures):
+        self.rows.append((scenario, tried, count, held, failures))
+        mark = "ok" if not failures else "FAILED (%d)" % len(failures)
+        print("stress: %-22s %-60s %s" % (scenario, count, mark), file=sys.stderr, flush=True)
+
+    def print(self):
+        print()
+        print("| scenario | what was tried | runs / kills / processes / inputs | what held | failures |")
+        print("|---|---|---|---|---|")
+        for scenario, tried, count, held, failures in self.rows:
+            shown = "none" if not failures else "; ".join(sorted(set(failures)))[:600]
+            print("| %s | %s | %s | %s | %s |" % (scenario, tried, count, held, shown))
+        print()
+
+    @property
+    def failed(self):
+        return any(row[4] for row in self.rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. Crash during save
+
+
+class Model:
+    """What the database must hold, built from the batches written, never read back."""
+
+    def __init__(self):
+        self.messages = {}  # id -> (text, likes, created_ms)
+
+    def applied(self, batch):
+        model = Model()
+        model.messages = dict(self.messages)
+        model.messages.update(batch)
+        return model
+
+    def rows(self):
+        return sorted((id, text, likes) for id, (text, likes, _) in self.messages.items())
+
+    def window(self, limit):
+        newest = sorted(self.messages.items(), key=lambda item: (item[1][2], item[0]), reverse=True)[:limit]
+        return [(id, text, likes) for id, (text, likes, _) in newest]
+
+
+def crash(binary, work, kills, limit, seed, table):
+    """Imports killed with SIGKILL at finely varied moments of a save; checks everything after each."""
+    timeline = Timeline(binary, os.path.join(work, "crash-%d" % limit))
+    rng = random.Random(seed)
+    users = ["a", "b", "c"]
+    used_times = set()
+    model = Model()
+    history = {}  # message count after a commit -> the window a snapshot of it must hold
+    failures = []
+
+    def new_batch(k, size, edits):
+        batch = {}
+        for n in range(size):
+            while True:
+                created = 1_700_000_000_000 + rng.randrange(200_000_000) * 1000
+                if created not in used_times:
+                    used_times.add(created)
+                    break
+            batch["b%d-%d" % (k, n)] = ("batch %d message %d %s" % (k, n, "x" * rng.randrange(50, 400)), 0, created)
+        stored = sorted(model.messages)
+        for id in rng.sample(stored, min(edits, len(stored))):
+            text, likes, created = model.messages[id]
+            batch[id] = ("edited in batch %d" % k, k, created)
+        return batch
+
+    def write_batch(k, batch):
+        path = os.path.join(timeline.directory, "batch.jsonl")
+        lines = [user_line(u) for u in users] if k == 0 else []
+        lines += [message_line(id, users[len(id) % 3], text, created, likes=likes) for id, (text, likes, created) in batch.items()]
+        write_lines(path, lines)
+        return path
+
+    def commit(batch):
+        nonlocal model
+        model = model.applied(batch)
+        history[len(model.messages)] = model.window(limit)
+
+    def check_snapshot(context):
+        snapshot = timeline.dump()
+        if snapshot is None:
+            failures.append("a snapshot that does not read (%s)" % context)
+            return None
+        count = snapshot["state"]["messageCount"]
+        if count not in history:
+            failures.append("a snapshot of %d messages, a count no commit left (%s)" % (count, context))
+            return snapshot
+        shown = [(m["id"], m["text"], m["likeCount"]) for m in snapshot["window"]["messages"]]
+        if shown != history[count]:
+            failures.append("a snapshot whose window is not the newest %d of its commit (%s)" % (limit, context))
+        return snapshot
+
+    # The first batch fills the window; the snapshot limit is set; two imports run to the end to time one.
+    first = new_batch(0, limit + 100, 0)
+    status, _, errors, _ = timeline.run(["import", write_batch(0, first)])
+    assert status == 0, errors
+    commit(first)
+    timeline.run(["snapshot", "--limit", str(limit)])
+    durations = []
+    for k in (1, 2):
+        batch = new_batch(k, 60, 5)
+        status, _, errors, seconds = timeline.run(["import", write_batch(k, batch)])
+        assert status == 0, errors
+        commit(batch)
+        durations.append(seconds)
+    span = max(durations) * 1.25
+
+    outcomes = {"killed before commit": 0, "killed between commit and snapshot rename": 0,
+                "killed after snapshot rename": 0, "finished": 0}
+    for trial in range(kills):
+        k = trial + 3
+        batch = new_batch(k, rng.randrange(20, 120), rng.randrange(0, 8))
+        path = write_batch(k, batch)
+        # Finely spread delays: every part of the save gets hit, start-up to the final rename.
+        delay = span * (trial + rng.random()) / kills
+        previous_count = len(model.messages)
+        process = timeline.start(["import", path])
+        time.sleep(delay)
+        process.send_signal(signal.SIGKILL)
+        status = process.wait()
+        killed = status == -signal.SIGKILL
+        context = "batch %d, delay %.1f ms" % (k, delay * 1000)
+
+        after = model.applied(batch)
+        rows = timeline.query("SELECT id, text, like_count FROM messages ORDER BY id")
+        rows = sorted(rows)
+        if not killed and status != 0:
+            failures.append("import exited %d without being killed (%s)" % (status, context))
+        if rows == after.rows():
+            commit(batch)
+            committed = True
+        elif rows == model.rows():
+            committed = False
+            if not killed:
+                failures.append("an import that exited 0 is not in the database (%s)" % context)
+        else:
+            failures.append("the database holds neither the state before the batch nor after it (%s)" % context)
+            break
+        integrity = timeline.query("PRAGMA integrity_check")
+        if integrity != [("ok",)]:
+            failures.append("integrity_check: %s (%s)" % (integrity, context))
+
+        snapshot = check_snapshot(context)
+        if not killed:
+            outcomes["finished"] += 1
+        elif not committed:
+            outcomes["killed before commit"] += 1
+        elif snapshot is not None and snapshot["state"]["messageCount"] == previous_count:
+            outcomes["killed between commit and snapshot rename"] += 1
+        else:
+            outcomes["killed after snapshot rename"] += 1
+
+        # The next show paints, then reconciles to the truth.
+        status, output, errors, _ = timeline.run_in_terminal(["show", "-n", "3", "--color", "never"])
+        if status != 0 or not output:
+            failures.append("show after a kill: exit %d, %d bytes, %s" % (status, len(output), errors.strip()))
+        status, _, errors, _ = timeline.run(["snapshot", "--check"])
+        if status != 0:
+            failures.append("snapshot --check after show: exit %d: %s" % (status, errors.strip()))
+        snapshot = timeline.dump()
+        if snapshot is None or [(m["id"], m["text"], m["likeCount"]) for m in snapshot["window"]["messages"]] != model.window(limit):
+            failures.append("show did not reconcile the snapshot to the truth (%s)" % context)
+
+    killed = kills - outcomes["finished"]
+    table.add("crash during save", "`import` of 20–120 messages + edits, SIGKILL at delays spread over 0–%d ms, snapshot limit %d" % (span * 1000, limit),
+              "%d runs, %d kills (%s)" % (kills, killed, ", ".join("%d %s" % (n, what) for what, n in outcomes.items())),
+              "integrity_check ok; nothing committed lost; killed batch all-or-nothing; every snapshot = newest %d of a committed state; show reconciled" % limit,
+              failures)
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. Many terminals
+
+
+def terminals(binary, work, rounds, table):
+    timeline = Timeline(binary, os.path.join(work, "terminals"))
+    sample = os.path.join(ROOT, "Fixtures", "sample-timeline.jsonl")
+    status, _, errors, _ = timeline.run(["import", sample])
+    assert status == 0, errors
+    failures = []
+    stop = threading.Event()
+    imported = [0]
+
+    def ingest():
+        n = 0
+        path = os.path.join(timeline.directory, "ingest.jsonl")
+        while not stop.is_set():
+            write_lines(path, [user_line("fetcher")] + [
+                message_line("ingest-%d-%d" % (n, i), "fetcher", "ingested %d.%d" % (n, i), 1_800_000_000_000 + (n * 50 + i) * 1000)
+                for i in range(50)])
+            status, _, errors, _ = timeline.run(["import", path])
+            if status != 0:
+                failures.append("the writer's import exited %d: %s" % (status, errors.strip()))
+            imported[0] += 1
+            n += 1
+
+    writer = threading.Thread(target=ingest)
+    writer.start()
+    durations = []
+    lock_words = ("locked", "busy", "SQLITE_BUSY", "not updated")
+    for round in range(rounds):
+        results = [None] * 20
+
+        def show(index):
+            args = ["show", "-n", "3", "--color", "never"]
+            results[index] = timeline.run_in_terminal(args) if index % 2 == 0 else timeline.run(args)
+
+        threads = [threading.Thread(target=show, args=(i,)) for i in range(20)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        for index, (status, output, errors, seconds) in enumerate(results):
+            durations.append(seconds)
+            where = "terminal" if index % 2 == 0 else "pipe"
+            if status != 0:
+                failures.append("a show on a %s exited %d: %s" % (where, status, errors.strip()))
+            if not output:
+                failures.append("a show on a %s printed nothing" % where)
+            if any(word in errors for word in lock_words):
+                failures.append("a show on a %s said: %s" % (where, errors.strip()))
+            if seconds > 1.0:
+                failures.append("a show on a %s took %.2f s" % (where, seconds))
+    stop.set()
+    writer.join()
+    status, _, errors, _ = timeline.run(["snapshot", "--check"])
+    if status != 0:
+        failures.append("snapshot not fresh once the writer stopped: " + errors.strip())
+    durations.sort()
+    table.add("many terminals", "%d rounds of 20 `show`s at once (10 on ptys, 10 on pipes) while `import` runs back to back" % rounds,
+              "%d show processes, %d imports" % (len(durations), imported[0]),
+              "all exit 0 and print; no lock text; median %.0f ms, max %.0f ms (bound 1 s); snapshot fresh at the end"
+              % (durations[len(durations) // 2] * 1000, durations[-1] * 1000),
+              failures)
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. A locked database
+
+
+def locked(binary, work, hold, table):
+    timeline = Timeline(binary, os.path.join(work, "locked"))
+    sample = os.path.join(ROOT, "Fixtures", "sample-timeline.jsonl")
+    timeline.run(["import", sample])
+    timeline.run(["user", "me", "--handle", "locker", "--name", "Locker"])
+    unread = timeline.query("SELECT id FROM messages WHERE read = 0 LIMIT 1")[0][0]
+    batch = os.path.join(timeline.directory, "batch.jsonl")
+    write_lines(batch, [message_line("while-locked", "me", "must not land", 1_900_000_000_000)])
+    painted = timeline.run(["show", "-n", "3", "--color", "never"])[1]
+    before = timeline.fingerprint()
+    failures = []
+
+    ready = os.path.join(timeline.directory, "holder-ready")
+    holder = subprocess.Popen(["sqlite3", timeline.db, "PRAGMA locking_mode=EXCLUSIVE;", "BEGIN EXCLUSIVE;",
+                               "UPDATE messages SET read = read;", ".shell touch '%s'" % ready, ".shell sleep %s" % hold, "ROLLBACK;"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while not os.path.exists(ready):
+        time.sleep(0.005)
+    commands = {
+        "show (terminal)": (["show", "-n", "3", "--color", "never"], True, 0, 0.1, 0.6),
+        "show (pipe)": (["show", "-n", "3", "--color", "never"], False, 75, 0.1, 0.6),
+        "import": (["import", batch], False, 75, 5.0, 5.8),
+        "post": (["post", "--as", "locker", "must not land"], False, 75, 5.0, 5.8),
+        "mark-read": (["mark-read", unread], False, 75, 5.0, 5.8),
+        "mark-read --all": (["mark-read", "--all"], False, 75, 5.0, 5.8),
+        "delete": (["delete", unread], False, 75, 5.0, 5.8),
+    }
+    results = {}
+
+    def go(name):
+        args, terminal, _, _, _ = commands[name]
+        results[name] = timeline.run_in_terminal(args) if terminal else timeline.run(args)
+
+    threads = [threading.Thread(target=go, args=(name,)) for name in commands]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    holder.wait()
+    timings = []
+    for name, (args, terminal, expected, least, most) in commands.items():
+        status, output, errors, seconds = results[name]
+        timings.append("%s %.2f s" % (name, seconds))
+        if status != expected:
+            failures.append("%s exited %d, not %d: %s" % (name, status, expected, errors.strip()))
+        if not (least <= seconds <= most):
+            failures.append("%s took %.2f s, outside %.1f–%.1f s" % (name, seconds, least, most))
+        if expected == 75 and "stayed locked by another process" not in errors:
+            failures.append("%s said: %s" % (name, errors.strip()))
+        if terminal and output != painted:
+            failures.append("show on a terminal did not paint the snapshot")
+    if timeline.fingerprint() != before:
+        failures.append("something changed while the database was locked")
+    table.add("locked database", "sqlite3 holds `BEGIN EXCLUSIVE` (exclusive locking mode) for %s s (longer than the 5 s write timeout); 7 commands meanwhile" % hold,
+              "7 processes (%s)" % ", ".join(timings),
+              "show paints at once (exit 0 on a terminal, 75 on a pipe, within its 100 ms); writes wait 5 s, exit 75 with a clear message; database and snapshot unchanged",
+              failures)
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. Hostile snapshot files
+
+
+def hostile_snapshots(binary, work, table):
+    timeline = Timeline(binary, os.path.join(work, "snapshots"))
+    timeline.run(["import", os.path.join(ROOT, "Fixtures", "sample-timeline.jsonl")])
+    good = open(timeline.snapshot, "rb").read()
+    expected = timeline.run(["show", "-n", "2", "--color", "never"])[1]
+    failures = []
+    rng = random.Random(66)
+    content_length = struct.unpack_from("<I", good, 4)[0]
+
+    def with_header(change):
+        data = bytearray(good)
+        change(data)
+        struct.pack_into("<I", data, 8 + content_length - 4, zlib.crc32(bytes(data[8:8 + content_length - 4])))
+        return bytes(data)
+
+    cases = {
+        "empty file": b"",
+        "not a snapshot": b"{\"messages\": []}\n",
+        "truncated header": good[:20],
+        "truncated payload": good[:len(good) // 2],
+        "one byte short": good[:-1],
+        "trailing garbage": good + b"garbage",
+        "older format (0)": with_header(lambda d: struct.pack_into("<H", d, 16, 0)),
+        "newer format (2)": with_header(lambda d: struct.pack_into("<H", d, 16, 2)),
+        "declared payload 4 GB": with_header(lambda d: struct.pack_into("<I", d, 20, 0xFFFFFFFF)),
+        "declared payload 64 MB": with_header(lambda d: struct.pack_into("<I", d, 20, 64 << 20)),
+        "another database's ID": with_header(lambda d: d.__setitem__(36, (d[36] + 1) % 256)),
+        "generation from the future": with_header(lambda d: struct.pack_into("<q", d, 24, 1 << 62)),
+    }
+    for n in range(200):
+        data = bytearray(good)
+        for _ in range(rng.randrange(1, 8)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        cases["random damage %d" % n] = bytes(data)
+    for name, data in cases.items():
+        with open(timeline.snapshot, "wb") as file:
+            file.write(data)
+        status, output, errors, seconds = timeline.run(["show", "-n", "2", "--color", "never"], timeout=10)
+        if status != 0 or output != expected or seconds > 2:
+            failures.append("%s: show exit %d in %.2f s, output %s" % (name, status, seconds, "right" if output == expected else "wrong"))
+        status, _, errors, _ = timeline.run(["snapshot", "--check"])
+        if status != 0:
+            failures.append("%s: not rewritten by show (check exit %d)" % (name, status))
+    # A symlink, a directory and a FIFO in its place: refused, not followed, not blocked on.
+    victim = os.path.join(timeline.directory, "victim")
+    for kind in ("symlink", "directory", "fifo"):
+        if os.path.isdir(timeline.snapshot) and not os.path.islink(timeline.snapshot):
+            os.rmdir(timeline.snapshot)
+        elif os.path.lexists(timeline.snapshot):
+            os.remove(timeline.snapshot)
+        if kind == "symlink":
+            with open(victim, "wb") as file:
+                file.write(good)
+            os.symlink(victim, timeline.snapshot)
+        elif kind == "directory":
+            os.mkdir(timeline.snapshot)
+        else:
+            os.mkfifo(timeline.snapshot)
+        status, output, errors, seconds = timeline.run_in_terminal(["show", "-n", "2", "--color", "never"], timeout=10)
+        if status != 0 or not output or seconds > 2:
+            failures.append("%s in place of the snapshot: exit %d in %.2f s" % (kind, status, seconds))
+        if kind == "symlink" and open(victim, "rb").read() != good:
+            failures.append("the snapshot symlink was written through")
+    table.add("hostile snapshot files", "truncations, bad versions, huge declared sizes, foreign IDs, 200 random damages; a symlink, directory, FIFO",
+              "%d files, each through show + snapshot --check" % (len(cases) + 3),
+              "show exits 0 with the database's truth within 2 s and rewrites the snapshot; nothing followed or blocked on",
+              failures)
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. Hostile import files
+
+
+def hostile_imports(binary, work, table):
+    timeline = Timeline(binary, os.path.join(work, "imports"))
+    sample = os.path.join(ROOT, "Fixtures", "sample-timeline.jsonl")
+    timeline.run(["import", sample])
+    directory = timeline.directory
+    good_user = user_line("h-user")
+    ok = message_line("h-ok", "h-user", "fine", 1_800_000_000_000)
+    refused = []  # (name, path, line, field or None)
+
+    def refuse(name, lines, line, field, raw=None):
+        path = os.path.join(directory, name.replace(" ", "-") + ".jsonl")
+        if raw is not None:
+            with open(path, "wb") as file:
+                file.write(raw)
+        else:
+            write_lines(path, lines)
+        refused.append((name, path, line, field))
+
+    refuse("malformed JSON", [good_user, ok, '{"type":"message","id":"x",'], 3, None)
+    refuse("trailing comma", [good_user, '{"type":"user","id":"u9","handle":"h","name":"n",}'], 2, None)
+    refuse("not an object", [good_user, "[1,2,3]"], 2, None)
+    refuse("wrong type: likes", [good_user, message_line("h1", "h-user", "t", 1_800_000_000_000, likes="many")], 2, "likes")
+    refuse("wrong type: text", [good_user, ok.replace('"text": "fine"', '"text": 42')], 2, "text")
+    refuse("wrong type: read", [good_user, message_line("h1", "h-user", "t", 1_800_000_000_000, read="yes")], 2, "read")
+    refuse("negative count", [good_user, message_line("h1", "h-user", "t", 1_800_000_000_000, reposts=-1)], 2, "reposts")
+    refuse("missing field: author", [good_user, '{"type":"message","id":"h1","text":"t","created_at":"2026-01-01T00:00:00Z"}'], 2, "author")
+    refuse("missing field: handle", ['{"type":"user","id":"u9","name":"n"}'], 1, "handle")
+    refuse("missing field: created_at", [good_user, '{"type":"message","id":"h1","author":"h-user","text":"t"}'], 2, "created_at")
+    refuse("time without zone", [good_user, ok.replace("Z\"", "\"")], 2, "created_at")
+    refuse("invalid UTF-8", None, 2, "text",
+           raw=(good_user + "\n").encode() + b'{"type":"message","id":"h1","author":"h-user","text":"bad \xff\xfe here","created_at":"2026-01-01T00:00:00Z"}\n')
+    refuse("overlong UTF-8", None, 2, "text",
+           raw=(good_user + "\n").encode() + b'{"type":"message","id":"h1","author":"h-user","text":"\xc0\xaf","created_at":"2026-01-01T00:00:00Z"}\n')
+    refuse("lone surrogate escape", [good_user, ok.replace('"fine"', '"\\ud800"')], 2, "text")
+    refuse("unknown author", [good_user, message_line("h1", "nobody-knows-me", "t", 1_800_000_000_000)], 2, "author")
+    refuse("10 MB message", [good_user, message_line("h-big", "h-user", "x" * 10_000_000, 1_800_000_000_000)], 2, None)
+    refuse("text over 100,000 bytes", [good_user, message_line("h-big", "h-user", "é" * 50_001, 1_800_000_000_000)], 2, "text")
+    refuse("deep nesting", [good_user, '{"type":"message","x":' + "[" * 100_000 + "]" * 100_000 + "}"], 2, None)
+    # A million lines, every one fine but the last.
+    million = os.path.join(directory, "million.jsonl")
+    with open(million, "w") as file:
+        file.write(good_user + "\n")
+        for n in range(1, 999_999):
+            file.write('{"type":"message","id":"mm%d","author":"h-user","text":"line %d","created_at":"2026-01-01T00:00:00Z"}\n' % (n, n))
+        file.write(message_line("mm-last", "h-user", "t", 1_800_000_000_000, likes=-1) + "\n")
+    refused.append(("a million lines, error on the last", million, 1_000_000, "likes"))
+
+    failures = []
+    before = timeline.fingerprint()
+    longest = 0.0
+    for name, path, line, field in refused:
+        status, output, errors, seconds = timeline.run(["import", path], timeout=300)
+        longest = max(longest, seconds)
+        where = "%s:%d:" % (os.path.basename(path), line)
+        if status != 65:
+            failures.append("%s: exit %d (%s)" % (name, status, errors.strip()[:200]))
+        if where not in errors:
+            failures.append("%s: the message does not say %s: %s" % (name, where, errors.strip()[:200]))
+        if field and field not in errors:
+            failures.append("%s: the message does not name %s: %s" % (name, field, errors.strip()[:200]))
+        if "\x1b" in errors or "\xff" in errors:
+            failures.append("%s: raw bytes from the file in the message" % name)
+        if timeline.fingerprint() != before:
+            failures.append("%s: the database or snapshot changed" % name)
+            before = timeline.fingerprint()
+
+    # Accepted on purpose: duplicates in one batch (the last wins), SQL-looking IDs and text stored as text.
+    accepted = 0
+    duplicates = os.path.join(directory, "duplicates.jsonl")
+    write_lines(duplicates, [good_user, message_line("dup", "h-user", "first", 1_800_000_000_000),
+                             message_line("dup", "h-user", "second", 1_800_000_000_000, likes=2), good_user])
+    status, _, errors, _ = timeline.run(["import", duplicates])
+    accepted += 1
+    rows = timeline.query("SELECT text, like_count FROM messages WHERE id = 'dup'")
+    if status != 0 or rows != [("second", 2)]:
+        failures.append("duplicate IDs in one batch: exit %d, stored %s" % (status, rows))
+    sqlish = ["'; DROP TABLE messages; --", "1 OR 1=1", "\" OR \"\"=\"", "x'); DELETE FROM users; --", "%", "_", "?", ":id", "$1"]
+    lines = [user_line("'; DROP TABLE users; --", "bobby", "Robert'); DROP TABLE users;--")]
+    for n, text in enumerate(sqlish):
+        lines.append(message_line(text, "'; DROP TABLE users; --", text, 1_800_000_100_000 + n * 1000))
+    sql_path = os.path.join(directory, "sql.jsonl")
+    write_lines(sql_path, lines)
+    messages_before = timeline.stats()["messages"]
+    status, _, errors, _ = timeline.run(["import", sql_path])
+    accepted += 1
+    stored = timeline.query("SELECT id, text FROM messages WHERE author_id = '''; DROP TABLE users; --' ORDER BY id")
+    if status != 0 or sorted(stored) != sorted((text, text) for text in sqlish):
+        failures.append("SQL-looking IDs and text: exit %d, stored %s" % (status, stored))
+    if timeline.stats()["messages"] != messages_before + len(sqlish):
+        failures.append("SQL-looking IDs changed other rows")
+    status, _, errors, _ = timeline.run(["mark-read", "%", "1 OR 1=1"])
+    unread_like = timeline.query("SELECT count(*) FROM messages WHERE read = 1 AND author_id = '''; DROP TABLE users; --'")[0][0]
+    if status != 0 or unread_like != 2:
+        failures.append("mark-read of SQL-looking IDs marked %d messages, not 2" % unread_like)
+    status, output, _, _ = timeline.run(["delete", "_"])
+    if timeline.query("SELECT count(*) FROM messages WHERE id = '_'")[0][0] != 0 or timeline.stats()["messages"] != messages_before + len(sqlish) - 1:
+        failures.append("delete of the ID '_' removed something else")
+    integrity = timeline.query("PRAGMA integrity_check")
+    if integrity != [("ok",)]:
+        failures.append("integrity_check: %s" % integrity)
+    table.add("hostile import files", "malformed JSON, wrong types, missing fields, invalid UTF-8, 10 MB message, 1,000,000 lines with the last bad, unknown author, deep nesting; duplicates and SQL-looking IDs",
+              "%d refused inputs, %d accepted inputs (slowest import %.1f s)" % (len(refused), accepted, longest),
+              "exit 65 with file:line and the field; database and snapshot unchanged; duplicates: last wins; SQL-looking IDs stored, matched and deleted as plain text",
+              failures)
+
+
+# ---------------------------------------------------------------------------------------------
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--timeline", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--only", default="crash,terminals,lock,snapshots,imports")
+    parser.add_argument("--seed", type=int, default=6)
+    arguments = parser.parse_args()
+    only = set(arguments.only.split(","))
+    shutil.rmtree(arguments.work, ignore_errors=True)
+    os.makedirs(arguments.work)
+    table = Table()
+    started = time.monotonic()
+    kills = 20 if arguments.quick else 200
+    if "crash" in only:
+        crash(arguments.timeline, arguments.work, kills, 200, arguments.seed, table)
+        crash(arguments.timeline, arguments.work, kills // 2, 5000, arguments.seed + 1, table)
+    if "terminals" in only:
+        terminals(arguments.timeline, arguments.work, 3 if arguments.quick else 40, table)
+    if "lock" in only:
+        locked(arguments.timeline, arguments.work, 6, table)
+    if "snapshots" in only:
+        hostile_snapshots(arguments.timeline, arguments.work, table)
+    if "imports" in only:
+        hostile_imports(arguments.timeline, arguments.work, table)
+    table.print()
+    print("stress: %.0f s in all; %s" % (time.monotonic() - started, "FAILURES FOUND" if table.failed else "everything held"))
+    shutil.rmtree(arguments.work, ignore_errors=True)
+    sys.exit(1 if table.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
