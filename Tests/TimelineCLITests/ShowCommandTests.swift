@@ -181,4 +181,18 @@ import TimelineKit
         #expect(shown.errors.contains("not updated"))
         #expect(elapsed < 2.0)
     }
+
+    @Test func aSnapshotOfAReplacedDatabaseIsRewrittenEvenWhenItLooksTheSame() throws {
+        let scenario = Scenario()
+        try scenario.importSample()
+        let oldSnapshot = try #require(scenario.fileBytes(scenario.snapshotPath))
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: scenario.databasePath + suffix) }
+        try scenario.importSample()  // a new database: same contents and generation, another ID
+        try oldSnapshot.write(to: URL(fileURLWithPath: scenario.snapshotPath))
+        #expect(try scenario.timeline.run(["snapshot", "--check"]).status == 3)
+
+        let shown = try scenario.timeline.runInTerminal(["show", "-n", "2", "--color", "never"])
+        #expect(shown.status == 0)
+        #expect(try scenario.timeline.run(["snapshot", "--check"]).status == 0)
+    }
 }

@@ -97,7 +97,10 @@ struct ShowRunner {
                     } ?? "the snapshot held fewer messages than asked for"
                     Terminal.emitError("timeline: \(why); showing the database and writing a new snapshot.\n")
                 }
-                if snapshot == nil || changes?.isEmpty == false || changes?.state.generation != snapshot?.generation {
+                // Fresh means the same database and generation: a snapshot of another database
+                // that happens to look the same is rewritten too.
+                let fresh = snapshot.flatMap { painted in changes.map { painted.isFresh(for: $0.state) } } ?? false
+                if !fresh {
                     // What was shown is right either way; a snapshot that cannot be written is
                     // worth a note, never a failed shell start.
                     do throws(TimelineStoreError) {
