@@ -14,6 +14,8 @@ signal(SIGXFSZ, SIG_IGN)
 
 let arguments = CommandLine.arguments.dropFirst()
 if let request = ShowRequest.parse(arguments) {
-    exit(ShowRunner(request: request).run())
+    // A global: what the runner built stays alive until `exit` (see `ShowRunner.Retained`).
+    let runner = ShowRunner(request: request)
+    exit(runner.run())
 }
 TimelineCommand.main()

@@ -10,6 +10,20 @@ import TimelineKit
 struct ShowRunner {
     let request: ShowRequest
 
+    /// What `run` built, kept until the process exits. Tearing down a decoded snapshot, its
+    /// rendering and the database connection released thousands of objects one by one: a tenth
+    /// of the instructions of a whole `show` (callgrind), for memory the exit frees at once.
+    /// `main` keeps the runner, and so this, alive until it calls `exit`.
+    final class Retained {
+        var snapshot: TimelineSnapshot?
+        var paint: [RenderedEntry] = []
+        var store: TimelineStore?
+        var current: TimelinePage?
+        var changes: TimelineChanges?
+    }
+
+    let retained = Retained()
+
     /// What is on the screen after the first paint.
     private struct Paint {
         let entries: [RenderedEntry]
@@ -49,9 +63,11 @@ struct ShowRunner {
                 snapshotProblem = error
             }
         }
+        retained.snapshot = snapshot
         var paint: Paint?
         if onTerminal, let snapshot {
             paint = draw(snapshot.window, with: renderer, now: now, rows: window?.rows)
+            retained.paint = paint?.entries ?? []
         }
         if !request.reconcile, let snapshot {
             if paint == nil { printOnce(snapshot.window, with: renderer, now: now) }
@@ -66,6 +82,7 @@ struct ShowRunner {
         } catch {
             return give(up: error, painted: paint != nil, location: location, busyTimeout: busyTimeout)
         }
+        retained.store = store
         do throws(TimelineStoreError) {
             let current: TimelinePage
             var changes: TimelineChanges?
@@ -76,6 +93,8 @@ struct ShowRunner {
             } else {
                 current = try store.timeline(limit: max(request.limit ?? 0, TimelineSnapshot.defaultLimit))
             }
+            retained.current = current
+            retained.changes = changes
 
             if onTerminal {
                 if let paint {
