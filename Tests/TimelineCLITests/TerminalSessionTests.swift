@@ -24,7 +24,7 @@ struct TerminalSessionTests {
         defer { writer.waitUntilExit() }
         Thread.sleep(forTimeInterval: 0.3)
 
-        let command = "env -i TIMELINE_DB='\(scenario.databasePath)' TERM=xterm-256color '\(TimelineProcess.executable)' show -n 3 --busy-timeout 10000; echo SHOW-EXITED; sleep 600"
+        let command = "env -i TIMELINE_DB='\(scenario.databasePath)' TERM=xterm-256color '\(TimelineProcess.executable)' show -n 3 --busy-timeout 10000; echo SHOW-EXITED; sleep 30"
         let terminal = try Tmux(command: command, columns: 80, rows: 40)
 
         // The first paint is there while the writer still holds the database.

@@ -44,6 +44,13 @@ final class Tmux {
         let outputTarget = capturingOutput ? outputPath : "/dev/null"
         posix_spawn_file_actions_addopen(&actions, 1, outputTarget, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // The server outlives this call: it must not inherit the test runner's own pipes, or
+        // `swift test` waits for the server to end before it can finish. (glibc's closefrom
+        // action is not visible to Swift, so the open descriptors are listed and closed.)
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap { Int32($0) } ?? []
+        for fd in open where fd > 2 {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
         let argv: [String] = ["/usr/bin/tmux", "-L", socket, "-f", "/dev/null"] + arguments
         let environment: [String] = ["PATH=/usr/bin:/bin", "TERM=xterm-256color"]
         let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
