@@ -5,36 +5,42 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TimelineKit
 
-/// Reads a small text file, or standard input for `-`, as lines (for lists of IDs).
+/// Reads a list of IDs, one per line, from a file or from standard input for `-`, with the
+/// import's line splitter (LF or CRLF, a byte order mark skipped, memory bounded by one line).
 enum LineReader {
     struct Failure: Error, CustomStringConvertible {
         let path: String
-        let code: Int32
-        var description: String { "cannot read \(path): \(String(cString: strerror(code)))" }
+        let reason: String
+        var description: String { "cannot read \(path): \(reason)" }
     }
 
+    /// The longest line accepted: far more than any ID.
+    static let maximumLineBytes = 64 * 1024
+
+    /// The non-empty lines of `path`, with surrounding spaces and tabs removed.
     static func lines(of path: String) throws(Failure) -> [String] {
         let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(path: path, code: errno) }
+        guard fd >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
         defer { if fd != STDIN_FILENO { close(fd) } }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        let reader = LineChunkReader(fileDescriptor: fd, maximumLineBytes: maximumLineBytes)
+        var lines: [String] = []
         while true {
-            // In bounds: reads at most chunk.count bytes into chunk's own storage.
-            let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if got > 0 {
-                bytes += chunk[..<got]
-            } else if got == 0 {
-                break
-            } else if errno != EINTR {
-                throw Failure(path: path, code: errno)
+            let line: UnsafeBufferPointer<UInt8>?
+            do throws(LineChunkReader.Failure) {
+                line = try reader.nextLine()
+            } catch {
+                switch error {
+                case let .read(code): throw Failure(path: path, reason: String(cString: strerror(code)))
+                case .lineTooLong:
+                    throw Failure(path: path, reason: "line \(reader.lineNumber) is longer than \(maximumLineBytes) bytes")
+                }
             }
+            guard let line else { return lines }
+            let text = String(decoding: line, as: UTF8.self).trimmingSpaces()
+            if !text.isEmpty { lines.append(text) }
         }
-        return String(decoding: bytes, as: UTF8.self)
-            .split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
-            .map { $0.trimmingSpaces() }
     }
 }
 

@@ -13,8 +13,8 @@ import Darwin
 /// order mark at the very start is skipped. A line longer than `maximumLineBytes` is refused as
 /// soon as that many bytes have arrived without a line feed: a 10 GB line costs one buffer, not
 /// 10 GB.
-final class LineChunkReader {
-    enum Failure: Error {
+package final class LineChunkReader {
+    package enum Failure: Error {
         case read(code: Int32)
         case lineTooLong
     }
@@ -22,7 +22,7 @@ final class LineChunkReader {
     let fileDescriptor: Int32
     let maximumLineBytes: Int
     /// The 1-based number of the line last returned (or refused).
-    private(set) var lineNumber = 0
+    package private(set) var lineNumber = 0
     /// Bytes of the input consumed by the lines returned so far, endings and BOM included.
     private(set) var bytesConsumed = 0
 
@@ -34,7 +34,7 @@ final class LineChunkReader {
     private var reachedEnd = false
     private var checkedByteOrderMark = false
 
-    init(fileDescriptor: Int32, maximumLineBytes: Int, chunkBytes: Int = 256 * 1024) {
+    package init(fileDescriptor: Int32, maximumLineBytes: Int, chunkBytes: Int = 256 * 1024) {
         self.fileDescriptor = fileDescriptor
         self.maximumLineBytes = maximumLineBytes
         // A pending line never exceeds maximumLineBytes + 1 (its CR) before it is refused, so at
@@ -48,7 +48,7 @@ final class LineChunkReader {
     }
 
     /// The next line without its ending, valid until the next call; `nil` at the end of input.
-    func nextLine() throws(Failure) -> UnsafeBufferPointer<UInt8>? {
+    package func nextLine() throws(Failure) -> UnsafeBufferPointer<UInt8>? {
         while true {
             if !checkedByteOrderMark {
                 if end - start < 3 && !reachedEnd {

@@ -38,7 +38,7 @@ struct MarkReadCommand: ParsableCommand {
         let store = try location.openStore(create: false)
         var ids = ids
         if let idsFile {
-            ids += try reportingErrors { try LineReader.lines(of: idsFile) }.filter { !$0.isEmpty }
+            ids += try reportingErrors { try LineReader.lines(of: idsFile) }
         }
         let changed = try reportingErrors { all ? try store.markAllRead() : try store.markRead(ids: ids, read: !unread) }
         Terminal.emit("Marked \(changed) message\(changed == 1 ? "" : "s") \(unread ? "unread" : "read").\n")
