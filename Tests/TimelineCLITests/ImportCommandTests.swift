@@ -47,6 +47,6 @@ import TimelineKit
         let copy = Scenario()
         #expect(try copy.timeline.run(["import", "-"], input: Data(exported.output.utf8)).status == 0)
         #expect(try copy.timeline.run(["export"]).output == exported.output)
-        #expect(try copy.sqlite("SELECT count(*) FROM messages WHERE read = 0") == "0")
+        #expect(try copy.sqlite("SELECT count(*) FROM unread_messages") == "0")
     }
 }

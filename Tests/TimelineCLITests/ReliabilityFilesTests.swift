@@ -76,7 +76,7 @@ import TimelineKit
         let marked = try scenario.timeline.run(["mark-read", "--all"])
         #expect(marked.status == 1)
         #expect(marked.errors.contains("The change was saved, but the snapshot"), "\(marked.errors)")
-        #expect(try scenario.query("SELECT count(*) FROM messages WHERE read = 0") == "0")
+        #expect(try scenario.query("SELECT count(*) FROM unread_messages") == "0")
         #expect(scenario.fileBytes(scenario.snapshotPath) == snapshotBefore)
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == Self.victimText)
     }

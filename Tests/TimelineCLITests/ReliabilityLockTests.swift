@@ -13,7 +13,7 @@ import TimelineKit
         let object = try JSONSerialization.jsonObject(with: Data(stats.output.utf8)) as? [String: Any] ?? [:]
         let fields = ["messages", "users", "unread", "generation", "snapshot_fresh"].map { "\($0)=\(object[$0] ?? "nil")" }
         return fields + [
-            try scenario.query("SELECT group_concat(id || ':' || read || ':' || text, ',') FROM (SELECT * FROM messages ORDER BY id)"),
+            try scenario.query("SELECT group_concat(id || ':' || (seq IN (SELECT seq FROM unread_messages)) || ':' || text, ',') FROM (SELECT * FROM messages ORDER BY id)"),
             scenario.fileBytes(scenario.snapshotPath)?.base64EncodedString() ?? "no snapshot",
         ]
     }
@@ -22,7 +22,7 @@ import TimelineKit
         let scenario = Scenario()
         try scenario.importSample()
         #expect(try scenario.timeline.run(["user", "me", "--handle", "locktester", "--name", "Lock Tester"]).status == 0)
-        let unread = try scenario.query("SELECT id FROM messages WHERE read = 0 ORDER BY id LIMIT 1")
+        let unread = try scenario.query("SELECT id FROM messages WHERE seq IN (SELECT seq FROM unread_messages) ORDER BY id LIMIT 1")
         let batch = scenario.directory + "/while-locked.jsonl"
         try ImportLine.write([ImportLine.message(id: "while-locked", author: "me", text: "must not land", createdAt: 1_900_000_000_000)], to: batch)
         let before = try fingerprint(scenario)

@@ -167,7 +167,7 @@ import TimelineKit
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         holder.arguments = [scenario.databasePath, "PRAGMA locking_mode=EXCLUSIVE;", "BEGIN EXCLUSIVE;",
-                            "UPDATE messages SET read = read;", ".shell sleep 3", "COMMIT;"]
+                            "UPDATE messages SET like_count = like_count;", ".shell sleep 3", "COMMIT;"]
         holder.standardOutput = FileHandle.nullDevice
         try holder.run()
         defer { holder.waitUntilExit() }

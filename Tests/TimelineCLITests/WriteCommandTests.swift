@@ -19,7 +19,7 @@ import TimelineKit
     @Test func markReadTakesIDsFromArgumentsFilesAndStandardInput() throws {
         let scenario = Scenario()
         try scenario.importSample()
-        let ids = try scenario.sqlite("SELECT id FROM messages WHERE read = 0 ORDER BY id LIMIT 5").split(separator: "\n").map(String.init)
+        let ids = try scenario.sqlite("SELECT id FROM messages WHERE seq IN (SELECT seq FROM unread_messages) ORDER BY id LIMIT 5").split(separator: "\n").map(String.init)
         #expect(try scenario.timeline.run(["mark-read", ids[0], ids[1]]).output.contains("Marked 2 messages read"))
         let piped = try scenario.timeline.run(["mark-read", "--ids-file", "-"], input: Data((ids.joined(separator: "\n") + "\n").utf8))
         #expect(piped.output.contains("Marked 3 messages read"))

@@ -48,13 +48,14 @@ import Testing
         let directory = TemporaryDirectory()
         let connection = try connection(directory)
         for sql in [
-            "UPDATE messages SET read = 1 WHERE read = 0 AND id IN (SELECT value FROM json_each(?1))",
+            TimelineTransaction.markReadSQL,
+            TimelineTransaction.markUnreadSQL,
             "DELETE FROM messages WHERE id IN (SELECT value FROM json_each(?1))",
         ] {
             let details = try plan(sql, on: connection) { try $0.bind(SQLiteJSONArray(["m1", "m2"]), at: 1) }
             #expect(details.contains { $0.hasPrefix("SEARCH messages USING") && $0.contains("INDEX sqlite_autoindex_messages_1 (id=?)") },
                     "\(sql): \(details)")
-            #expect(!details.contains { $0.hasPrefix("SCAN messages") }, "\(sql): \(details)")
+            #expect(!details.contains { $0.hasPrefix("SCAN messages") || $0.hasPrefix("SCAN unread_messages") }, "\(sql): \(details)")
         }
     }
 }

@@ -99,7 +99,7 @@ class Timeline:
 
     def fingerprint(self):
         """What must not change when a command fails: counts, every row, the snapshot's bytes."""
-        rows = self.query("SELECT id, author_id, text, read, like_count FROM messages ORDER BY id")
+        rows = self.query("SELECT id, author_id, text, seq NOT IN (SELECT seq FROM unread_messages) AS read, like_count FROM messages ORDER BY id")
         users = self.query("SELECT id, handle, name FROM users ORDER BY id")
         digest = hashlib.sha256(repr((rows, users)).encode()).hexdigest()
         snapshot = open(self.snapshot, "rb").read() if os.path.exists(self.snapshot) else b""
@@ -377,7 +377,7 @@ def locked(binary, work, hold, table):
     sample = os.path.join(ROOT, "Fixtures", "sample-timeline.jsonl")
     timeline.run(["import", sample])
     timeline.run(["user", "me", "--handle", "locker", "--name", "Locker"])
-    unread = timeline.query("SELECT id FROM messages WHERE read = 0 LIMIT 1")[0][0]
+    unread = timeline.query("SELECT id FROM messages WHERE seq IN (SELECT seq FROM unread_messages) LIMIT 1")[0][0]
     batch = os.path.join(timeline.directory, "batch.jsonl")
     write_lines(batch, [message_line("while-locked", "me", "must not land", 1_900_000_000_000)])
     painted = timeline.run(["show", "-n", "3", "--color", "never"])[1]
@@ -386,7 +386,7 @@ def locked(binary, work, hold, table):
 
     ready = os.path.join(timeline.directory, "holder-ready")
     holder = subprocess.Popen(["sqlite3", timeline.db, "PRAGMA locking_mode=EXCLUSIVE;", "BEGIN EXCLUSIVE;",
-                               "UPDATE messages SET read = read;", ".shell touch '%s'" % ready, ".shell sleep %s" % hold, "ROLLBACK;"],
+                               "UPDATE messages SET like_count = like_count;", ".shell touch '%s'" % ready, ".shell sleep %s" % hold, "ROLLBACK;"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     while not os.path.exists(ready):
         time.sleep(0.005)
@@ -599,7 +599,7 @@ def hostile_imports(binary, work, table):
     if timeline.stats()["messages"] != messages_before + len(sqlish):
         failures.append("SQL-looking IDs changed other rows")
     status, _, errors, _ = timeline.run(["mark-read", "%", "1 OR 1=1"])
-    unread_like = timeline.query("SELECT count(*) FROM messages WHERE read = 1 AND author_id = '''; DROP TABLE users; --'")[0][0]
+    unread_like = timeline.query("SELECT count(*) FROM messages WHERE seq NOT IN (SELECT seq FROM unread_messages) AND author_id = '''; DROP TABLE users; --'")[0][0]
     if status != 0 or unread_like != 2:
         failures.append("mark-read of SQL-looking IDs marked %d messages, not 2" % unread_like)
     status, output, _, _ = timeline.run(["delete", "_"])

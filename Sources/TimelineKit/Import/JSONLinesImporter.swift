@@ -114,6 +114,7 @@ public struct JSONLinesImporter: Sendable {
         authors: inout AuthorLines, progress: (ImportProgress) -> Void
     ) throws -> ImportSummary {
         let before = try transaction.state()
+        let changedBefore = transaction.upsertedRowsChanged
         var summary = ImportSummary()
         var users: [User] = []
         var messages: [(Message, ReadStateUpdate)] = []
@@ -151,12 +152,11 @@ public struct JSONLinesImporter: Sendable {
         summary.bytes = reader.bytesRead
         progress(ImportProgress(lines: summary.lines, bytes: summary.bytes, totalBytes: reader.totalBytes))
 
-        // The state's counters are kept by triggers: every inserted or changed row moves the
-        // generation by one, and only inserts move the counts.
+        // Only inserts move the counts; the transaction counts inserted and changed rows.
         let after = try transaction.state()
         summary.newUsers = after.userCount - before.userCount
         summary.newMessages = after.messageCount - before.messageCount
-        summary.changedRows = Int(after.generation - before.generation) - summary.newUsers - summary.newMessages
+        summary.changedRows = transaction.upsertedRowsChanged - changedBefore - summary.newUsers - summary.newMessages
         return summary
     }
 

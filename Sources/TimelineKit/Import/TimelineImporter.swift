@@ -113,17 +113,17 @@ public struct TimelineImporter: Sendable {
         do {
             return try store.write { transaction in
                 let before = try transaction.state()
+                let changedBefore = transaction.upsertedRowsChanged
                 try transaction.upsert(users: timeline.users)
                 try transaction.upsert(messages: timeline.messages, readState: .keepStored)
-                // The counters are kept by triggers: every inserted or changed row moves the
-                // generation by one, and only inserts move the counts.
+                // Only inserts move the counts; the transaction counts inserted and changed rows.
                 let after = try transaction.state()
                 let newUsers = after.userCount - before.userCount
                 let newMessages = after.messageCount - before.messageCount
                 return ImportSummary(
                     users: timeline.users.count, messages: timeline.messages.count,
                     newUsers: newUsers, newMessages: newMessages,
-                    changedRows: Int(after.generation - before.generation) - newUsers - newMessages)
+                    changedRows: transaction.upsertedRowsChanged - changedBefore - newUsers - newMessages)
             }
         } catch let error as TimelineStoreError {
             throw ImportError(source: sourceName, problem: .store(error))

@@ -76,6 +76,14 @@ final class SQLiteConnection {
     /// Rows changed by the most recent INSERT, UPDATE or DELETE (not counting trigger work).
     var changes: Int { Int(sqlite3_changes64(handle)) }
 
+    /// The rowid of the most recent successful INSERT into a rowid table on this connection (0 when
+    /// none). Inserts made by triggers do not count once the trigger has finished. Settable so a
+    /// caller can tell whether an upsert inserted: set it to 0, run, and look.
+    var lastInsertRowID: Int64 {
+        get { sqlite3_last_insert_rowid(handle) }
+        set { sqlite3_set_last_insert_rowid(handle, newValue) }
+    }
+
     /// The SQLite library's version, e.g. "3.40.1".
     static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 

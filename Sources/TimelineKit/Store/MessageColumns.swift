@@ -7,38 +7,48 @@ import Foundation
 /// How a `Message` maps to a row of the `messages` table: the one place that knows the column
 /// order, so the SELECTs, the upsert and the decoding cannot drift apart.
 enum MessageColumns {
-    /// The columns every message SELECT returns, in the order `message(from:)` reads them.
-    static let select = """
+    /// The stored columns, in the order `bind` fills the upsert's parameters.
+    static let stored = """
         id, author_id, text, created_at, edited_at, reply_to_id, reply_to_user_id, repost_of_id, \
-        quote_of_id, content_warning, url, attachments, like_count, repost_count, reply_count, read
+        quote_of_id, content_warning, url, attachments, like_count, repost_count, reply_count
         """
+
+    /// Whether the `messages` row in scope is read: the one place that knows how read state is
+    /// stored (a message is unread exactly when its `seq` is in `unread_messages`).
+    static let isRead = "NOT EXISTS (SELECT 1 FROM unread_messages WHERE unread_messages.seq = messages.seq)"
+
+    /// The columns every message SELECT returns, in the order `message(from:)` reads them. Only
+    /// for queries over `messages` under its own name (the read flag refers to `messages.seq`).
+    static let select = "\(stored), \(isRead)"
 
     /// Inserts a message, or updates the stored one with the same ID in place — only when
     /// something differs, so that storing the same API result twice changes nothing (and does not
-    /// move the generation). `?17` chooses whether the row's read flag is taken from the message
-    /// (1) or kept as stored (0): sources never know what the person has read.
+    /// move the generation). The read state is not a column: see `TimelineTransaction.upsert`.
     static let upsert = """
-        INSERT INTO messages (\(select))
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+        INSERT INTO messages (\(stored))
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
         ON CONFLICT (id) DO UPDATE SET
             author_id = excluded.author_id, text = excluded.text, created_at = excluded.created_at,
             edited_at = excluded.edited_at, reply_to_id = excluded.reply_to_id,
             reply_to_user_id = excluded.reply_to_user_id, repost_of_id = excluded.repost_of_id,
             quote_of_id = excluded.quote_of_id, content_warning = excluded.content_warning,
             url = excluded.url, attachments = excluded.attachments, like_count = excluded.like_count,
-            repost_count = excluded.repost_count, reply_count = excluded.reply_count,
-            read = CASE WHEN ?17 THEN excluded.read ELSE read END
+            repost_count = excluded.repost_count, reply_count = excluded.reply_count
         WHERE (author_id, text, created_at, edited_at, reply_to_id, reply_to_user_id, repost_of_id,
-               quote_of_id, content_warning, url, attachments, like_count, repost_count, reply_count,
-               read)
+               quote_of_id, content_warning, url, attachments, like_count, repost_count, reply_count)
            IS NOT (excluded.author_id, excluded.text, excluded.created_at, excluded.edited_at,
                excluded.reply_to_id, excluded.reply_to_user_id, excluded.repost_of_id,
                excluded.quote_of_id, excluded.content_warning, excluded.url, excluded.attachments,
-               excluded.like_count, excluded.repost_count, excluded.reply_count,
-               CASE WHEN ?17 THEN excluded.read ELSE read END)
+               excluded.like_count, excluded.repost_count, excluded.reply_count)
         """
 
-    static func bind(_ message: Message, overwritingReadState: Bool, to statement: SQLiteStatement) throws(SQLiteError) {
+    /// Marks one message read by its sequence number (a message this transaction just inserted).
+    static let markSequenceRead = "DELETE FROM unread_messages WHERE seq = ?1"
+    /// Sets one stored message's read state from its ID, changing nothing when it already has it.
+    static let markIDRead = "DELETE FROM unread_messages WHERE seq = (SELECT seq FROM messages WHERE id = ?1)"
+    static let markIDUnread = "INSERT OR IGNORE INTO unread_messages (seq) SELECT seq FROM messages WHERE id = ?1"
+
+    static func bind(_ message: Message, to statement: SQLiteStatement) throws(SQLiteError) {
         try statement.bind(message.id, at: 1)
         try statement.bind(message.authorID, at: 2)
         try statement.bind(message.text, at: 3)
@@ -54,8 +64,6 @@ enum MessageColumns {
         try statement.bind(message.likeCount, at: 13)
         try statement.bind(message.repostCount, at: 14)
         try statement.bind(message.replyCount, at: 15)
-        try statement.bind(message.isRead, at: 16)
-        try statement.bind(overwritingReadState, at: 17)
     }
 
     /// The message in the current row of a statement that selected `select`.

@@ -85,5 +85,76 @@ struct Migration: Sendable {
                 UPDATE timeline_state SET generation = generation + 1, user_count = user_count - 1;
             END;
             """#),
+        Migration(version: 2, name: "read state in its own table, stable message sequence numbers", sql: #"""
+            -- Marking 10,000 messages read used to rewrite 10,000 wide rows scattered over the whole
+            -- table (at a million messages, 27 MB of WAL for one mark-read). Which messages are
+            -- unread now lives in a narrow table of sequence numbers: the same change touches a few
+            -- hundred small pages, and it is usually small, as people read most of what they keep.
+            -- `seq` is an explicit INTEGER PRIMARY KEY because VACUUM may renumber an implicit
+            -- rowid, and other tables (this one, the search index) refer to messages by it.
+            CREATE TABLE messages_v2 (
+                seq              INTEGER PRIMARY KEY,
+                id               TEXT NOT NULL UNIQUE,
+                author_id        TEXT NOT NULL REFERENCES users (id) DEFERRABLE INITIALLY DEFERRED,
+                text             TEXT NOT NULL,
+                created_at       INTEGER NOT NULL,
+                edited_at        INTEGER,
+                reply_to_id      TEXT,
+                reply_to_user_id TEXT,
+                repost_of_id     TEXT,
+                quote_of_id      TEXT,
+                content_warning  TEXT,
+                url              TEXT,
+                attachments      TEXT,  -- JSON array of {"alt_text","kind","url"}, NULL when none
+                like_count       INTEGER NOT NULL DEFAULT 0,
+                repost_count     INTEGER NOT NULL DEFAULT 0,
+                reply_count      INTEGER NOT NULL DEFAULT 0
+            );
+            INSERT INTO messages_v2
+                SELECT rowid, id, author_id, text, created_at, edited_at, reply_to_id, reply_to_user_id,
+                       repost_of_id, quote_of_id, content_warning, url, attachments, like_count,
+                       repost_count, reply_count
+                FROM messages ORDER BY rowid;
+            CREATE TEMP TABLE unread_before_v2 AS SELECT rowid AS seq FROM messages WHERE read = 0;
+            DROP TABLE messages;
+            ALTER TABLE messages_v2 RENAME TO messages;
+            CREATE INDEX messages_by_time ON messages (created_at DESC, id DESC);
+
+            -- A message is unread exactly when its seq is here. New messages start unread (the
+            -- insert trigger below), whoever inserts them.
+            CREATE TABLE unread_messages (
+                seq INTEGER PRIMARY KEY REFERENCES messages (seq) ON DELETE CASCADE
+            );
+            INSERT INTO unread_messages SELECT seq FROM temp.unread_before_v2 ORDER BY seq;
+            DROP TABLE temp.unread_before_v2;
+
+            -- The counts move with the rows they count: unread_count with unread_messages, so a
+            -- writer that marks messages read in the sqlite3 shell keeps it true as well.
+            CREATE TRIGGER messages_tracked_insert AFTER INSERT ON messages BEGIN
+                UPDATE timeline_state SET generation = generation + 1, message_count = message_count + 1;
+                INSERT INTO unread_messages (seq) VALUES (NEW.seq);
+            END;
+            CREATE TRIGGER messages_tracked_update AFTER UPDATE ON messages BEGIN
+                UPDATE timeline_state SET generation = generation + 1;
+            END;
+            CREATE TRIGGER messages_tracked_delete AFTER DELETE ON messages BEGIN
+                DELETE FROM unread_messages WHERE seq = OLD.seq;
+                UPDATE timeline_state SET generation = generation + 1, message_count = message_count - 1;
+            END;
+            CREATE TRIGGER unread_messages_tracked_insert AFTER INSERT ON unread_messages BEGIN
+                UPDATE timeline_state SET generation = generation + 1, unread_count = unread_count + 1;
+            END;
+            CREATE TRIGGER unread_messages_tracked_delete AFTER DELETE ON unread_messages BEGIN
+                UPDATE timeline_state SET generation = generation + 1, unread_count = unread_count - 1;
+            END;
+            -- The counts are checked rather than trusted (a v1 database written by hand may have
+            -- let them drift); when they are set right the generation moves, so that no snapshot
+            -- keeps the drifted ones.
+            UPDATE timeline_state SET generation = generation + 1,
+                message_count = (SELECT count(*) FROM messages),
+                unread_count = (SELECT count(*) FROM unread_messages)
+            WHERE (message_count, unread_count)
+                IS NOT ((SELECT count(*) FROM messages), (SELECT count(*) FROM unread_messages));
+            """#),
     ]
 }

@@ -17,7 +17,16 @@ enum SchemaMigrator {
 
     /// Applies every migration newer than the database's version. Safe against a second process
     /// migrating at the same time: the version is read again once the write lock is held.
+    ///
+    /// Foreign keys are off while migrations run, as SQLite's procedure for rebuilding a table asks
+    /// (otherwise dropping the old table would delete through its references), and on again after.
+    /// Rows a hand-written v1 database already breaks them with are carried over, not refused: a
+    /// migration that failed on them would lock the person out of their own timeline.
     static func migrate(_ connection: SQLiteConnection) throws(TimelineStoreError) {
+        try connection.reportingStoreErrors { () throws(SQLiteError) -> Void in
+            try connection.execute("PRAGMA foreign_keys = OFF")
+        }
+        defer { try? connection.execute("PRAGMA foreign_keys = ON") }
         try connection.reportingStoreErrors { () throws(SQLiteError) -> Void in try connection.execute("BEGIN IMMEDIATE") }
         do throws(TimelineStoreError) {
             let version = try connection.reportingStoreErrors { () throws(SQLiteError) in try Self.version(of: connection) }

@@ -31,6 +31,12 @@ public final class TimelineTransaction {
     /// ingest time.
     private var userUpsert: SQLiteStatement?
     private var messageUpsert: SQLiteStatement?
+    /// Users and messages that this transaction's upserts inserted or changed (an upsert of an
+    /// identical row changes nothing), for import summaries.
+    private(set) var upsertedRowsChanged = 0
+    private var sequenceMarkRead: SQLiteStatement?
+    private var idMarkRead: SQLiteStatement?
+    private var idMarkUnread: SQLiteStatement?
 
     init(connection: SQLiteConnection) {
         self.connection = connection
@@ -45,15 +51,10 @@ public final class TimelineTransaction {
         for user in users {
             try Self.validate(user)
             try sqlite { () throws(SQLiteError) in
-                let statement: SQLiteStatement
-                if let cached = userUpsert {
-                    statement = cached
-                } else {
-                    statement = try connection.statement(UserColumns.upsert)
-                    userUpsert = statement
-                }
+                let statement = try cached(&userUpsert, UserColumns.upsert)
                 try UserColumns.bind(user, to: statement)
                 try statement.run()
+                upsertedRowsChanged += connection.changes
             }
         }
     }
@@ -71,17 +72,46 @@ public final class TimelineTransaction {
     public func upsert(_ message: Message, readState: ReadStateUpdate = .keepStored) throws(TimelineStoreError) {
         try Self.validate(message)
         try sqlite { () throws(SQLiteError) in
-            let statement: SQLiteStatement
-            if let cached = messageUpsert {
-                statement = cached
-            } else {
-                statement = try connection.statement(MessageColumns.upsert)
-                messageUpsert = statement
+            let statement = try cached(&messageUpsert, MessageColumns.upsert)
+            try MessageColumns.bind(message, to: statement)
+            // New rows start unread (the insert trigger adds them to unread_messages), which is what
+            // a fetch brings; only a message that says it was read, or an overwrite, needs more.
+            guard message.isRead || readState == .overwrite else {
+                try statement.run()
+                upsertedRowsChanged += connection.changes
+                return
             }
-            try MessageColumns.bind(message, overwritingReadState: readState == .overwrite, to: statement)
+            connection.lastInsertRowID = 0
             try statement.run()
+            let rowChanged = connection.changes > 0
+            let insertedSequence = connection.lastInsertRowID
+            defer { if rowChanged { upsertedRowsChanged += 1 } }
+            if insertedSequence != 0 {
+                if message.isRead {
+                    let markRead = try cached(&sequenceMarkRead, MessageColumns.markSequenceRead)
+                    try markRead.bind(insertedSequence, at: 1)
+                    try markRead.run()
+                }
+            } else if readState == .overwrite {
+                let mark: SQLiteStatement
+                if message.isRead {
+                    mark = try cached(&idMarkRead, MessageColumns.markIDRead)
+                } else {
+                    mark = try cached(&idMarkUnread, MessageColumns.markIDUnread)
+                }
+                try mark.bind(message.id, at: 1)
+                try mark.run()
+                if !rowChanged { upsertedRowsChanged += connection.changes }
+            }
         }
         if namedAuthors[message.authorID] == nil { namedAuthors[message.authorID] = message.id }
+    }
+
+    private func cached(_ slot: inout SQLiteStatement?, _ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let statement = slot { return statement }
+        let statement = try connection.statement(sql)
+        slot = statement
+        return statement
     }
 
     /// Deletes the messages with these IDs, in one statement. Unknown IDs are ignored.
@@ -92,21 +122,27 @@ public final class TimelineTransaction {
     }
 
     /// Marks the messages with these IDs read (or unread), in one SQL statement however many IDs
-    /// there are: nothing is loaded, and rows already in that state are not touched.
+    /// there are: nothing is loaded, and messages already in that state are not touched.
     /// Returns how many messages changed.
     @discardableResult
     public func markRead(ids: some Sequence<String>, read: Bool = true) throws(TimelineStoreError) -> Int {
-        try runBulk(read
-            ? "UPDATE messages SET read = 1 WHERE read = 0 AND id IN (SELECT value FROM json_each(?1))"
-            : "UPDATE messages SET read = 0 WHERE read = 1 AND id IN (SELECT value FROM json_each(?1))",
-            ids: ids)
+        try runBulk(read ? Self.markReadSQL : Self.markUnreadSQL, ids: ids)
     }
+
+    static let markReadSQL = """
+        DELETE FROM unread_messages
+        WHERE seq IN (SELECT seq FROM messages WHERE id IN (SELECT value FROM json_each(?1)))
+        """
+    static let markUnreadSQL = """
+        INSERT OR IGNORE INTO unread_messages (seq)
+        SELECT seq FROM messages WHERE id IN (SELECT value FROM json_each(?1))
+        """
 
     /// Marks every message read, in one statement. Returns how many messages changed.
     @discardableResult
     public func markAllRead() throws(TimelineStoreError) -> Int {
         try sqlite { () throws(SQLiteError) in
-            try connection.statement("UPDATE messages SET read = 1 WHERE read = 0").run()
+            try connection.statement("DELETE FROM unread_messages").run()
             return connection.changes
         }
     }

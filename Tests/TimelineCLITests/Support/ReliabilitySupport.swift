@@ -96,7 +96,7 @@ extension Scenario {
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         holder.arguments = [databasePath, "PRAGMA locking_mode=EXCLUSIVE;", "BEGIN EXCLUSIVE;",
-                            "UPDATE messages SET read = read;", ".shell touch '\(ready)'", ".shell sleep \(seconds)", "ROLLBACK;"]
+                            "UPDATE messages SET like_count = like_count;", ".shell touch '\(ready)'", ".shell sleep \(seconds)", "ROLLBACK;"]
         holder.standardOutput = FileHandle.nullDevice
         holder.standardError = FileHandle.nullDevice
         try holder.run()

@@ -41,11 +41,29 @@ struct MessageRecord: Codable, FetchableRecord, PersistableRecord {
         likeCount = m.likeCount; repostCount = m.repostCount; replyCount = m.replyCount; isRead = m.isRead
     }
 
-    /// Everything but the ID, for the "keep read, update only when different" raw variant.
+    /// The read flag is not a column (schema v2 keeps it in `unread_messages`): GRDB's synthesized
+    /// encoding would write it, so the record encodes its columns itself.
+    func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id; container["author_id"] = authorID; container["text"] = text
+        container["created_at"] = createdAt; container["edited_at"] = editedAt
+        container["reply_to_id"] = replyToID; container["reply_to_user_id"] = replyToUserID
+        container["repost_of_id"] = repostOfID; container["quote_of_id"] = quoteOfID
+        container["content_warning"] = contentWarning; container["url"] = url
+        container["attachments"] = attachments.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) }
+        container["like_count"] = likeCount; container["repost_count"] = repostCount; container["reply_count"] = replyCount
+    }
+
+    /// The columns GRDB selects, with the read flag computed the way TimelineKit stores it.
+    static var databaseSelection: [any SQLSelectable] { [
+        AllColumns(),
+        SQL("NOT EXISTS (SELECT 1 FROM unread_messages WHERE unread_messages.seq = messages.seq)").forKey("read"),
+    ] }
+
+    /// Everything for the raw variant's upsert (TimelineKit's SQL).
     var arguments: StatementArguments {
         let attachmentsJSON: String? = attachments.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) }
         return [id, authorID, text, createdAt, editedAt, replyToID, replyToUserID, repostOfID, quoteOfID,
-                contentWarning, url, attachmentsJSON, likeCount, repostCount, replyCount, isRead, false]
+                contentWarning, url, attachmentsJSON, likeCount, repostCount, replyCount]
     }
 }
 
@@ -60,9 +78,9 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord {
     init(_ u: User) { id = u.id; handle = u.handle; name = u.name; url = u.url; bot = u.isBot }
 }
 
-/// TimelineKit's schema (Sources/TimelineKit/Store/Migration.swift, version 1, as of commit d6418e5
-/// which dropped the author index): same tables,
-/// indexes and change-tracking triggers, so both libraries do the same work per row.
+/// TimelineKit's schema (Sources/TimelineKit/Store/Migration.swift, versions 1 and 2 as a new
+/// database ends up): same tables, indexes and change-tracking triggers, so both libraries do the
+/// same work per row.
 let timelineSchemaSQL = #"""
     CREATE TABLE users (
         id TEXT PRIMARY KEY NOT NULL, handle TEXT NOT NULL, name TEXT NOT NULL, url TEXT,
@@ -70,14 +88,15 @@ let timelineSchemaSQL = #"""
     ) WITHOUT ROWID;
     CREATE INDEX users_by_handle ON users (handle);
     CREATE TABLE messages (
-        id TEXT NOT NULL UNIQUE,
+        seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
         author_id TEXT NOT NULL REFERENCES users (id) DEFERRABLE INITIALLY DEFERRED,
         text TEXT NOT NULL, created_at INTEGER NOT NULL, edited_at INTEGER, reply_to_id TEXT,
         reply_to_user_id TEXT, repost_of_id TEXT, quote_of_id TEXT, content_warning TEXT, url TEXT,
         attachments TEXT, like_count INTEGER NOT NULL DEFAULT 0, repost_count INTEGER NOT NULL DEFAULT 0,
-        reply_count INTEGER NOT NULL DEFAULT 0, read INTEGER NOT NULL DEFAULT 0 CHECK (read IN (0, 1))
+        reply_count INTEGER NOT NULL DEFAULT 0
     );
     CREATE INDEX messages_by_time ON messages (created_at DESC, id DESC);
+    CREATE TABLE unread_messages (seq INTEGER PRIMARY KEY REFERENCES messages (seq) ON DELETE CASCADE);
     CREATE TABLE timeline_state (
         singleton INTEGER PRIMARY KEY CHECK (singleton = 1), database_id TEXT NOT NULL,
         generation INTEGER NOT NULL, message_count INTEGER NOT NULL, unread_count INTEGER NOT NULL,
@@ -85,16 +104,21 @@ let timelineSchemaSQL = #"""
     );
     INSERT INTO timeline_state VALUES (1, lower(hex(randomblob(16))), 0, 0, 0, 0);
     CREATE TRIGGER messages_tracked_insert AFTER INSERT ON messages BEGIN
-        UPDATE timeline_state SET generation = generation + 1, message_count = message_count + 1,
-            unread_count = unread_count + (NEW.read = 0);
+        UPDATE timeline_state SET generation = generation + 1, message_count = message_count + 1;
+        INSERT INTO unread_messages (seq) VALUES (NEW.seq);
     END;
     CREATE TRIGGER messages_tracked_update AFTER UPDATE ON messages BEGIN
-        UPDATE timeline_state SET generation = generation + 1,
-            unread_count = unread_count + (NEW.read = 0) - (OLD.read = 0);
+        UPDATE timeline_state SET generation = generation + 1;
     END;
     CREATE TRIGGER messages_tracked_delete AFTER DELETE ON messages BEGIN
-        UPDATE timeline_state SET generation = generation + 1, message_count = message_count - 1,
-            unread_count = unread_count - (OLD.read = 0);
+        DELETE FROM unread_messages WHERE seq = OLD.seq;
+        UPDATE timeline_state SET generation = generation + 1, message_count = message_count - 1;
+    END;
+    CREATE TRIGGER unread_messages_tracked_insert AFTER INSERT ON unread_messages BEGIN
+        UPDATE timeline_state SET generation = generation + 1, unread_count = unread_count + 1;
+    END;
+    CREATE TRIGGER unread_messages_tracked_delete AFTER DELETE ON unread_messages BEGIN
+        UPDATE timeline_state SET generation = generation + 1, unread_count = unread_count - 1;
     END;
     CREATE TRIGGER users_tracked_insert AFTER INSERT ON users BEGIN
         UPDATE timeline_state SET generation = generation + 1, user_count = user_count + 1;
@@ -108,27 +132,26 @@ let timelineSchemaSQL = #"""
     """#
 
 /// TimelineKit's upsert (MessageColumns.upsert): insert, or update in place only when something
-/// differs, keeping the stored read flag unless ?17.
+/// differs. New rows start unread (trigger); a message that says it was read is then marked so.
 let timelineUpsertSQL = """
     INSERT INTO messages (id, author_id, text, created_at, edited_at, reply_to_id, reply_to_user_id,
-        repost_of_id, quote_of_id, content_warning, url, attachments, like_count, repost_count, reply_count, read)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+        repost_of_id, quote_of_id, content_warning, url, attachments, like_count, repost_count, reply_count)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
     ON CONFLICT (id) DO UPDATE SET
         author_id = excluded.author_id, text = excluded.text, created_at = excluded.created_at,
         edited_at = excluded.edited_at, reply_to_id = excluded.reply_to_id,
         reply_to_user_id = excluded.reply_to_user_id, repost_of_id = excluded.repost_of_id,
         quote_of_id = excluded.quote_of_id, content_warning = excluded.content_warning,
         url = excluded.url, attachments = excluded.attachments, like_count = excluded.like_count,
-        repost_count = excluded.repost_count, reply_count = excluded.reply_count,
-        read = CASE WHEN ?17 THEN excluded.read ELSE read END
+        repost_count = excluded.repost_count, reply_count = excluded.reply_count
     WHERE (author_id, text, created_at, edited_at, reply_to_id, reply_to_user_id, repost_of_id,
-           quote_of_id, content_warning, url, attachments, like_count, repost_count, reply_count, read)
+           quote_of_id, content_warning, url, attachments, like_count, repost_count, reply_count)
        IS NOT (excluded.author_id, excluded.text, excluded.created_at, excluded.edited_at,
            excluded.reply_to_id, excluded.reply_to_user_id, excluded.repost_of_id,
            excluded.quote_of_id, excluded.content_warning, excluded.url, excluded.attachments,
-           excluded.like_count, excluded.repost_count, excluded.reply_count,
-           CASE WHEN ?17 THEN excluded.read ELSE read END)
+           excluded.like_count, excluded.repost_count, excluded.reply_count)
     """
+let markSequenceReadSQL = "DELETE FROM unread_messages WHERE seq = ?"
 
 func grdbConfiguration(readonly: Bool = false) -> Configuration {
     var configuration = Configuration()
@@ -200,7 +223,11 @@ func stageGRDB(_ config: Config, _ data: DataSets, _ report: Report) throws {
         for (index, batch) in batches(records).enumerated() {
             try pool.write { db in
                 if index == 0 { for user in userRecords { try user.save(db) } }
-                for record in batch { try record.upsert(db) }
+                for record in batch {
+                    try record.upsert(db)
+                    // New rows start unread; all rows here are new.
+                    if record.isRead { try db.execute(sql: markSequenceReadSQL, arguments: [db.lastInsertedRowID]) }
+                }
             }
         }
         seconds["grdb.record"] = Double(now() - start) / 1e9
@@ -216,7 +243,11 @@ func stageGRDB(_ config: Config, _ data: DataSets, _ report: Report) throws {
             try pool.write { db in
                 if index == 0 { for user in userRecords { try user.save(db) } }
                 let statement = try db.cachedStatement(sql: timelineUpsertSQL)
-                for record in batch { try statement.execute(arguments: record.arguments) }
+                let markRead = try db.cachedStatement(sql: markSequenceReadSQL)
+                for record in batch {
+                    try statement.execute(arguments: record.arguments)
+                    if record.isRead { try markRead.execute(arguments: [db.lastInsertedRowID]) }
+                }
             }
         }
         seconds["grdb.raw"] = Double(now() - start) / 1e9
