@@ -57,6 +57,24 @@ public struct TimelineRenderer: Sendable {
         return page.messages.map { entry(for: $0, in: context) }
     }
 
+    /// The first entries of `page` that fit in `rows` terminal rows together with the empty lines
+    /// between them (see `rowCount(of:)`), and always at least the first. Messages after those
+    /// are not rendered at all: a screenful is a few entries of a page of hundreds.
+    public func render(_ page: TimelinePage, now: Date, fittingRows rows: Int) -> [RenderedEntry] {
+        let context = Context(page: page, time: RelativeTime(now: now), width: max(options.width, RenderOptions.minimumWidth))
+        var shown: [RenderedEntry] = []
+        var used = 0
+        for message in page.messages {
+            let entry = entry(for: message, in: context)
+            let needed = entry.lines.count + (shown.isEmpty ? 0 : 1)
+            if !shown.isEmpty && used + needed > rows { break }
+            shown.append(entry)
+            used += needed
+            if used >= rows { break }
+        }
+        return shown
+    }
+
     /// The whole page as text to write: entries separated by an empty line, every line ended
     /// by a line feed. An empty page gives an empty string.
     public func renderText(_ page: TimelinePage, now: Date) -> String {
@@ -112,7 +130,10 @@ public struct TimelineRenderer: Sendable {
         let page: TimelinePage
         /// Indices into `page.messages`, then (offset by its count) into `page.related`.
         let messageIndices: [String: Int]
-        let authors: [String: Author]
+        /// Indices into `page.users`. Authors are made when an entry needs them: a page carries
+        /// the users of all its messages, and `show` renders only what fits the screen, so making
+        /// every user's author up front (neutralising and measuring names) was a sixth of a paint.
+        let userIndices: [String: Int]
         let time: RelativeTime
         let width: Int
 
@@ -127,11 +148,11 @@ public struct TimelineRenderer: Sendable {
                 messageIndices[page.related[index].id] = page.messages.count + index
             }
             self.messageIndices = messageIndices
-            var authors = [String: Author](minimumCapacity: page.users.count)
-            for user in page.users where authors[user.id] == nil {
-                authors[user.id] = Author(user)
+            var userIndices = [String: Int](minimumCapacity: page.users.count)
+            for index in page.users.indices where userIndices[page.users[index].id] == nil {
+                userIndices[page.users[index].id] = index
             }
-            self.authors = authors
+            self.userIndices = userIndices
             self.time = time
             self.width = width
         }
@@ -142,7 +163,11 @@ public struct TimelineRenderer: Sendable {
         }
 
         func author(of message: Message) -> Author {
-            authors[message.authorID] ?? .unknown
+            author(id: message.authorID) ?? .unknown
+        }
+
+        func author(id: String) -> Author? {
+            userIndices[id].map { Author(page.users[$0]) }
         }
     }
 
@@ -304,7 +329,7 @@ public struct TimelineRenderer: Sendable {
         guard message.replyToID != nil || message.replyToUserID != nil else { return nil }
         let userID = message.replyToUserID ?? message.replyToID.flatMap { context.message($0)?.authorID }
         var reply = "↩ reply"
-        if let userID, let author = context.authors[userID], !author.bareHandle.isEmpty {
+        if let userID, let author = context.author(id: userID), !author.bareHandle.isEmpty {
             reply += " to @" + author.bareHandle
         }
         return detailLine(reply, in: context)

@@ -160,15 +160,8 @@ struct ShowRunner {
             return renderer.render(page.prefix(limit), now: now)
         }
         guard let rows else { return renderer.render(page.prefix(20), now: now) }
-        // Every entry takes at least two rows with its separator, so `rows / 2` of them are always
-        // enough; one row stays free for the prompt.
-        let candidates = renderer.render(page.prefix(max(1, rows / 2)), now: now)
-        var shown: [RenderedEntry] = []
-        for entry in candidates {
-            if !shown.isEmpty && TimelineRenderer.rowCount(of: shown + [entry]) > rows - 1 { break }
-            shown.append(entry)
-        }
-        return shown
+        // One row stays free for the prompt.
+        return renderer.render(page, now: now, fittingRows: rows - 1)
     }
 
     private func draw(_ page: TimelinePage, with renderer: TimelineRenderer, now: Date, rows: Int?) -> Paint {

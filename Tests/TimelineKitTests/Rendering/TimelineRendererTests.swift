@@ -16,6 +16,20 @@ import Testing
         #expect(entries.map(\.messageID) == page.messages.map(\.id))
     }
 
+    @Test func renderingToFitRowsStopsAtTheFirstEntryThatWouldOverflow() {
+        let renderer = TimelineRenderer(options: RenderOptions())
+        let all = renderer.render(page, now: now)
+        for rows in 0...(TimelineRenderer.rowCount(of: all) + 2) {
+            let fitted = renderer.render(page, now: now, fittingRows: rows)
+            // The longest prefix of the full rendering within `rows`, but never nothing.
+            var expected = 1
+            while expected < all.count && TimelineRenderer.rowCount(of: Array(all.prefix(expected + 1))) <= rows {
+                expected += 1
+            }
+            #expect(fitted == Array(all.prefix(expected)), "rows: \(rows)")
+        }
+    }
+
     @Test func aPlainMessageIsAHeaderAndItsText() {
         #expect(render()["m1"] == [
             "  Alice Liddell @alice · 3m",
