@@ -5,7 +5,7 @@
 ///   or a long-running reader that kept SQLite's automatic checkpoints from restarting the WAL),
 ///   the store runs `PRAGMA optimize` and a `wal_checkpoint(TRUNCATE)` that empties the WAL file.
 ///   It waits at most a moment for readers; if one is still reading, the next write tries again.
-/// - Every `interval` (a week by default, as the program this one replaces did), the first write
+/// - Every `interval` (a week by default, as the original program did), the first write
 ///   after it has passed also does the upkeep: `PRAGMA optimize`, giving free pages back to the
 ///   file system (`PRAGMA incremental_vacuum`) when they are a quarter of the file or more, and
 ///   the checkpoint. The time is recorded in the database's `maintenance` table.

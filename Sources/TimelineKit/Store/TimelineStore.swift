@@ -24,6 +24,10 @@ import Foundation
 /// **Snapshot.** After every write transaction, the store rewrites the snapshot from committed
 /// data (unless it is already fresh), atomically, while holding a lock file that every writer of
 /// the snapshot takes: so an older snapshot never replaces a newer one, even across processes.
+///
+/// **Upkeep.** Write transactions also keep the WAL bounded and run a weekly upkeep, as
+/// `Configuration.maintenance` (a `MaintenancePolicy`) says; reads never do. `checkHealth`,
+/// `prune(olderThan:keepUnread:dryRun:)` and `vacuum()` are the rest of the maintenance API.
 public final class TimelineStore: Sendable {
     /// The database file.
     public let path: String

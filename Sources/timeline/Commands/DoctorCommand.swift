@@ -19,7 +19,7 @@ struct DoctorCommand: ParsableCommand {
             Exit status: 0 healthy (advice may still be printed), 65 the database is damaged or \
             not a timeline database, 66 there is no database or it cannot be read, 78 it was \
             written by a newer timeline, 5 the snapshot cannot be read, 4 there is none, 3 it is \
-            stale. With several problems, the first of these.
+            stale. With several problems, the database's come before the snapshot's.
 
             Examples:
               timeline doctor
