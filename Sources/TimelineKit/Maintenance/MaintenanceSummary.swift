@@ -1,6 +1,6 @@
 /// What an upkeep run (`TimelineStore.maintain()`, `vacuum()`, the end of a prune) did.
 public struct MaintenanceSummary: Sendable, Equatable {
-    /// Bytes of the database file plus its WAL before the upkeep.
+    /// Bytes of the database file plus its WAL before the upkeep (for a prune: before the prune).
     public var bytesBefore: Int
     /// Bytes of the database file plus its WAL after it.
     public var bytesAfter: Int

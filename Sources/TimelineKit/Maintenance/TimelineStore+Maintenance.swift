@@ -107,7 +107,7 @@ extension TimelineStore {
         return (try? connection.integer("PRAGMA wal_checkpoint(TRUNCATE)")) == 0
     }
 
-    private func databaseAndWALBytes() -> Int {
+    func databaseAndWALBytes() -> Int {
         let usage = diskUsage()
         return usage.database + usage.writeAheadLog
     }

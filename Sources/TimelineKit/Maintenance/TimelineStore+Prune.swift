@@ -45,6 +45,7 @@ extension TimelineStore {
             })
             return summary
         }
+        let bytesBefore = databaseAndWALBytes()
         try storeWrite { transaction throws(TimelineStoreError) in
             let connection = transaction.connection
             try connection.reportingStoreErrors { () throws(SQLiteError) in
@@ -62,6 +63,7 @@ extension TimelineStore {
             summary.maintenance = try Self.unwrap(writer.withConnection { connection throws(TimelineStoreError) in
                 try upkeep(using: connection, releaseFreePages: true)
             })
+            summary.maintenance?.bytesBefore = bytesBefore
         }
         return summary
     }
