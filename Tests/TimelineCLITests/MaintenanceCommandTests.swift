@@ -181,6 +181,23 @@ import TimelineKit
         #expect(!FileManager.default.fileExists(atPath: scenario.databasePath))
     }
 
+    // MARK: the automatic upkeep
+
+    @Test func showNeverRunsTheUpkeepAndAWriteCommandRunsItWhenDue() throws {
+        let scenario = Scenario()
+        try Self.importTimeline(scenario)
+        let eightDaysAgo = Int64((Date().timeIntervalSince1970 - 8 * 86_400) * 1000)
+        // A stale snapshot too, so that `show` writes one.
+        try scenario.sqlite("UPDATE maintenance SET last_run_at = \(eightDaysAgo); DELETE FROM messages WHERE id = 'new0'")
+        #expect(try scenario.timeline.run(["show", "-n", "2"]).status == 0)
+        #expect(try scenario.timeline.run(["snapshot", "--check"]).status == 0)
+        #expect(try scenario.sqlite("SELECT last_run_at FROM maintenance") == "\(eightDaysAgo)")
+
+        #expect(try scenario.timeline.run(["mark-read", "--all"]).status == 0)
+        let last = try #require(Int64(try scenario.sqlite("SELECT last_run_at FROM maintenance")))
+        #expect(last > eightDaysAgo + 7 * 86_400_000)
+    }
+
     // MARK: vacuum
 
     @Test func vacuumRewritesTheDatabaseAndKeepsTheSnapshotFresh() throws {
