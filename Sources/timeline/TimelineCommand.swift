@@ -21,7 +21,8 @@ struct TimelineCommand: ParsableCommand {
         version: timelineKitVersion,
         subcommands: [
             ShowCommand.self, ImportCommand.self, ExportCommand.self, PostCommand.self, UserCommand.self,
-            MarkReadCommand.self, DeleteCommand.self, SnapshotCommand.self, StatsCommand.self,
+            MarkReadCommand.self, DeleteCommand.self, PruneCommand.self, SnapshotCommand.self, StatsCommand.self,
+            DoctorCommand.self, VacuumCommand.self,
         ],
         defaultSubcommand: ShowCommand.self)
 }

@@ -11,6 +11,8 @@ final class SQLiteConnection {
     enum OpenMode {
         case readWrite
         case readWriteCreate
+        /// Never writes the database (`timeline doctor`).
+        case readOnly
     }
 
     let path: String
@@ -23,8 +25,12 @@ final class SQLiteConnection {
 
     init(path: String, mode: OpenMode) throws(SQLiteError) {
         var db: OpaquePointer?
-        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_READWRITE
-        if mode == .readWriteCreate { flags |= SQLITE_OPEN_CREATE }
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        switch mode {
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        }
         let code = sqlite3_open_v2(path, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
@@ -60,6 +66,14 @@ final class SQLiteConnection {
         let statement = SQLiteStatement(handle: stmt, sql: sql, connection: self)
         statementCache[sql] = statement
         return statement
+    }
+
+    /// The first column of the first row `sql` returns as an integer (`PRAGMA page_count`,
+    /// `SELECT count(*) …`), or `nil` when it returns no row.
+    func integer(_ sql: String) throws(SQLiteError) -> Int? {
+        let statement = try statement(sql)
+        defer { statement.reset() }
+        return try statement.step() ? statement.int(at: 0) : nil
     }
 
     /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.

@@ -10,6 +10,16 @@ public enum SnapshotStatus: Sendable, Equatable, CustomStringConvertible {
     /// The snapshot file cannot be used; the error says why.
     case unusable(SnapshotError)
 
+    /// Compares a snapshot's header with the database's state.
+    init(header: SnapshotHeader, state: TimelineState) {
+        if header.databaseID == state.databaseID, header.generation == state.generation {
+            self = .fresh(generation: state.generation)
+        } else {
+            self = .stale(snapshotGeneration: header.generation, databaseGeneration: state.generation,
+                          sameDatabase: header.databaseID == state.databaseID)
+        }
+    }
+
     public var isFresh: Bool {
         if case .fresh = self { return true }
         return false

@@ -156,5 +156,17 @@ struct Migration: Sendable {
             WHERE (message_count, unread_count)
                 IS NOT ((SELECT count(*) FROM messages), (SELECT count(*) FROM unread_messages));
             """#),
+        // No trigger touches this table: upkeep is not a change to the timeline, so it never
+        // makes a snapshot stale.
+        Migration(version: 3, name: "when the database was last maintained", sql: #"""
+            -- The last automatic or requested upkeep (PRAGMA optimize, checkpoint, incremental
+            -- vacuum), in milliseconds since 1970; see MaintenancePolicy. Set when the table is
+            -- created, so a new database's first upkeep comes one interval after its creation.
+            CREATE TABLE maintenance (
+                singleton   INTEGER PRIMARY KEY CHECK (singleton = 1),
+                last_run_at INTEGER NOT NULL
+            );
+            INSERT INTO maintenance VALUES (1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));
+            """#),
     ]
 }

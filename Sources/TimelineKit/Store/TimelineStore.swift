@@ -24,6 +24,10 @@ import Foundation
 /// **Snapshot.** After every write transaction, the store rewrites the snapshot from committed
 /// data (unless it is already fresh), atomically, while holding a lock file that every writer of
 /// the snapshot takes: so an older snapshot never replaces a newer one, even across processes.
+///
+/// **Upkeep.** Write transactions also keep the WAL bounded and run a weekly upkeep, as
+/// `Configuration.maintenance` (a `MaintenancePolicy`) says; reads never do. `checkHealth`,
+/// `prune(olderThan:keepUnread:dryRun:)` and `vacuum()` are the rest of the maintenance API.
 public final class TimelineStore: Sendable {
     /// The database file.
     public let path: String
@@ -33,8 +37,8 @@ public final class TimelineStore: Sendable {
     public let snapshotFile: SnapshotFile
 
     /// The writer connection, opened on the first write: `timeline show` only reads.
-    private let writer: GuardedConnection
-    private let reader: GuardedConnection
+    let writer: GuardedConnection
+    let reader: GuardedConnection
 
     /// Opens the database at `path`, creating it (private: 0600, in a 0700 directory) when it does
     /// not exist and `configuration.createIfMissing` allows, and migrating it to the newest schema.
@@ -101,6 +105,13 @@ public final class TimelineStore: Sendable {
     private static func openWriter(path: String, configuration: Configuration) throws(TimelineStoreError) -> SQLiteConnection {
         let connection = try openConnection(path: path, configuration: configuration)
         try connection.reportingStoreErrors { () throws(SQLiteError) -> Void in
+            // A database created now gets incremental auto-vacuum, so that a prune can give its
+            // pages back to the file system without rewriting the whole file. SQLite takes the
+            // mode only before the first page is written, and `journal_mode = WAL` writes one.
+            // Older databases switch with `timeline vacuum` (see `vacuum()`).
+            if try Self.pageCount(connection) == 0 {
+                try connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
+            }
             // WAL: readers (every terminal's `show`) never block the writer, nor it them.
             try connection.execute("PRAGMA journal_mode = WAL")
             // FULL makes each commit durable before the snapshot that describes it is written. With
@@ -111,8 +122,17 @@ public final class TimelineStore: Sendable {
             // Bulk ingest touches many index pages; with SQLite's default 2 MB cache it re-read
             // them from the WAL through system calls (a fifth of ingest time). 32 MB, writer only.
             try connection.execute("PRAGMA cache_size = -32768")
+            // A checkpoint that resets the WAL cuts the file back to this size, so one huge
+            // transaction does not leave a huge WAL behind for good (see `MaintenancePolicy`).
+            try connection.execute("PRAGMA journal_size_limit = \(configuration.maintenance.walSizeLimit)")
         }
         return connection
+    }
+
+    private static func pageCount(_ connection: SQLiteConnection) throws(SQLiteError) -> Int {
+        let statement = try connection.statement("PRAGMA page_count")
+        defer { statement.reset() }
+        return try statement.step() ? statement.int(at: 0) : 0
     }
 
     // MARK: Reading
@@ -126,7 +146,7 @@ public final class TimelineStore: Sendable {
     }
 
     /// `withConnection`'s result with its error flattened back to the store's error type.
-    private static func unwrap<T>(_ result: @autoclosure () throws(GuardedConnectionError<TimelineStoreError>) -> T) throws(TimelineStoreError) -> T {
+    static func unwrap<T>(_ result: @autoclosure () throws(GuardedConnectionError<TimelineStoreError>) -> T) throws(TimelineStoreError) -> T {
         do throws(GuardedConnectionError<TimelineStoreError>) {
             return try result()
         } catch {
@@ -136,7 +156,7 @@ public final class TimelineStore: Sendable {
         }
     }
 
-    private static func inReadTransaction<T>(
+    static func inReadTransaction<T>(
         _ connection: SQLiteConnection, _ body: (TimelineReader) throws(SQLiteError) -> T
     ) throws(TimelineStoreError) -> T {
         try connection.reportingStoreErrors { () throws(SQLiteError) -> T in
@@ -206,6 +226,8 @@ public final class TimelineStore: Sendable {
         do throws(GuardedConnectionError<any Error>) {
             return try writer.withConnection { connection throws -> T in
                 let value = try Self.inWriteTransaction(connection, body)
+                // The snapshot first: it is what every terminal's `show` waits for.
+                defer { maintainAfterWrite(using: connection) }
                 try refreshSnapshotAfterWrite(using: connection)
                 return value
             }
@@ -279,7 +301,7 @@ public final class TimelineStore: Sendable {
     }
 
     /// `write(_:)` for bodies that throw only store errors, keeping the error type.
-    private func storeWrite<T: Sendable>(_ body: (TimelineTransaction) throws(TimelineStoreError) -> T) throws(TimelineStoreError) -> T {
+    func storeWrite<T: Sendable>(_ body: (TimelineTransaction) throws(TimelineStoreError) -> T) throws(TimelineStoreError) -> T {
         do {
             return try write { transaction in try body(transaction) }
         } catch let error as TimelineStoreError {
@@ -383,12 +405,7 @@ public final class TimelineStore: Sendable {
             if case .missing = error { return .missing }
             return .unusable(error)
         }
-        let state = try state()
-        if header.databaseID == state.databaseID, header.generation == state.generation {
-            return .fresh(generation: state.generation)
-        }
-        return .stale(snapshotGeneration: header.generation, databaseGeneration: state.generation,
-                      sameDatabase: header.databaseID == state.databaseID)
+        return SnapshotStatus(header: header, state: try state())
     }
 
     /// Bytes on disk of the database, its write-ahead log and the snapshot (0 for a missing file).

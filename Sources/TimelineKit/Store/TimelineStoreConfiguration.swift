@@ -16,14 +16,18 @@ extension TimelineStore {
         /// snapshot on disk (so `timeline snapshot --limit 500` lasts), or
         /// `TimelineSnapshot.defaultLimit` when there is none.
         public var snapshotLimit: Int?
+        /// When the store checkpoints the WAL and runs its weekly upkeep by itself.
+        public var maintenance: MaintenancePolicy
 
         public init(
             createIfMissing: Bool = true,
             busyTimeout: Duration = .seconds(5),
             writesSnapshot: Bool = true,
             snapshotPath: String? = nil,
-            snapshotLimit: Int? = nil
+            snapshotLimit: Int? = nil,
+            maintenance: MaintenancePolicy = MaintenancePolicy()
         ) {
+            self.maintenance = maintenance
             self.createIfMissing = createIfMissing
             self.busyTimeout = busyTimeout
             self.writesSnapshot = writesSnapshot
