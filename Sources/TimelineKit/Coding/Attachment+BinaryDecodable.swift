@@ -11,4 +11,11 @@ extension Attachment: BinaryDecodable {
             altText: altText
         )
     }
+
+    /// Moves the reader past one encoded attachment (see `Message.skip(binary:)`).
+    static func skip(binary reader: BinaryReader) throws(BinaryDecodingError) {
+        try reader.skipString()                                  // kind
+        if try reader.readPresence() { try reader.skipString() } // url
+        if try reader.readPresence() { try reader.skipString() } // alt_text
+    }
 }

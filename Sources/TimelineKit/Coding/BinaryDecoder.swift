@@ -66,12 +66,26 @@ public struct BinaryDecoder: Sendable {
         _: T.Type,
         from buffer: UnsafeBufferPointer<UInt8>
     ) throws(BinaryDecodingError) -> T {
+        try decodeWithReader(from: buffer) { reader in try reader.decodeValue(T.self) }
+    }
+
+    /// Runs `body` on a reader of all of `bytes`, with the same end-of-input checks as `decode`:
+    /// for readers that read a value their own way (a snapshot preview).
+    func decodeWithReader<T>(from bytes: [UInt8], _ body: (BinaryReader) throws -> T) throws(BinaryDecodingError) -> T {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(BinaryDecodingError) -> T in
+            try decodeWithReader(from: buffer, body)
+        }
+    }
+
+    private func decodeWithReader<T>(
+        from buffer: UnsafeBufferPointer<UInt8>, _ body: (BinaryReader) throws -> T
+    ) throws(BinaryDecodingError) -> T {
         let reader = BinaryReader(buffer, decodesDirectly: decodesDirectly)
         // The buffer is only valid during this call: make sure nothing reads it afterwards.
         defer { reader.invalidate() }
         let value: T
         do {
-            value = try reader.decodeValue(T.self)
+            value = try body(reader)
         } catch let error as BinaryDecodingError {
             throw error
         } catch {

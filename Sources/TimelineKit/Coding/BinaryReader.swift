@@ -403,6 +403,29 @@ final class BinaryReader: Decoder {
         return slice
     }
 
+    /// Moves back to `offset`, a position this reader was at before.
+    func rewind(to offset: Int) {
+        precondition(offset >= 0 && offset <= cursor, "rewinding past the start or forward")
+        cursor = offset
+    }
+
+    /// Steps over a string's length and bytes without making a `String`.
+    func skipString() throws(BinaryDecodingError) {
+        let length = try readCount()
+        cursor += length
+    }
+
+    /// Steps over `count` bytes, refusing to step past the end.
+    func skipBytes(_ count: Int) throws(BinaryDecodingError) {
+        guard end - cursor >= count else { throw truncated(count, at: cursor) }
+        cursor += count
+    }
+
+    /// Steps over a varint, refusing an unterminated or overlong one.
+    func skipVarint() throws(BinaryDecodingError) {
+        _ = try readVarint()
+    }
+
     func readString() throws(BinaryDecodingError) -> String {
         let start = cursor
         let length = try readCount()

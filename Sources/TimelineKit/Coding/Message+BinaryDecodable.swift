@@ -43,4 +43,24 @@ extension Message: BinaryDecodable {
             isRead: isRead
         )
     }
+
+    /// Moves the reader past one encoded message without making it: what `decode(binary:)`
+    /// reads, field for field, with strings' bytes stepped over (bounds-checked, not validated).
+    /// A snapshot preview skips the messages the first screen does not show.
+    static func skip(binary reader: BinaryReader) throws(BinaryDecodingError) {
+        try reader.skipString()           // id
+        try reader.skipString()           // authorID
+        try reader.skipString()           // text
+        try reader.skipBytes(8)           // createdAt
+        if try reader.readPresence() { try reader.skipBytes(8) }  // editedAt
+        for _ in 0..<6 {                                          // replyToID … url
+            if try reader.readPresence() { try reader.skipString() }
+        }
+        let attachments = try reader.readCount()
+        for _ in 0..<attachments { try Attachment.skip(binary: reader) }
+        try reader.skipVarint()           // likeCount
+        try reader.skipVarint()           // repostCount
+        try reader.skipVarint()           // replyCount
+        try reader.skipBytes(1)           // isRead
+    }
 }

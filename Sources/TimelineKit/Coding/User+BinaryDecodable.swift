@@ -15,4 +15,13 @@ extension User: BinaryDecodable {
             isBot: isBot
         )
     }
+
+    /// Moves the reader past the fields of an encoded user that follow its `id` (see
+    /// `Message.skip(binary:)`): a preview reads each user's ID to tell whether it is needed.
+    static func skipAfterID(binary reader: BinaryReader) throws(BinaryDecodingError) {
+        try reader.skipString()                                  // handle
+        try reader.skipString()                                  // name
+        if try reader.readPresence() { try reader.skipString() } // url
+        try reader.skipBytes(1)                                  // isBot
+    }
 }

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// A snapshot file on disk: `SnapshotHeader`, then the `TimelineSnapshot` encoded with
 /// `BinaryEncoder` in one standard LZ4 frame (`lz4 -dc FILE` prints the encoded payload).
 ///
@@ -68,6 +74,51 @@ public struct SnapshotFile: Sendable {
 
     /// Verifies and decodes a snapshot file's bytes. `path` is only used in errors.
     public static func decode(_ file: [UInt8], path: String = "snapshot") throws(SnapshotError) -> TimelineSnapshot {
+        let (header, payload) = try verifiedPayload(of: file, path: path)
+        return try decodePayload(payload, header: header, path: path)
+    }
+
+    /// Reads and verifies the file, and decodes its state and the first `messages` messages of
+    /// its window (see `SnapshotPreview`): what the first screen of `timeline show` needs.
+    public func readPreview(messages: Int) throws(SnapshotError) -> SnapshotPreview {
+        try Self.decodePreview(readBytes(), messages: messages, path: path)
+    }
+
+    /// `readPreview(messages:)` of a snapshot file's bytes. `path` is only used in errors.
+    public static func decodePreview(_ file: [UInt8], messages count: Int, path: String = "snapshot") throws(SnapshotError) -> SnapshotPreview {
+        let (header, payload) = try verifiedPayload(of: file, path: path)
+        let parts: TimelineSnapshot.PreviewParts
+        do {
+            parts = try BinaryDecoder().decodeWithReader(from: payload) { reader in
+                try TimelineSnapshot.decodePreview(binary: reader, messages: max(0, count))
+            }
+        } catch {
+            throw .corrupt(path: path, reason: "payload does not decode: \(error)")
+        }
+        try check(state: parts.state, builtAt: parts.builtAt, limit: parts.limit,
+                  shown: parts.head.messages + parts.head.related, against: header, path: path)
+        return SnapshotPreview(parts: parts, payload: payload, header: header, path: path)
+    }
+
+    /// The whole snapshot of a preview (see `SnapshotPreview.complete()`).
+    static func decodeRemainder(
+        _ payload: [UInt8], of parts: TimelineSnapshot.PreviewParts, header: SnapshotHeader, path: String
+    ) throws(SnapshotError) -> TimelineSnapshot {
+        let snapshot: TimelineSnapshot
+        do {
+            snapshot = try BinaryDecoder().decodeWithReader(from: payload) { reader in
+                try TimelineSnapshot.decodeRemainder(binary: reader, of: parts)
+            }
+        } catch {
+            throw .corrupt(path: path, reason: "payload does not decode: \(error)")
+        }
+        try check(state: snapshot.state, builtAt: snapshot.builtAt, limit: snapshot.limit,
+                  shown: snapshot.window.messages + snapshot.window.related, against: header, path: path)
+        return snapshot
+    }
+
+    /// The file's header and its payload, decompressed and checked against the header.
+    private static func verifiedPayload(of file: [UInt8], path: String) throws(SnapshotError) -> (SnapshotHeader, [UInt8]) {
         let (header, payloadOffset) = try SnapshotHeader.decode(file, path: path)
         // Only this library writes snapshots, always with the same frame flags: anything else is
         // damage, even where LZ4's one-byte header checksum happens to miss it.
@@ -86,30 +137,39 @@ public struct SnapshotFile: Sendable {
         guard payload.count == header.payloadLength else {
             throw .corrupt(path: path, reason: "payload is \(payload.count) bytes, the header says \(header.payloadLength)")
         }
+        return (header, payload)
+    }
+
+    /// Decodes a verified payload and checks it against its header.
+    static func decodePayload(_ payload: [UInt8], header: SnapshotHeader, path: String) throws(SnapshotError) -> TimelineSnapshot {
         let snapshot: TimelineSnapshot
         do {
             snapshot = try BinaryDecoder().decode(TimelineSnapshot.self, from: payload)
         } catch {
             throw .corrupt(path: path, reason: "payload does not decode: \(error)")
         }
-        guard snapshot.state.generation == header.generation, snapshot.state.databaseID == header.databaseID,
-              snapshot.limit == header.limit else {
+        try check(state: snapshot.state, builtAt: snapshot.builtAt, limit: snapshot.limit,
+                  shown: snapshot.window.messages + snapshot.window.related, against: header, path: path)
+        return snapshot
+    }
+
+    private static func check(
+        state: TimelineState, builtAt: Date, limit: Int, shown: [Message], against header: SnapshotHeader, path: String
+    ) throws(SnapshotError) {
+        guard state.generation == header.generation, state.databaseID == header.databaseID, limit == header.limit else {
             throw .corrupt(path: path, reason: "header and payload disagree on database or generation")
         }
         // The checksums catch damage, not a file crafted to pass them: values no database can
         // hold are refused too, so they never reach the screen as wrong data (found by fuzzing).
-        let state = snapshot.state
-        let shown = snapshot.window.messages + snapshot.window.related
-        let timesAreFinite = snapshot.builtAt.timeIntervalSinceReferenceDate.isFinite
+        let timesAreFinite = builtAt.timeIntervalSinceReferenceDate.isFinite
             && shown.allSatisfy { message in
                 message.createdAt.timeIntervalSinceReferenceDate.isFinite
                     && (message.editedAt?.timeIntervalSinceReferenceDate.isFinite ?? true)
             }
         guard state.messageCount >= 0, state.unreadCount >= 0, state.userCount >= 0, !state.databaseID.isEmpty,
-              snapshot.limit >= 0, timesAreFinite else {
+              limit >= 0, timesAreFinite else {
             throw .corrupt(path: path, reason: "impossible values (a negative count, an empty database ID or a time that is not finite)")
         }
-        return snapshot
     }
 
     private func readBytes() throws(SnapshotError) -> [UInt8] {

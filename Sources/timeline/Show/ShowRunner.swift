@@ -15,6 +15,7 @@ struct ShowRunner {
     /// of the instructions of a whole `show` (callgrind), for memory the exit frees at once.
     /// `main` keeps the runner, and so this, alive until it calls `exit`.
     final class Retained {
+        var preview: SnapshotPreview?
         var snapshot: TimelineSnapshot?
         var paint: [RenderedEntry] = []
         var store: TimelineStore?
@@ -47,30 +48,34 @@ struct ShowRunner {
             ?? Terminal.environment("TIMELINE_BUSY_TIMEOUT_MS").flatMap { Int($0) }
             ?? ShowRequest.defaultBusyTimeoutMilliseconds
 
-        // 1. The first paint, from the snapshot alone: the database is not opened yet.
-        var snapshot: TimelineSnapshot?
+        // 1. The first paint, from the snapshot alone: the database is not opened yet. Only the
+        // messages a screen (or --limit) can show are decoded before it.
+        var preview: SnapshotPreview?
         var snapshotProblem: SnapshotError?
         if !request.fromDatabase {
             do throws(SnapshotError) {
-                let candidate = try SnapshotFile(path: location.snapshotPath).read()
+                // After the first, every entry takes two rows at least (a line and the empty line
+                // before it), so a screen of `rows` never shows more than rows / 2 + 1.
+                let shown = request.limit ?? (onTerminal ? window.map { $0.rows / 2 + 1 } : nil) ?? ShowRunner.entriesWithoutTerminal
+                let candidate = try SnapshotFile(path: location.snapshotPath).readPreview(messages: shown)
                 // A snapshot answers only when it holds as many messages as were asked for.
-                if let limit = request.limit, limit > candidate.window.messages.count, candidate.window.nextCursor != nil {
-                    snapshot = nil
+                if let limit = request.limit, limit > candidate.windowMessageCount, candidate.head.nextCursor != nil {
+                    preview = nil
                 } else {
-                    snapshot = candidate
+                    preview = candidate
                 }
             } catch {
                 snapshotProblem = error
             }
         }
-        retained.snapshot = snapshot
+        retained.preview = preview
         var paint: Paint?
-        if onTerminal, let snapshot {
-            paint = draw(snapshot.window, with: renderer, now: now, rows: window?.rows)
+        if onTerminal, let preview {
+            paint = draw(preview.head, with: renderer, now: now, rows: window?.rows)
             retained.paint = paint?.entries ?? []
         }
-        if !request.reconcile, let snapshot {
-            if paint == nil { printOnce(snapshot.window, with: renderer, now: now) }
+        if !request.reconcile, let preview {
+            if paint == nil { printOnce(preview.head, with: renderer, now: now) }
             return ExitStatus.success
         }
 
@@ -86,10 +91,22 @@ struct ShowRunner {
         do throws(TimelineStoreError) {
             let current: TimelinePage
             var changes: TimelineChanges?
-            if let snapshot {
-                let found = try store.reconcile(snapshot)
+            // Fresh means the same database and generation: a snapshot of another database that
+            // happens to look the same is rewritten too.
+            var fresh = false
+            var snapshot: TimelineSnapshot?
+            if let preview, preview.isFresh(for: try store.state()) {
+                // Nothing changed: the paint is the truth, and the rest of the window, which only
+                // a comparison needs, is never decoded.
+                current = preview.head
+                fresh = true
+            } else if let preview, let completed = complete(preview, problem: &snapshotProblem) {
+                snapshot = completed
+                retained.snapshot = completed
+                let found = try store.reconcile(completed)
                 changes = found
                 current = found.window
+                fresh = completed.isFresh(for: found.state)
             } else {
                 current = try store.timeline(limit: max(request.limit ?? 0, TimelineSnapshot.defaultLimit))
             }
@@ -98,7 +115,7 @@ struct ShowRunner {
 
             if onTerminal {
                 if let paint {
-                    if let changes, !changes.isEmpty {
+                    if !fresh, changes?.isEmpty != true {
                         update(paint, to: current, changes: changes, with: renderer, now: now, rows: window?.rows)
                     }
                 } else {
@@ -109,16 +126,13 @@ struct ShowRunner {
             }
 
             if !request.fromDatabase {
-                if snapshot == nil {
+                if snapshot == nil && !fresh {
                     let why = snapshotProblem.map { error -> String in
                         if case .missing = error { return "there was no snapshot yet" }
                         return "the snapshot could not be used (\(error))"
                     } ?? "the snapshot held fewer messages than asked for"
                     Terminal.emitError("timeline: \(why); showing the database and writing a new snapshot.\n")
                 }
-                // Fresh means the same database and generation: a snapshot of another database
-                // that happens to look the same is rewritten too.
-                let fresh = snapshot.flatMap { painted in changes.map { painted.isFresh(for: $0.state) } } ?? false
                 if !fresh {
                     // What was shown is right either way; a snapshot that cannot be written is
                     // worth a note, never a failed shell start.
@@ -141,6 +155,18 @@ struct ShowRunner {
         return ExitStatus.success
     }
 
+    /// The whole snapshot behind a preview, or nil when a part the preview stepped over does not
+    /// decode (only a file crafted to pass the checksums gets that far): then it is a snapshot
+    /// not to use, like any other bad one.
+    private func complete(_ preview: SnapshotPreview, problem: inout SnapshotError?) -> TimelineSnapshot? {
+        do throws(SnapshotError) {
+            return try preview.complete()
+        } catch {
+            problem = error
+            return nil
+        }
+    }
+
     /// Colour only on a terminal, never with NO_COLOR set (https://no-color.org) or TERM=dumb,
     /// unless --color says otherwise.
     private func useColor(onTerminal: Bool) -> Bool {
@@ -154,12 +180,15 @@ struct ShowRunner {
         }
     }
 
+    /// How many messages are shown off a terminal without `--limit`.
+    static let entriesWithoutTerminal = 20
+
     /// The entries to show: `--limit` of them, or as many as fit the window without scrolling.
     private func entries(of page: TimelinePage, with renderer: TimelineRenderer, now: Date, rows: Int?) -> [RenderedEntry] {
         if let limit = request.limit {
             return renderer.render(page.prefix(limit), now: now)
         }
-        guard let rows else { return renderer.render(page.prefix(20), now: now) }
+        guard let rows else { return renderer.render(page.prefix(Self.entriesWithoutTerminal), now: now) }
         // One row stays free for the prompt.
         return renderer.render(page, now: now, fittingRows: rows - 1)
     }
@@ -172,7 +201,7 @@ struct ShowRunner {
 
     private func printOnce(_ page: TimelinePage, with renderer: TimelineRenderer, now: Date) {
         if request.json {
-            Terminal.emit(JSONLinesShowOutput.lines(for: page.prefix(request.limit ?? 20)))
+            Terminal.emit(JSONLinesShowOutput.lines(for: page.prefix(request.limit ?? Self.entriesWithoutTerminal)))
         } else {
             Terminal.emit(text(of: entries(of: page, with: renderer, now: now, rows: nil)))
         }
@@ -180,7 +209,7 @@ struct ShowRunner {
 
     /// Rewrites the painted block in place when all of it is still on the screen; otherwise
     /// prints the new messages below, with one line summing up edits and removals.
-    private func update(_ paint: Paint, to page: TimelinePage, changes: TimelineChanges,
+    private func update(_ paint: Paint, to page: TimelinePage, changes: TimelineChanges?,
                         with renderer: TimelineRenderer, now: Date, rows: Int?) {
         let lines = paint.lineCount
         // Only a block whose every line is still on the screen, one screen row each, can be
@@ -192,6 +221,11 @@ struct ShowRunner {
             // Up to the block's first line, erase from there down, paint again.
             let shown = entries(of: page, with: renderer, now: now, rows: rows)
             Terminal.emit("\r" + (lines > 0 ? "\u{1b}[\(lines)A" : "") + "\u{1b}[J" + text(of: shown))
+            return
+        }
+        // Without changes (the painted snapshot turned out unusable) everything is new.
+        guard let changes else {
+            Terminal.emit("\n" + text(of: entries(of: page, with: renderer, now: now, rows: nil)))
             return
         }
         let inserted = Set(changes.inserted)

@@ -1,0 +1,67 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A snapshot read only as far as a first screen needs: its state and the first messages of its
+/// window, ready to render, with the whole window one `complete()` away.
+///
+/// `timeline show` paints a screenful — a few of the window's hundreds of messages — and making
+/// every message's strings was most of its work before the paint. The file is verified as a
+/// whole either way (checksums, header), and `complete()` decodes and checks all of it exactly
+/// as `SnapshotFile.read()` does.
+///
+/// ```swift
+/// let preview = try SnapshotFile(path: path).readPreview(messages: 20)
+/// paint(preview.head)                         // the first 20 messages, their users
+/// let changes = try store.reconcile(try preview.complete())
+/// ```
+public struct SnapshotPreview: Sendable {
+    /// The state of the database the snapshot was built from.
+    public let state: TimelineState
+    /// When the snapshot was built.
+    public let builtAt: Date
+    /// How many messages the window was built to hold.
+    public let limit: Int
+    /// The window's first messages (as many as were asked for, or all there are), the messages
+    /// they repost or quote, and the users those show. `nextCursor` is the window's own: whether
+    /// the database held more than the window when the snapshot was built.
+    public let head: TimelinePage
+    /// How many messages the whole window holds.
+    public let windowMessageCount: Int
+
+    let parts: TimelineSnapshot.PreviewParts
+    let payload: [UInt8]
+    let header: SnapshotHeader
+    let path: String
+
+    init(parts: TimelineSnapshot.PreviewParts, payload: [UInt8], header: SnapshotHeader, path: String) {
+        self.parts = parts
+        state = parts.state
+        builtAt = parts.builtAt
+        limit = parts.limit
+        head = parts.head
+        windowMessageCount = parts.windowMessageCount
+        self.payload = payload
+        self.header = header
+        self.path = path
+    }
+
+    /// Whether `head` is the whole window.
+    public var isWholeWindow: Bool { head.messages.count == windowMessageCount }
+
+    /// Whether the snapshot describes `state`: the same database at the same generation.
+    public func isFresh(for state: TimelineState) -> Bool {
+        self.state.databaseID == state.databaseID && self.state.generation == state.generation
+    }
+
+    /// The whole snapshot, decoded and checked as `SnapshotFile.read()` does; the head's
+    /// messages are not decoded again.
+    ///
+    /// - Throws: `SnapshotError.corrupt` when a part the preview stepped over does not decode
+    ///   (only a file crafted to pass the checksums can get that far).
+    public func complete() throws(SnapshotError) -> TimelineSnapshot {
+        try SnapshotFile.decodeRemainder(payload, of: parts, header: header, path: path)
+    }
+}
