@@ -33,6 +33,14 @@ enum FollowSignals {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         }
         writeEnd = ends[1]
+        // A mask inherited blocked (some launchers and test runners spawn that way) would keep
+        // Ctrl-C and SIGTERM from ever arriving.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for number in ending + [resize, suspend] {
+            sigaddset(&unblock, number)
+        }
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
         for number in ending + [resize, suspend] {
             // A signal ignored by whoever started us (`nohup`, a background job of a script) stays
             // ignored, as it would for any program.

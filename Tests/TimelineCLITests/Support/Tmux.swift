@@ -19,6 +19,16 @@ final class Tmux {
         try run(["capture-pane", "-p", "-t", "main"])
     }
 
+    /// Types keys into the window, in tmux's key names (`C-c` is Ctrl-C).
+    func sendKeys(_ keys: String...) throws {
+        try run(["send-keys", "-t", "main"] + keys, capturingOutput: false)
+    }
+
+    /// The terminal device of the window (`/dev/pts/N`), to inspect its settings.
+    func paneTTY() throws -> String {
+        try run(["display-message", "-p", "-t", "main", "#{pane_tty}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Polls the screen until `condition` holds or `timeout` passes; returns the last screen.
     func waitForScreen(timeout: TimeInterval, until condition: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
