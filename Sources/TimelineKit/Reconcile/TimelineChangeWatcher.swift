@@ -23,9 +23,11 @@ import Foundation
 /// microseconds. Only when it moved does the watcher read the one-row `timeline_state` (whose
 /// generation triggers move on every change to messages or users) and, when the generation or
 /// the database ID differs from the baseline's, one window with `TimelineStore.reconcile(_:)`.
-/// Polling was chosen over file notifications (inotify, kqueue) because it sees every writer the
-/// same way on every platform, needs no descriptor per watcher, and costs next to nothing idle
-/// (measured in tools/bench stage 8).
+/// The library polls rather than using file notifications because polling sees every writer
+/// the same way on every platform and needs no descriptor per watcher; a program with its own
+/// run loop can add notifications as a wake-up hint and call `check()` when they fire
+/// (`show --follow` watches the database and its WAL with inotify on Linux). tools/bench stage 8
+/// measures the cost.
 ///
 /// Not `Sendable`: one loop owns a watcher. Many watchers can share one store.
 public final class TimelineChangeWatcher {
