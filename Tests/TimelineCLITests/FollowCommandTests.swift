@@ -126,6 +126,7 @@ struct FollowCommandTests {
         let firstRow = afterEdit.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().first ?? ""
         #expect(firstRow.contains("LIVE FROM TIMELINE POST"))
         #expect(!afterEdit.contains("EXIT="))
+        if let pid = waitForPID(of: scenario.databasePath) { kill(pid, SIGTERM) }
     }
 
     @Test(.enabled(if: Tmux.isAvailable, "tmux is installed by `make deps`"),

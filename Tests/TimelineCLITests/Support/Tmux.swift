@@ -66,8 +66,18 @@ final class Tmux {
         let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         let cEnvironment: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
         defer { (cArguments + cEnvironment).forEach { free($0) } }
+        // The test runner's threads block most signals, and a spawned child inherits the mask:
+        // a server (and the programs in its window) with SIGHUP and SIGTERM blocked outlives
+        // `kill-server`. It starts with nothing blocked, as from a shell.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        guard posix_spawn(&pid, "/usr/bin/tmux", &actions, nil, cArguments, cEnvironment) == 0 else {
+        guard posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, cArguments, cEnvironment) == 0 else {
             throw CocoaError(.fileNoSuchFile)
         }
         var status: Int32 = 0
