@@ -27,8 +27,13 @@ enum Terminal {
     }
 
     static func emitError(_ text: String) {
+        errorWrites &+= 1
         emit(text, to: STDERR_FILENO)
     }
+
+    /// How many times `emitError` wrote: `show --follow` repaints its block in place only while
+    /// nothing else moved the cursor on the same terminal. (The CLI writes from its main thread.)
+    nonisolated(unsafe) static var errorWrites = 0
 
     static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }

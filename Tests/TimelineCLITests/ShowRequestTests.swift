@@ -9,6 +9,7 @@ import Testing
         ["show", "--json"], ["show", "--color", "never"], ["show", "--color=always"], ["--width", "40"],
         ["show", "--no-reconcile"], ["show", "--from-db"], ["show", "--db", "/tmp/x.sqlite"],
         ["show", "--db=/tmp/y.sqlite", "--busy-timeout", "250", "-n", "3", "--width=60", "--color", "auto"],
+        ["show", "--follow"], ["show", "-f"], ["-f", "-n", "4"], ["show", "--follow", "--json", "--from-db"],
     ]
 
     @Test(arguments: agreeing)
@@ -22,6 +23,7 @@ import Testing
     @Test(arguments: [
         ["show", "--help"], ["-h"], ["show", "-n"], ["show", "-n", "zero"], ["show", "-n", "0"], ["show", "--widht", "3"],
         ["show", "--color", "sometimes"], ["show", "--json=yes"], ["import", "x"], ["--version"], ["show", "extra"],
+        ["show", "--follow=yes"], ["show", "-f", "--no-reconcile"],
     ])
     func anythingUnusualIsLeftToArgumentParser(arguments: [String]) {
         #expect(ShowRequest.parse(arguments) == nil)

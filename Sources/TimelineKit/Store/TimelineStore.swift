@@ -177,6 +177,24 @@ public final class TimelineStore: Sendable {
         try read { reader throws(SQLiteError) in try reader.state() }
     }
 
+    /// SQLite's `PRAGMA data_version` on the reader connection: it differs from the value read
+    /// before whenever another connection (of this process or any other, the `sqlite3` shell
+    /// included) committed in between. In WAL mode it is answered from the shared-memory WAL
+    /// index, without reading the database file: cheap enough to ask ten times a second.
+    /// The reader never writes, so every write of this store counts as another connection's.
+    func dataVersion() throws(TimelineStoreError) -> Int64 {
+        try Self.unwrap(reader.withConnection { connection throws(TimelineStoreError) -> Int64 in
+            try connection.reportingStoreErrors { () throws(SQLiteError) -> Int64 in
+                let statement = try connection.statement("PRAGMA data_version")
+                defer { statement.reset() }
+                guard try statement.step() else {
+                    throw SQLiteError(code: .error, message: "PRAGMA data_version returned no row", sql: statement.sql)
+                }
+                return statement.int64(at: 0)
+            }
+        })
+    }
+
     /// Up to `limit` messages, newest first (ties broken by ID), starting after `cursor`, with the
     /// messages they repost or quote and their authors. Pass the page's `nextCursor` to get the
     /// next, older page. Uses the `messages_by_time` index: the cost depends on `limit`, not on the

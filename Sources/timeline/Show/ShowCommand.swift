@@ -20,10 +20,19 @@ struct ShowCommand: ParsableCommand {
 
             Colour: on a terminal unless NO_COLOR is set or TERM=dumb; --color overrides.
 
+            With --follow (-f) it stays open and shows every change committed by any process \
+            within a fraction of a second: on a terminal the block is repainted in place (new \
+            messages at the top) while it fits the window, otherwise new messages are printed \
+            below as they arrive, like tail -f; on a pipe each new message is printed as one more \
+            line (JSON Lines with --json). Ctrl-C, SIGTERM or SIGHUP end it (the shell sees the \
+            signal: status 130, 143, 129); a closed pipe ends it with status 0.
+
             Examples:
               timeline show
               timeline show -n 5 --width 60
               timeline show --json | jq -r .text
+              timeline show -f
+              timeline show -f --json | while read -r line; do notify-send "$line"; done
             """)
 
     @OptionGroup var location: LocationOptions
@@ -49,7 +58,11 @@ struct ShowCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("How long to wait for a locked database, in milliseconds (default 100).", valueName: "ms"))
     var busyTimeout: Int?
 
+    @Flag(name: [.customShort("f"), .long], help: "Stay open and show each new message, edit and removal as it is committed.")
+    var follow = false
+
     func validate() throws {
+        if follow && noReconcile { throw ValidationError("--follow needs the database; it cannot be used with --no-reconcile.") }
         if let limit, limit < 1 { throw ValidationError("-n/--limit must be at least 1, not \(limit).") }
         if let width, width < 1 { throw ValidationError("--width must be at least 1, not \(width).") }
         if let busyTimeout, busyTimeout < 0 { throw ValidationError("--busy-timeout cannot be negative.") }
@@ -57,7 +70,8 @@ struct ShowCommand: ParsableCommand {
 
     var request: ShowRequest {
         ShowRequest(databasePath: location.db, limit: limit, json: json, color: color, width: width,
-                    reconcile: !noReconcile, fromDatabase: fromDb, busyTimeoutMilliseconds: busyTimeout)
+                    reconcile: !noReconcile, fromDatabase: fromDb, busyTimeoutMilliseconds: busyTimeout,
+                    follow: follow)
     }
 
     func run() throws {

@@ -18,6 +18,8 @@ struct ShowRequest: Sendable, Equatable {
     var reconcile = true
     var fromDatabase = false
     var busyTimeoutMilliseconds: Int?
+    /// `--follow`/`-f`: after the usual paint, stay and show each change (see `FollowLoop`).
+    var follow = false
 
     /// How long `show` waits for a locked database unless told otherwise: short enough that a
     /// shell start never feels it.
@@ -64,10 +66,16 @@ struct ShowRequest: Sendable, Equatable {
                 request.reconcile = false
             case "--from-db" where attached == nil:
                 request.fromDatabase = true
+            case "-f":
+                request.follow = true
+            case "--follow" where attached == nil:
+                request.follow = true
             default:
                 return nil
             }
         }
+        // Following needs the database; ArgumentParser says why the two do not go together.
+        if request.follow && !request.reconcile { return nil }
         return request
     }
 }

@@ -3,6 +3,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TimelineKit
 
 /// `timeline show`: paint from the snapshot, then reconcile with the database and update the
@@ -26,12 +33,15 @@ struct ShowRunner {
     let retained = Retained()
 
     /// What is on the screen after the first paint.
-    private struct Paint {
+    struct Paint {
         let entries: [RenderedEntry]
         var lineCount: Int { TimelineRenderer.rowCount(of: entries) }
     }
 
     func run() -> Int32 {
+        // A reader that goes away (`show -f | head`) must end a follow quietly with status 0:
+        // writes then fail with EPIPE, which the follow loop handles, instead of killing it.
+        if request.follow { signal(SIGPIPE, SIG_IGN) }
         let location: TimelineLocation
         do throws(TimelineLocation.ResolutionError) {
             location = try TimelineLocation.resolve(explicitPath: request.databasePath)
@@ -95,7 +105,9 @@ struct ShowRunner {
             // happens to look the same is rewritten too.
             var fresh = false
             var snapshot: TimelineSnapshot?
-            if let preview, preview.isFresh(for: try store.state()) {
+            // What `--follow` measures later changes against: the window and state shown now.
+            var followBaseline: TimelineSnapshot?
+            if let preview, !request.follow, preview.isFresh(for: try store.state()) {
                 // Nothing changed: the paint is the truth, and the rest of the window, which only
                 // a comparison needs, is never decoded.
                 current = preview.head
@@ -107,19 +119,30 @@ struct ShowRunner {
                 changes = found
                 current = found.window
                 fresh = completed.isFresh(for: found.state)
+                if request.follow {
+                    followBaseline = TimelineSnapshot(state: found.state, builtAt: now, limit: completed.limit, window: found.window)
+                }
+            } else if request.follow {
+                // State and window from one read transaction, so no commit falls between them.
+                let made = try store.makeSnapshot(limit: max(request.limit ?? 0, TimelineSnapshot.defaultLimit))
+                current = made.window
+                followBaseline = made
             } else {
                 current = try store.timeline(limit: max(request.limit ?? 0, TimelineSnapshot.defaultLimit))
             }
             retained.current = current
             retained.changes = changes
 
+            // The block on the screen with the cursor right below it, for `--follow`.
+            var onScreen: Paint?
             if onTerminal {
                 if let paint {
+                    onScreen = paint
                     if !fresh, changes?.isEmpty != true {
-                        update(paint, to: current, changes: changes, with: renderer, now: now, rows: window?.rows)
+                        onScreen = update(paint, to: current, changes: changes, with: renderer, now: now, rows: window?.rows)
                     }
                 } else {
-                    _ = draw(current, with: renderer, now: now, rows: window?.rows)
+                    onScreen = draw(current, with: renderer, now: now, rows: window?.rows)
                 }
             } else {
                 printOnce(current, with: renderer, now: now)
@@ -148,6 +171,12 @@ struct ShowRunner {
                         }
                     }
                 }
+            }
+            if let followBaseline {
+                var loop = FollowLoop(runner: self, store: store, baseline: followBaseline, onTerminal: onTerminal,
+                                      renderer: renderer, rows: window?.rows, block: onScreen?.entries,
+                                      busyTimeout: busyTimeout)
+                return loop.run()
             }
         } catch {
             return give(up: error, painted: paint != nil, location: location, busyTimeout: busyTimeout)
@@ -184,7 +213,7 @@ struct ShowRunner {
     static let entriesWithoutTerminal = 20
 
     /// The entries to show: `--limit` of them, or as many as fit the window without scrolling.
-    private func entries(of page: TimelinePage, with renderer: TimelineRenderer, now: Date, rows: Int?) -> [RenderedEntry] {
+    func entries(of page: TimelinePage, with renderer: TimelineRenderer, now: Date, rows: Int?) -> [RenderedEntry] {
         if let limit = request.limit {
             return renderer.render(page.prefix(limit), now: now)
         }
@@ -208,9 +237,11 @@ struct ShowRunner {
     }
 
     /// Rewrites the painted block in place when all of it is still on the screen; otherwise
-    /// prints the new messages below, with one line summing up edits and removals.
+    /// prints the new messages below, with one line summing up edits and removals. Returns the
+    /// block now on the screen when it was repainted, `nil` when the changes went below it.
+    @discardableResult
     private func update(_ paint: Paint, to page: TimelinePage, changes: TimelineChanges?,
-                        with renderer: TimelineRenderer, now: Date, rows: Int?) {
+                        with renderer: TimelineRenderer, now: Date, rows: Int?) -> Paint? {
         let lines = paint.lineCount
         // Only a block whose every line is still on the screen, one screen row each, can be
         // repainted in place: lines wider than the window would have wrapped onto more rows.
@@ -221,12 +252,12 @@ struct ShowRunner {
             // Up to the block's first line, erase from there down, paint again.
             let shown = entries(of: page, with: renderer, now: now, rows: rows)
             Terminal.emit("\r" + (lines > 0 ? "\u{1b}[\(lines)A" : "") + "\u{1b}[J" + text(of: shown))
-            return
+            return Paint(entries: shown)
         }
         // Without changes (the painted snapshot turned out unusable) everything is new.
         guard let changes else {
             Terminal.emit("\n" + text(of: entries(of: page, with: renderer, now: now, rows: nil)))
-            return
+            return nil
         }
         let inserted = Set(changes.inserted)
         let fresh = TimelinePage(messages: page.messages.filter { inserted.contains($0.id) },
@@ -237,6 +268,7 @@ struct ShowRunner {
         if !changes.removed.isEmpty { summary.append("\(changes.removed.count) removed") }
         if !summary.isEmpty { output += "(" + summary.joined(separator: ", ") + " above)\n" }
         Terminal.emit(output)
+        return nil
     }
 
     private func text(of entries: [RenderedEntry]) -> String {
@@ -246,6 +278,12 @@ struct ShowRunner {
     /// Handles a database that cannot be used. After a paint, what is on the screen stays and a
     /// note says why it was not updated: `show` never turns a shell start into an error wall.
     private func give(up error: TimelineStoreError, painted: Bool, location: TimelineLocation, busyTimeout: Int) -> Int32 {
+        let status = keepingPaint(error, painted: painted, location: location, busyTimeout: busyTimeout)
+        // A follow that cannot follow failed, whatever was painted.
+        return request.follow && status == ExitStatus.success ? exitStatus(for: error) : status
+    }
+
+    private func keepingPaint(_ error: TimelineStoreError, painted: Bool, location: TimelineLocation, busyTimeout: Int) -> Int32 {
         switch error {
         case .databaseMissing where painted:
             Terminal.emitError("timeline: showing the last snapshot; there is no database at \(location.databasePath).\n")

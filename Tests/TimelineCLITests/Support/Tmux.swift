@@ -19,6 +19,16 @@ final class Tmux {
         try run(["capture-pane", "-p", "-t", "main"])
     }
 
+    /// Types keys into the window, in tmux's key names (`C-c` is Ctrl-C).
+    func sendKeys(_ keys: String...) throws {
+        try run(["send-keys", "-t", "main"] + keys, capturingOutput: false)
+    }
+
+    /// The terminal device of the window (`/dev/pts/N`), to inspect its settings.
+    func paneTTY() throws -> String {
+        try run(["display-message", "-p", "-t", "main", "#{pane_tty}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Polls the screen until `condition` holds or `timeout` passes; returns the last screen.
     func waitForScreen(timeout: TimeInterval, until condition: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
@@ -56,8 +66,18 @@ final class Tmux {
         let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         let cEnvironment: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
         defer { (cArguments + cEnvironment).forEach { free($0) } }
+        // The test runner's threads block most signals, and a spawned child inherits the mask:
+        // a server (and the programs in its window) with SIGHUP and SIGTERM blocked outlives
+        // `kill-server`. It starts with nothing blocked, as from a shell.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        guard posix_spawn(&pid, "/usr/bin/tmux", &actions, nil, cArguments, cEnvironment) == 0 else {
+        guard posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, cArguments, cEnvironment) == 0 else {
             throw CocoaError(.fileNoSuchFile)
         }
         var status: Int32 = 0

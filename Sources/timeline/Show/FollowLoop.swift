@@ -1,0 +1,326 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TimelineKit
+
+/// `timeline show --follow`: after the usual paint, stays and shows every change committed by any
+/// process, until a signal or a closed pipe ends it.
+///
+/// **No async machinery.** The loop is one thread blocked in `poll(2)` on the self-pipe of
+/// `FollowSignals`, on standard output (to see a reader close the pipe) and, on Linux, on an
+/// inotify descriptor watching the database and its WAL. Each wake-up asks the library's watcher,
+/// which reads one number from SQLite's shared memory when nothing was committed. With inotify an
+/// idle follower wakes once a second (a safety net) and, after a write, checks every 20 ms for a
+/// second, since the commit is published a little after the write that woke it; without inotify it
+/// checks every 100 ms. Plain `show` never gets here, so it pays nothing for any of this.
+///
+/// **On a terminal** the block of messages stays live: while it fits the window (every line on
+/// the screen, one row each: no `--limit` larger than the window, no width wider than it), each
+/// change repaints it in place (`\r`, up n rows, erase down), new messages at the top, edits and
+/// removals shown as they are, older messages leaving at the bottom; ages are refreshed once a
+/// minute. When it does not fit, new messages are printed below as they arrive, oldest first so
+/// the newest is the last line (like `tail -f`), and a note line counts changes and removals of
+/// messages printed earlier. A resized window (once resizing pauses for 150 ms), a return from
+/// Ctrl-Z or a line written to the terminal's standard error start a fresh block below. Keys are
+/// not echoed meanwhile (`TerminalEcho`).
+///
+/// **On a pipe** (or with `--json`) each new message is one more entry (one more JSON line with
+/// `--json`), oldest first; edits and removals are not printed (a reader wanting them uses
+/// TimelineKit's `TimelineStore.changes(since:)`).
+///
+/// **Ending.** SIGINT, SIGTERM and SIGHUP: the terminal's settings are restored, the snapshot is
+/// refreshed, and the process ends by the same signal (status 130, 143, 129 in a shell). A closed
+/// pipe (EPIPE, or POLLERR on standard output): the same, then exit status 0, silently. A
+/// database that cannot be read any more: a note and the matching exit status. The snapshot is
+/// refreshed after every change shown, so a `show` in another terminal paints the truth.
+struct FollowLoop {
+    let runner: ShowRunner
+    let store: TimelineStore
+    let watcher: TimelineChangeWatcher
+    let onTerminal: Bool
+    let busyTimeout: Int
+    private var renderer: TimelineRenderer
+    private var rows: Int?
+    private var columns: Int?
+    /// The live block, with the cursor on the row right below it; `nil` when what is below the
+    /// cursor is not a block that can be repainted.
+    private var block: [RenderedEntry]?
+    /// `Terminal.errorWrites` when the block was painted: a note on the same terminal since then
+    /// moved the cursor.
+    private var errorWritesAtBlock: Int
+    /// Messages printed so far while new ones go below (for the note about changes above).
+    private var printed: Set<String>
+    private var echo: TerminalEcho?
+    private var snapshotNoteShown = false
+
+    /// How long a resize must pause before the block is laid out again.
+    static let resizeSettleMilliseconds: UInt64 = 150
+    /// How often the ages ("3m") of a live block are brought up to date.
+    static let ageRefreshMilliseconds: UInt64 = 60_000
+
+    init(runner: ShowRunner, store: TimelineStore, baseline: TimelineSnapshot, onTerminal: Bool,
+         renderer: TimelineRenderer, rows: Int?, block: [RenderedEntry]?, busyTimeout: Int) {
+        self.runner = runner
+        self.store = store
+        self.watcher = TimelineChangeWatcher(store: store, since: baseline)
+        self.onTerminal = onTerminal
+        self.renderer = renderer
+        self.rows = rows
+        self.columns = Terminal.windowSize()?.columns
+        self.busyTimeout = busyTimeout
+        self.errorWritesAtBlock = Terminal.errorWrites
+        self.printed = Set(baseline.window.messages.prefix(runner.request.limit ?? 20).map(\.id))
+        self.block = nil
+        if onTerminal, let block, fits(block) { self.block = block }
+    }
+
+    private enum Ending {
+        case signal(Int32)
+        case outputClosed
+        case failure(Int32)
+    }
+
+    mutating func run() -> Int32 {
+        guard let signals = FollowSignals.install() else {
+            Terminal.emitError("timeline: cannot follow: no pipe for signals (\(String(cString: strerror(errno)))).\n")
+            return ExitStatus.failure
+        }
+        if onTerminal { echo = TerminalEcho.disable(on: STDOUT_FILENO) }
+        let ending = loop(signals: signals)
+        echo?.restore()
+        refreshSnapshot()
+        switch ending {
+        case let .signal(number): FollowSignals.endProcess(by: number)
+        case .outputClosed: return ExitStatus.success
+        case let .failure(status): return status
+        }
+    }
+
+    /// How often the watcher is asked without file notifications: `TimelineChangeWatcher`'s
+    /// default, 100 ms.
+    static let pollMilliseconds: Int32 = 100
+    /// With file notifications, how often it is asked anyway: a safety net for a write they
+    /// could miss (a file system that does not report, a database replaced under its name).
+    static let safetyPollMilliseconds: Int32 = 1_000
+    /// After a notification, how often and for how long it is asked: SQLite writes the WAL, then
+    /// syncs it, and only then publishes the commit in shared memory (which no notification
+    /// reports), so the commit becomes visible a little after the last write that woke us.
+    static let settlePollMilliseconds: Int32 = 20
+    static let settleMilliseconds: UInt64 = 1_000
+
+    private mutating func loop(signals: Int32) -> Ending {
+        var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)]
+        let notifications = Self.watchWrites(to: store.path)
+        if let notifications { fds.append(pollfd(fd: notifications, events: Int16(POLLIN), revents: 0)) }
+        var settleUntil: UInt64 = 0
+        var relayoutAt: UInt64?
+        var ageRefreshAt = Self.milliseconds() + Self.ageRefreshMilliseconds
+        while true {
+            for index in fds.indices { fds[index].revents = 0 }
+            let timeout = notifications == nil ? Self.pollMilliseconds
+                : Self.milliseconds() < settleUntil ? Self.settlePollMilliseconds : Self.safetyPollMilliseconds
+            if poll(&fds, nfds_t(fds.count), timeout) < 0, errno != EINTR {
+                Terminal.emitError("timeline: stopped following: poll failed (\(String(cString: strerror(errno)))).\n")
+                return .failure(ExitStatus.failure)
+            }
+            if fds[0].revents & Int16(POLLIN) != 0 {
+                for signal in FollowSignals.drain(signals) {
+                    if FollowSignals.ending.contains(signal) { return .signal(signal) }
+                    if signal == FollowSignals.resize {
+                        relayoutAt = Self.milliseconds() + Self.resizeSettleMilliseconds
+                    } else if signal == FollowSignals.suspend {
+                        echo?.restore()
+                        FollowSignals.stopUntilContinued()
+                        if echo != nil { echo = TerminalEcho.disable(on: STDOUT_FILENO) }
+                        // The shell wrote below the block meanwhile.
+                        block = nil
+                        relayoutAt = Self.milliseconds()
+                    }
+                }
+            }
+            // The reader of the pipe went away, or the terminal hung up without a SIGHUP.
+            if fds[1].revents & Int16(POLLERR | POLLHUP) != 0 { return .outputClosed }
+            if let notifications, fds[2].revents & Int16(POLLIN) != 0 {
+                Self.discardEvents(notifications)
+                settleUntil = Self.milliseconds() + Self.settleMilliseconds
+            }
+
+            if let at = relayoutAt, Self.milliseconds() >= at {
+                relayoutAt = nil
+                if let ending = relayout() { return ending }
+            }
+            do throws(TimelineStoreError) {
+                if let changes = try watcher.check() {
+                    if let ending = show(changes) { return ending }
+                    refreshSnapshot()
+                }
+            } catch {
+                // Another process holds the database exclusively: look again on the next tick.
+                if case .busy = error { continue }
+                Terminal.emitError("timeline: stopped following: \(error)\n")
+                return .failure(exitStatus(for: error))
+            }
+            if block != nil, Self.milliseconds() >= ageRefreshAt {
+                ageRefreshAt = Self.milliseconds() + Self.ageRefreshMilliseconds
+                if let ending = refreshAges() { return ending }
+            }
+        }
+    }
+
+    // MARK: Showing changes
+
+    private mutating func show(_ changes: TimelineChanges) -> Ending? {
+        guard onTerminal else { return printNew(changes) }
+        if changes.isEmpty { return nil }
+        let entries = runner.entries(of: changes.window, with: renderer, now: Date(), rows: rows)
+        if fits(entries) { return paintBlock(entries) }
+        block = nil
+        let inserted = Set(changes.inserted)
+        var output = TimelineRenderer.text(of: renderer.render(newMessages(of: changes), now: Date()))
+        let changed = changes.updated.filter(printed.contains).count
+        let removed = changes.removed.filter(printed.contains).count
+        printed.formUnion(inserted)
+        var summary: [String] = []
+        if changed > 0 { summary.append("\(changed) changed") }
+        if removed > 0 { summary.append("\(removed) removed") }
+        if !summary.isEmpty { output += "(" + summary.joined(separator: ", ") + " above)\n" }
+        return output.isEmpty ? nil : write(output)
+    }
+
+    /// On a pipe: each new message, oldest first; nothing for edits and removals.
+    private func printNew(_ changes: TimelineChanges) -> Ending? {
+        let page = newMessages(of: changes)
+        if page.messages.isEmpty { return nil }
+        if runner.request.json { return write(JSONLinesShowOutput.lines(for: page)) }
+        return write(TimelineRenderer.text(of: renderer.render(page, now: Date())))
+    }
+
+    /// The inserted messages of `changes`, oldest first, with what they repost or quote and the
+    /// users they name.
+    private func newMessages(of changes: TimelineChanges) -> TimelinePage {
+        let inserted = Set(changes.inserted)
+        let window = changes.window
+        return TimelinePage(messages: window.messages.filter { inserted.contains($0.id) }.reversed(),
+                            related: window.related + window.messages.filter { !inserted.contains($0.id) },
+                            users: window.users)
+    }
+
+    /// Repaints the live block in place, or paints a fresh one below when there is none.
+    private mutating func paintBlock(_ entries: [RenderedEntry]) -> Ending? {
+        var output = ""
+        if let block, isAnchored {
+            let lines = TimelineRenderer.rowCount(of: block)
+            output = "\r" + (lines > 0 ? "\u{1b}[\(lines)A" : "") + "\u{1b}[J"
+        }
+        output += TimelineRenderer.text(of: entries)
+        block = entries
+        errorWritesAtBlock = Terminal.errorWrites
+        return write(output)
+    }
+
+    /// After a resize or a return from Ctrl-Z: the block laid out for the window as it is now.
+    private mutating func relayout() -> Ending? {
+        if let size = Terminal.windowSize() {
+            rows = size.rows
+            columns = size.columns
+            renderer = TimelineRenderer(options: RenderOptions(
+                width: runner.request.width ?? size.columns, color: renderer.options.color))
+        }
+        let entries = runner.entries(of: watcher.baseline.window, with: renderer, now: Date(), rows: rows)
+        guard fits(entries) else {
+            block = nil
+            return nil
+        }
+        // The old block may have been reflowed by the terminal: never repaint over it.
+        block = nil
+        return paintBlock(entries)
+    }
+
+    private mutating func refreshAges() -> Ending? {
+        guard let block else { return nil }
+        let entries = runner.entries(of: watcher.baseline.window, with: renderer, now: Date(), rows: rows)
+        if entries == block || !fits(entries) { return nil }
+        return paintBlock(entries)
+    }
+
+    /// Whether `entries` can be repainted in place: every line on the screen, one row each, on a
+    /// terminal that can move its cursor.
+    private func fits(_ entries: [RenderedEntry]) -> Bool {
+        guard let rows, Terminal.environment("TERM") != "dumb" else { return false }
+        return TimelineRenderer.rowCount(of: entries) < rows && renderer.options.width <= (columns ?? Int.max)
+    }
+
+    /// Whether the cursor is still right below the block: nothing was written to the same
+    /// terminal's standard error since it was painted.
+    private var isAnchored: Bool {
+        errorWritesAtBlock == Terminal.errorWrites || !Terminal.standardErrorIsTerminal
+    }
+
+    // MARK: Output and snapshot
+
+    /// Writes `text` to standard output; a reader that went away ends the loop quietly.
+    private func write(_ text: String) -> Ending? {
+        var text = text
+        guard let failure = text.withUTF8({ FileSystem.writeAll(UnsafeRawBufferPointer($0), to: STDOUT_FILENO) }) else {
+            return nil
+        }
+        if failure == EPIPE || failure == EIO { return .outputClosed }
+        Terminal.emitError("timeline: stopped following: cannot write the output (\(String(cString: strerror(failure)))).\n")
+        return .failure(ExitStatus.failure)
+    }
+
+    /// Brings the snapshot up to date (nothing when the writer already did): the next `show` in
+    /// another terminal paints what this one shows. A failure is noted once; following goes on.
+    private mutating func refreshSnapshot() {
+        if runner.request.fromDatabase { return }
+        do throws(TimelineStoreError) {
+            try store.writeSnapshot(lockTimeout: .milliseconds(busyTimeout))
+        } catch {
+            if snapshotNoteShown { return }
+            snapshotNoteShown = true
+            Terminal.emitError("timeline: could not refresh the snapshot: \(error)\n")
+        }
+    }
+
+    // MARK: File notifications
+
+    /// An inotify descriptor that becomes readable when the database or its write-ahead log is
+    /// written (every commit writes one of them, whoever makes it), so an idle follower sleeps a
+    /// whole second between checks instead of waking ten times. `nil` where there is no inotify
+    /// (macOS) or a file cannot be watched (say, the WAL of a database reached through a symlink
+    /// lives elsewhere): then the loop checks every 100 ms, which is just as correct.
+    private static func watchWrites(to databasePath: String) -> Int32? {
+        #if os(Linux)
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard fd >= 0 else { return nil }
+        for path in [databasePath, databasePath + "-wal"] where inotify_add_watch(fd, path, UInt32(IN_MODIFY)) < 0 {
+            close(fd)
+            return nil
+        }
+        return fd
+        #else
+        return nil
+        #endif
+    }
+
+    private static func discardEvents(_ fd: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    private static func milliseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1000 + UInt64(now.tv_nsec) / 1_000_000
+    }
+}
