@@ -21,7 +21,7 @@ struct TimelineCommand: ParsableCommand {
         version: timelineKitVersion,
         subcommands: [
             ShowCommand.self, ImportCommand.self, ExportCommand.self, PostCommand.self, UserCommand.self,
-            MarkReadCommand.self, DeleteCommand.self, SnapshotCommand.self, StatsCommand.self,
+            MarkReadCommand.self, DeleteCommand.self, SnapshotCommand.self, StatsCommand.self, SearchCommand.self,
         ],
         defaultSubcommand: ShowCommand.self)
 }

@@ -85,5 +85,54 @@ struct Migration: Sendable {
                 UPDATE timeline_state SET generation = generation + 1, user_count = user_count - 1;
             END;
             """#),
+        // Becomes version 3 when merged after the read-state migration (version 2 on main).
+        Migration(version: 2, name: "full-text search", sql: #"""
+            -- Words, for every message: unicode61 folds case and (remove_diacritics 2) accents, so
+            -- `cafe` finds `café`. External content: the text is stored once, in `messages`.
+            CREATE VIRTUAL TABLE messages_search USING fts5 (
+                text, content = 'messages', content_rowid = 'rowid',
+                tokenize = 'unicode61 remove_diacritics 2'
+            );
+            -- Scripts written without spaces (Han, kana, Hangul, Thai, Lao, Khmer, Myanmar): unicode61
+            -- keeps a whole run of them as one token, so these messages are also indexed by
+            -- trigrams, which find any substring. Only messages holding such a character are indexed
+            -- (the GLOB class is `SearchScripts.unspacedGlob`), and their text ends with two line
+            -- feeds, so every 1- or 2-character substring starts some trigram and is found through
+            -- the vocabulary below. Contentless: the triggers pass the same value to 'delete'.
+            CREATE VIRTUAL TABLE messages_search_unspaced USING fts5 (
+                text, content = '', tokenize = 'trigram'
+            );
+            CREATE VIRTUAL TABLE messages_search_unspaced_terms USING fts5vocab (
+                messages_search_unspaced, instance
+            );
+
+            -- Triggers, so that writes from any program (the sqlite3 shell too) keep the index in
+            -- the same transaction. An update touches the index only when the text changed: the
+            -- upsert of a refetched message sets every column, and is by far the hottest write.
+            CREATE TRIGGER messages_search_insert AFTER INSERT ON messages BEGIN
+                INSERT INTO messages_search (rowid, text) VALUES (NEW.rowid, NEW.text);
+                INSERT INTO messages_search_unspaced (rowid, text)
+                    SELECT NEW.rowid, NEW.text || char(10, 10) WHERE NEW.text GLOB '*[฀-໿က-႟ក-៿々-〇぀-ヿ㄰-㆏ㇰ-ㇿ㐀-䶿一-鿿가-힯豈-﫿ｦ-ﾟ𠀀-𱍏]*';
+            END;
+            CREATE TRIGGER messages_search_update AFTER UPDATE ON messages
+            WHEN OLD.text IS NOT NEW.text OR OLD.rowid IS NOT NEW.rowid BEGIN
+                INSERT INTO messages_search (messages_search, rowid, text) VALUES ('delete', OLD.rowid, OLD.text);
+                INSERT INTO messages_search (rowid, text) VALUES (NEW.rowid, NEW.text);
+                INSERT INTO messages_search_unspaced (messages_search_unspaced, rowid, text)
+                    SELECT 'delete', OLD.rowid, OLD.text || char(10, 10) WHERE OLD.text GLOB '*[฀-໿က-႟ក-៿々-〇぀-ヿ㄰-㆏ㇰ-ㇿ㐀-䶿一-鿿가-힯豈-﫿ｦ-ﾟ𠀀-𱍏]*';
+                INSERT INTO messages_search_unspaced (rowid, text)
+                    SELECT NEW.rowid, NEW.text || char(10, 10) WHERE NEW.text GLOB '*[฀-໿က-႟ក-៿々-〇぀-ヿ㄰-㆏ㇰ-ㇿ㐀-䶿一-鿿가-힯豈-﫿ｦ-ﾟ𠀀-𱍏]*';
+            END;
+            CREATE TRIGGER messages_search_delete AFTER DELETE ON messages BEGIN
+                INSERT INTO messages_search (messages_search, rowid, text) VALUES ('delete', OLD.rowid, OLD.text);
+                INSERT INTO messages_search_unspaced (messages_search_unspaced, rowid, text)
+                    SELECT 'delete', OLD.rowid, OLD.text || char(10, 10) WHERE OLD.text GLOB '*[฀-໿က-႟ក-៿々-〇぀-ヿ㄰-㆏ㇰ-ㇿ㐀-䶿一-鿿가-힯豈-﫿ｦ-ﾟ𠀀-𱍏]*';
+            END;
+
+            -- A database from before search: both indexes built in one pass each.
+            INSERT INTO messages_search (messages_search) VALUES ('rebuild');
+            INSERT INTO messages_search_unspaced (rowid, text)
+                SELECT rowid, text || char(10, 10) FROM messages WHERE text GLOB '*[฀-໿က-႟ក-៿々-〇぀-ヿ㄰-㆏ㇰ-ㇿ㐀-䶿一-鿿가-힯豈-﫿ｦ-ﾟ𠀀-𱍏]*';
+            """#),
     ]
 }

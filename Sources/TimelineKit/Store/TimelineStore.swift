@@ -119,7 +119,7 @@ public final class TimelineStore: Sendable {
 
     /// Runs `body` in one read transaction on the reader connection: everything it reads comes
     /// from the same committed state of the database.
-    private func read<T: Sendable>(_ body: (TimelineReader) throws(SQLiteError) -> T) throws(TimelineStoreError) -> T {
+    func read<T: Sendable>(_ body: (TimelineReader) throws(SQLiteError) -> T) throws(TimelineStoreError) -> T {
         try Self.unwrap(reader.withConnection { connection throws(TimelineStoreError) -> T in
             try Self.inReadTransaction(connection, body)
         })
