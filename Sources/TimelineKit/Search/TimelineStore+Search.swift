@@ -27,18 +27,15 @@ extension TimelineStore {
                 let handle = author.hasPrefix("@") ? String(author.dropFirst()) : author
                 authorIDs = SQLiteJSONArray(try reader.users(handle: handle).map(\.id))
             }
-            var found: [Message] = []
-            var cursor: TimelineCursor?
-            // Hashtags and mentions are checked here after the index found their word: read in
-            // batches until enough pass or the matches run out.
-            let batch = query.needsCheck ? max(limit * 2, 50) : limit
-            while found.count < limit {
-                let statement = SearchStatement(query: query, authorIDs: authorIDs, unreadOnly: unreadOnly, after: cursor, limit: batch)
-                let rows = try reader.messages(matching: statement)
-                found += query.needsCheck ? rows.filter { query.passesCheck($0.text) } : rows
-                guard rows.count == batch, let last = rows.last else { break }
-                cursor = last.cursor
-            }
+            let matches = try reader.count(SearchStatement(
+                query: query, authorIDs: authorIDs, unreadOnly: unreadOnly, order: .sortingMatches,
+                limit: nil, countingUpTo: SearchStatement.sortingLimit + 1))
+            let order: SearchStatement.Order = matches > SearchStatement.sortingLimit ? .walkingTimeline : .sortingMatches
+            // Hashtags and mentions are checked here after the index found their word: one
+            // statement without a limit, read only until enough rows pass.
+            let statement = SearchStatement(query: query, authorIDs: authorIDs, unreadOnly: unreadOnly,
+                                            order: order, limit: query.needsCheck ? nil : limit)
+            let found = try reader.messages(matching: statement, limit: limit) { query.needsCheck ? query.passesCheck($0.text) : true }
             return try reader.completePage(messages: Array(found.prefix(limit)), nextCursor: nil)
         }
         return SearchResults(query: query, page: page)
@@ -46,13 +43,24 @@ extension TimelineStore {
 }
 
 extension TimelineReader {
-    /// The messages a search statement selects, in its order.
-    func messages(matching search: SearchStatement) throws(SQLiteError) -> [Message] {
+    /// What a counting search statement counted.
+    func count(_ search: SearchStatement) throws(SQLiteError) -> Int {
+        let statement = try connection.statement(search.sql)
+        defer { statement.reset() }
+        try search.bind(to: statement)
+        return try statement.step() ? statement.int(at: 0) : 0
+    }
+
+    /// The first `limit` messages a search statement selects that `accept` takes, in its order.
+    func messages(matching search: SearchStatement, limit: Int, where accept: (Message) -> Bool) throws(SQLiteError) -> [Message] {
         let statement = try connection.statement(search.sql)
         defer { statement.reset() }
         try search.bind(to: statement)
         var messages: [Message] = []
-        while try statement.step() { messages.append(MessageColumns.message(from: statement)) }
+        while messages.count < limit, try statement.step() {
+            let message = MessageColumns.message(from: statement)
+            if accept(message) { messages.append(message) }
+        }
         return messages
     }
 }

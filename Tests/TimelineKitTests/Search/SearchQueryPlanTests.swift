@@ -5,13 +5,14 @@ import Testing
 /// rowid from the index's answer, never by scanning the messages table, and the 1- and
 /// 2-character terms of spaceless scripts read a range of the trigram vocabulary, not all of it.
 @Suite struct SearchQueryPlanTests {
-    private func plan(_ query: String, unreadOnly: Bool = false, authorIDs: [String]? = nil) throws -> [String] {
+    private func plan(_ query: String, unreadOnly: Bool = false, authorIDs: [String]? = nil,
+                      order: SearchStatement.Order = .sortingMatches, counting: Bool = false) throws -> [String] {
         let directory = TemporaryDirectory()
         let store = try Samples.store(in: directory)
         try store.upsert(messages: [Samples.message(1, text: "今日は天気がいい coffee #swift")])
         let connection = try SQLiteConnection(path: store.path, mode: .readWrite)
         let search = SearchStatement(query: try SearchQuery(query), authorIDs: authorIDs.map(SQLiteJSONArray.init),
-                                     unreadOnly: unreadOnly, after: nil, limit: 20)
+                                     unreadOnly: unreadOnly, order: order, limit: 20, countingUpTo: counting ? 1001 : nil)
         let statement = try connection.statement("EXPLAIN QUERY PLAN " + search.sql)
         try search.bind(to: statement)
         var details: [String] = []
@@ -45,6 +46,20 @@ import Testing
             // fts5vocab's index number 6 = a lower and an upper bound on `term`: a range, not a scan.
             #expect(details.contains { $0.contains("SCAN messages_search_unspaced_terms VIRTUAL TABLE INDEX 6:") }, "\(query) plan: \(details)")
         }
+    }
+
+    @Test func manyMatchesAreFoundByWalkingTheTimelineIndexWithoutSorting() throws {
+        for query in ["coffee -tea", "天気", "天気がいい #swift"] {
+            let details = try plan(query, unreadOnly: true, order: .walkingTimeline)
+            #expect(details.contains { $0.hasPrefix("SCAN m USING INDEX messages_by_time") || $0.hasPrefix("SCAN m USING COVERING INDEX messages_by_time") },
+                    "\(query) plan: \(details)")
+            #expect(!details.contains { $0.contains("TEMP B-TREE") }, "\(query) plan: \(details)")
+            #expect(!details.contains { $0.contains("VIRTUAL TABLE INDEX 0:") && !$0.contains(":M") }, "\(query) plan: \(details)")
+        }
+    }
+
+    @Test func countingMatchesReachesThemByRowid() throws {
+        expectReachedByRowid(try plan("coffee 天気", counting: true))
     }
 
     @Test func filtersAndExclusionsDoNotChangeHowRowsAreReached() throws {

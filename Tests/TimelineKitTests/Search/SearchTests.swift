@@ -144,6 +144,21 @@ import Testing
         #expect(try ids(store, "#swift", limit: 1) == ["m0"])
     }
 
+    @Test func manyMatchesComeNewestFirstFromTheTimelineWalkToo() throws {
+        let store = try Samples.store(in: directory)
+        let count = SearchStatement.sortingLimit + 200
+        // Written in a shuffled order, so that rowids do not follow time.
+        var numbers = Array(1...count)
+        var generator = SplitMix64(seed: 8)
+        numbers.shuffle(using: &generator)
+        var messages = numbers.map { Samples.message($0, text: "coffee \($0)", read: $0 % 2 == 0) }
+        messages += [Samples.message(-2, text: "an old #coffee"), Samples.message(-1, text: "a newer #coffee")]
+        try store.upsert(messages: messages)
+        #expect(try ids(store, "coffee", limit: 3) == ["m\(count)", "m\(count - 1)", "m\(count - 2)"])
+        #expect(try ids(store, "coffee", limit: 2, unreadOnly: true) == ["m\(count - 1)", "m\(count - 3)"])
+        #expect(try ids(store, "#coffee") == ["m-1", "m-2"])
+    }
+
     @Test func authorAndUnreadFiltersNarrowTheResults() throws {
         let store = try Samples.store(in: directory)
         try store.upsert(messages: [
