@@ -110,6 +110,7 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
         self.exclusions = exclusions
     }
 
+    /// The query as typed.
     public var description: String { text }
 
     /// Whether some results must be checked in Swift after the index found them (hashtags and

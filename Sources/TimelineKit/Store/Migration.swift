@@ -89,18 +89,21 @@ struct Migration: Sendable {
         Migration(version: 2, name: "full-text search", sql: #"""
             -- Words, for every message: unicode61 folds case and (remove_diacritics 2) accents, so
             -- `cafe` finds `café`. External content: the text is stored once, in `messages`.
+            -- columnsize=0: results are ordered by time, never ranked, so no per-row token counts.
             CREATE VIRTUAL TABLE messages_search USING fts5 (
-                text, content = 'messages', content_rowid = 'rowid',
+                text, content = 'messages', content_rowid = 'rowid', columnsize = 0,
                 tokenize = 'unicode61 remove_diacritics 2'
             );
-            -- Scripts written without spaces (Han, kana, Hangul, Thai, Lao, Khmer, Myanmar): unicode61
+            -- Scripts written without spaces (Thai, Lao, Myanmar, Khmer, kana, Han, Hangul): unicode61
             -- keeps a whole run of them as one token, so these messages are also indexed by
-            -- trigrams, which find any substring. Only messages holding such a character are indexed
-            -- (the GLOB class is `SearchScripts.unspacedGlob`), and their text ends with two line
-            -- feeds, so every 1- or 2-character substring starts some trigram and is found through
-            -- the vocabulary below. Contentless: the triggers pass the same value to 'delete'.
+            -- trigrams, which find any substring. Only messages holding such a character are
+            -- indexed, told by the first bytes of its UTF-8 (`SearchScripts.unspacedCondition`:
+            -- instr on bytes is 5 times cheaper than a GLOB character class, and runs on every
+            -- insert), and their text ends with two line feeds, so every 1- or 2-character
+            -- substring starts some trigram and is found through the vocabulary below.
+            -- Contentless: the triggers give 'delete' the same value they inserted.
             CREATE VIRTUAL TABLE messages_search_unspaced USING fts5 (
-                text, content = '', tokenize = 'trigram'
+                text, content = '', columnsize = 0, tokenize = 'trigram'
             );
             CREATE VIRTUAL TABLE messages_search_unspaced_terms USING fts5vocab (
                 messages_search_unspaced, instance
@@ -112,27 +115,57 @@ struct Migration: Sendable {
             CREATE TRIGGER messages_search_insert AFTER INSERT ON messages BEGIN
                 INSERT INTO messages_search (rowid, text) VALUES (NEW.rowid, NEW.text);
                 INSERT INTO messages_search_unspaced (rowid, text)
-                    SELECT NEW.rowid, NEW.text || char(10, 10) WHERE NEW.text GLOB '*[฀-໿က-႟ក-៿々-〇぀-ヿ㄰-㆏ㇰ-ㇿ㐀-䶿一-鿿가-힯豈-﫿ｦ-ﾟ𠀀-𱍏]*';
+                    SELECT NEW.rowid, NEW.text || char(10, 10) FROM (SELECT CAST(NEW.text AS BLOB) AS b)
+                    WHERE length(NEW.text) <> length(b) AND (instr(b, X'E3') OR instr(b, X'E4') OR instr(b, X'E5') OR instr(b, X'E6')
+                        OR instr(b, X'E7') OR instr(b, X'E8') OR instr(b, X'E9') OR instr(b, X'EA')
+                        OR instr(b, X'EB') OR instr(b, X'EC') OR instr(b, X'ED') OR instr(b, X'E0B8')
+                        OR instr(b, X'E0B9') OR instr(b, X'E0BA') OR instr(b, X'E0BB')
+                        OR instr(b, X'E180') OR instr(b, X'E181') OR instr(b, X'E182')
+                        OR instr(b, X'E19E') OR instr(b, X'E19F'));
             END;
             CREATE TRIGGER messages_search_update AFTER UPDATE ON messages
             WHEN OLD.text IS NOT NEW.text OR OLD.rowid IS NOT NEW.rowid BEGIN
                 INSERT INTO messages_search (messages_search, rowid, text) VALUES ('delete', OLD.rowid, OLD.text);
                 INSERT INTO messages_search (rowid, text) VALUES (NEW.rowid, NEW.text);
                 INSERT INTO messages_search_unspaced (messages_search_unspaced, rowid, text)
-                    SELECT 'delete', OLD.rowid, OLD.text || char(10, 10) WHERE OLD.text GLOB '*[฀-໿က-႟ក-៿々-〇぀-ヿ㄰-㆏ㇰ-ㇿ㐀-䶿一-鿿가-힯豈-﫿ｦ-ﾟ𠀀-𱍏]*';
+                    SELECT 'delete', OLD.rowid, OLD.text || char(10, 10) FROM (SELECT CAST(OLD.text AS BLOB) AS b)
+                    WHERE length(OLD.text) <> length(b) AND (instr(b, X'E3') OR instr(b, X'E4') OR instr(b, X'E5') OR instr(b, X'E6')
+                        OR instr(b, X'E7') OR instr(b, X'E8') OR instr(b, X'E9') OR instr(b, X'EA')
+                        OR instr(b, X'EB') OR instr(b, X'EC') OR instr(b, X'ED') OR instr(b, X'E0B8')
+                        OR instr(b, X'E0B9') OR instr(b, X'E0BA') OR instr(b, X'E0BB')
+                        OR instr(b, X'E180') OR instr(b, X'E181') OR instr(b, X'E182')
+                        OR instr(b, X'E19E') OR instr(b, X'E19F'));
                 INSERT INTO messages_search_unspaced (rowid, text)
-                    SELECT NEW.rowid, NEW.text || char(10, 10) WHERE NEW.text GLOB '*[฀-໿က-႟ក-៿々-〇぀-ヿ㄰-㆏ㇰ-ㇿ㐀-䶿一-鿿가-힯豈-﫿ｦ-ﾟ𠀀-𱍏]*';
+                    SELECT NEW.rowid, NEW.text || char(10, 10) FROM (SELECT CAST(NEW.text AS BLOB) AS b)
+                    WHERE length(NEW.text) <> length(b) AND (instr(b, X'E3') OR instr(b, X'E4') OR instr(b, X'E5') OR instr(b, X'E6')
+                        OR instr(b, X'E7') OR instr(b, X'E8') OR instr(b, X'E9') OR instr(b, X'EA')
+                        OR instr(b, X'EB') OR instr(b, X'EC') OR instr(b, X'ED') OR instr(b, X'E0B8')
+                        OR instr(b, X'E0B9') OR instr(b, X'E0BA') OR instr(b, X'E0BB')
+                        OR instr(b, X'E180') OR instr(b, X'E181') OR instr(b, X'E182')
+                        OR instr(b, X'E19E') OR instr(b, X'E19F'));
             END;
             CREATE TRIGGER messages_search_delete AFTER DELETE ON messages BEGIN
                 INSERT INTO messages_search (messages_search, rowid, text) VALUES ('delete', OLD.rowid, OLD.text);
                 INSERT INTO messages_search_unspaced (messages_search_unspaced, rowid, text)
-                    SELECT 'delete', OLD.rowid, OLD.text || char(10, 10) WHERE OLD.text GLOB '*[฀-໿က-႟ក-៿々-〇぀-ヿ㄰-㆏ㇰ-ㇿ㐀-䶿一-鿿가-힯豈-﫿ｦ-ﾟ𠀀-𱍏]*';
+                    SELECT 'delete', OLD.rowid, OLD.text || char(10, 10) FROM (SELECT CAST(OLD.text AS BLOB) AS b)
+                    WHERE length(OLD.text) <> length(b) AND (instr(b, X'E3') OR instr(b, X'E4') OR instr(b, X'E5') OR instr(b, X'E6')
+                        OR instr(b, X'E7') OR instr(b, X'E8') OR instr(b, X'E9') OR instr(b, X'EA')
+                        OR instr(b, X'EB') OR instr(b, X'EC') OR instr(b, X'ED') OR instr(b, X'E0B8')
+                        OR instr(b, X'E0B9') OR instr(b, X'E0BA') OR instr(b, X'E0BB')
+                        OR instr(b, X'E180') OR instr(b, X'E181') OR instr(b, X'E182')
+                        OR instr(b, X'E19E') OR instr(b, X'E19F'));
             END;
 
             -- A database from before search: both indexes built in one pass each.
             INSERT INTO messages_search (messages_search) VALUES ('rebuild');
             INSERT INTO messages_search_unspaced (rowid, text)
-                SELECT rowid, text || char(10, 10) FROM messages WHERE text GLOB '*[฀-໿က-႟ក-៿々-〇぀-ヿ㄰-㆏ㇰ-ㇿ㐀-䶿一-鿿가-힯豈-﫿ｦ-ﾟ𠀀-𱍏]*';
+                SELECT rowid, text || char(10, 10) FROM (SELECT rowid, text, CAST(text AS BLOB) AS b FROM messages)
+                WHERE length(text) <> length(b) AND (instr(b, X'E3') OR instr(b, X'E4') OR instr(b, X'E5') OR instr(b, X'E6')
+                    OR instr(b, X'E7') OR instr(b, X'E8') OR instr(b, X'E9') OR instr(b, X'EA')
+                    OR instr(b, X'EB') OR instr(b, X'EC') OR instr(b, X'ED') OR instr(b, X'E0B8')
+                    OR instr(b, X'E0B9') OR instr(b, X'E0BA') OR instr(b, X'E0BB')
+                    OR instr(b, X'E180') OR instr(b, X'E181') OR instr(b, X'E182')
+                    OR instr(b, X'E19E') OR instr(b, X'E19F'));
             """#),
     ]
 }

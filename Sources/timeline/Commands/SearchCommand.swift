@@ -34,7 +34,7 @@ struct SearchCommand: ParsableCommand {
     @Argument(help: "What to look for (several arguments are joined with spaces).")
     var query: [String]
 
-    @Option(name: [.customShort("n", allowingJoined: true), .customLong("limit")], help: "At most this many messages (default 20).")
+    @Option(name: [.customShort("n", allowingJoined: true), .customLong("limit")], help: "At most this many messages.")
     var limit = 20
 
     @Flag(name: .long, help: "Print JSON Lines, as `show --json` does.")

@@ -246,9 +246,22 @@ import Testing
     @Test func theTriggersIndexTheScriptsTheQueriesLookUp() throws {
         let store = try store([])
         let triggers = try SQLiteShell.run(store.path, "SELECT sql FROM sqlite_master WHERE name LIKE 'messages_search_%' AND type = 'trigger'")
+        let flat = triggers.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         // Insert, delete: one each; update: old and new text.
-        #expect(triggers.components(separatedBy: "GLOB " + SearchScripts.unspacedGlob).count - 1 == 4)
-        #expect(triggers.components(separatedBy: "GLOB ").count - 1 == 4)
+        #expect(flat.components(separatedBy: SearchScripts.unspacedCondition).count - 1 == 4)
+        #expect(flat.components(separatedBy: "instr(b, X'E3')").count - 1 == 4)
+    }
+
+    @Test func theBytePrefixesStartExactlyTheUnspacedCharacters() {
+        for value in UInt32(0x80)...0x2FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let bytes = Array(String(scalar).utf8)
+            let byPrefix = SearchScripts.unspacedPrefixes.contains { bytes.starts(with: $0) }
+            if byPrefix != SearchScripts.isUnspaced(scalar) {
+                Issue.record("U+\(String(value, radix: 16)): prefix \(byPrefix), range \(!byPrefix)")
+                return
+            }
+        }
     }
 
     // MARK: Helpers
