@@ -27,9 +27,16 @@ extension TimelineStore {
                 let handle = author.hasPrefix("@") ? String(author.dropFirst()) : author
                 authorIDs = SQLiteJSONArray(try reader.users(handle: handle).map(\.id))
             }
-            let matches = try reader.count(SearchStatement(
-                query: query, authorIDs: authorIDs, unreadOnly: unreadOnly, order: .sortingMatches,
-                limit: nil, countingUpTo: SearchStatement.sortingLimit + 1))
+            // At most this many messages can match: the fewest of any clause (each clause's
+            // terms added up), each counted in its index and only up to the threshold.
+            var matches = Int.max
+            for clause in query.clauses {
+                var count = 0
+                for term in clause {
+                    count += try reader.count(SearchStatement(countingMatchesOf: term, upTo: SearchStatement.sortingLimit + 1))
+                }
+                matches = min(matches, count)
+            }
             let order: SearchStatement.Order = matches > SearchStatement.sortingLimit ? .walkingTimeline : .sortingMatches
             // Hashtags and mentions are checked here after the index found their word: one
             // statement without a limit, read only until enough rows pass.
@@ -43,7 +50,7 @@ extension TimelineStore {
 }
 
 extension TimelineReader {
-    /// What a counting search statement counted.
+    /// What a counting statement counted.
     func count(_ search: SearchStatement) throws(SQLiteError) -> Int {
         let statement = try connection.statement(search.sql)
         defer { statement.reset() }

@@ -1,18 +1,24 @@
 import Testing
 @testable import TimelineKit
 
-/// Every search term is answered by an index, whatever the script: the messages are reached by
-/// rowid from the index's answer, never by scanning the messages table, and the 1- and
-/// 2-character terms of spaceless scripts read a range of the trigram vocabulary, not all of it.
+/// Every search term is answered by an index, whatever the script, in both ways of reading the
+/// matches: fetched by rowid from the index's answer (few matches), or found by walking the
+/// timeline index and asking the search index about each message (many), never by scanning the
+/// messages table or sorting the walk; 1- and 2-character terms of spaceless scripts read a
+/// range of the trigram vocabulary, not all of it.
 @Suite struct SearchQueryPlanTests {
+    private let directory = TemporaryDirectory()
+
     private func plan(_ query: String, unreadOnly: Bool = false, authorIDs: [String]? = nil,
-                      order: SearchStatement.Order = .sortingMatches, counting: Bool = false) throws -> [String] {
-        let directory = TemporaryDirectory()
+                      order: SearchStatement.Order = .sortingMatches) throws -> [String] {
+        try plan(SearchStatement(query: try SearchQuery(query), authorIDs: authorIDs.map(SQLiteJSONArray.init),
+                                 unreadOnly: unreadOnly, order: order, limit: 20))
+    }
+
+    private func plan(_ search: SearchStatement) throws -> [String] {
         let store = try Samples.store(in: directory)
         try store.upsert(messages: [Samples.message(1, text: "今日は天気がいい coffee #swift")])
         let connection = try SQLiteConnection(path: store.path, mode: .readWrite)
-        let search = SearchStatement(query: try SearchQuery(query), authorIDs: authorIDs.map(SQLiteJSONArray.init),
-                                     unreadOnly: unreadOnly, order: order, limit: 20, countingUpTo: counting ? 1001 : nil)
         let statement = try connection.statement("EXPLAIN QUERY PLAN " + search.sql)
         try search.bind(to: statement)
         var details: [String] = []
@@ -26,7 +32,13 @@ import Testing
         #expect(!details.contains { $0 == "SCAN m" || $0.hasPrefix("SCAN m ") }, "plan: \(details)", sourceLocation: sourceLocation)
     }
 
-    @Test func wordsArePhraseQueriesOnTheWordIndex() throws {
+    private func expectTimelineWalk(_ details: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(details.contains { $0.hasPrefix("SCAN m USING INDEX messages_by_time") || $0.hasPrefix("SCAN m USING COVERING INDEX messages_by_time") },
+                "plan: \(details)", sourceLocation: sourceLocation)
+        #expect(!details.contains { $0.contains("TEMP B-TREE") }, "plan: \(details)", sourceLocation: sourceLocation)
+    }
+
+    @Test func fewMatchesOfWordsAreFetchedByRowidFromPhraseQueries() throws {
         let details = try plan("coffee \"good morning\" perf*")
         expectReachedByRowid(details)
         // ":M" is FTS5's MATCH constraint: the index answers it.
@@ -48,23 +60,33 @@ import Testing
         }
     }
 
-    @Test func manyMatchesAreFoundByWalkingTheTimelineIndexWithoutSorting() throws {
-        for query in ["coffee -tea", "天気", "天気がいい #swift"] {
-            let details = try plan(query, unreadOnly: true, order: .walkingTimeline)
-            #expect(details.contains { $0.hasPrefix("SCAN m USING INDEX messages_by_time") || $0.hasPrefix("SCAN m USING COVERING INDEX messages_by_time") },
-                    "\(query) plan: \(details)")
-            #expect(!details.contains { $0.contains("TEMP B-TREE") }, "\(query) plan: \(details)")
-            #expect(!details.contains { $0.contains("VIRTUAL TABLE INDEX 0:") && !$0.contains(":M") }, "\(query) plan: \(details)")
-        }
-    }
-
-    @Test func countingMatchesReachesThemByRowid() throws {
-        expectReachedByRowid(try plan("coffee 天気", counting: true))
-    }
-
-    @Test func filtersAndExclusionsDoNotChangeHowRowsAreReached() throws {
+    @Test func filtersAndExclusionsDoNotChangeHowFewMatchesAreReached() throws {
         let details = try plan("coffee -tea #swift OR 天気", unreadOnly: true, authorIDs: ["u1"])
         expectReachedByRowid(details)
-        #expect(!details.contains { $0.contains("SCAN messages_search_unspaced_terms VIRTUAL TABLE INDEX 0:") }, "plan: \(details)")
+        #expect(!details.contains { $0.contains("VIRTUAL TABLE INDEX 0:") && !$0.contains(":M") }, "plan: \(details)")
+    }
+
+    @Test func manyMatchesOfWordsAreSeeksInTheWordIndexPerMessageOfTheWalk() throws {
+        let details = try plan("coffee -tea 天気がいい", unreadOnly: true, authorIDs: ["u1"], order: .walkingTimeline)
+        expectTimelineWalk(details)
+        // "=M": MATCH and rowid = ?, a seek in the doclists.
+        #expect(details.filter { $0.contains("SCAN messages_search VIRTUAL TABLE INDEX 0:=M") }.count == 2, "plan: \(details)")
+        #expect(details.contains { $0.contains("SCAN messages_search_unspaced VIRTUAL TABLE INDEX 0:=M") }, "plan: \(details)")
+    }
+
+    @Test func manyMatchesOfAPrefixOrAShortSpacelessTermNeedNoPerMessageIndexQuery() throws {
+        let details = try plan("perf* 天気", order: .walkingTimeline)
+        expectTimelineWalk(details)
+        #expect(details.contains { $0 == "LIST SUBQUERY 1" }, "plan: \(details)")
+        #expect(!details.contains { $0.contains("messages_search_unspaced") }, "plan: \(details)")
+    }
+
+    @Test func matchesAreCountedInTheirIndexAlone() throws {
+        for query in ["coffee", "天気", "天気がいい", "perf*"] {
+            let term = try #require(try SearchQuery(query).clauses.first?.first)
+            let details = try plan(SearchStatement(countingMatchesOf: term, upTo: 1001))
+            #expect(details.allSatisfy { !$0.contains("messages ") && $0 != "SCAN m" }, "\(query) plan: \(details)")
+            #expect(details.contains { $0.contains(":M") || $0.contains("INDEX 6:") }, "\(query) plan: \(details)")
+        }
     }
 }

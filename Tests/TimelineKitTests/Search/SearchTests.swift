@@ -159,6 +159,19 @@ import Testing
         #expect(try ids(store, "#coffee") == ["m-1", "m-2"])
     }
 
+    @Test func manyShortSpacelessMatchesComeNewestFirstFromTheTimelineWalk() throws {
+        let store = try Samples.store(in: directory)
+        let count = SearchStatement.sortingLimit + 100
+        var numbers = Array(1...count)
+        var generator = SplitMix64(seed: 9)
+        numbers.shuffle(using: &generator)
+        try store.upsert(messages: numbers.map { Samples.message($0, text: $0 % 3 == 0 ? "雨の天気 \($0)" : "今日は天気 \($0)") })
+        #expect(try ids(store, "天気", limit: 2) == ["m\(count)", "m\(count - 1)"])
+        let dry = try ids(store, "天気 -雨", limit: 3)
+        #expect(dry == numbers.filter { $0 % 3 != 0 }.sorted(by: >).prefix(3).map { "m\($0)" })
+        #expect(try ids(store, "天 OR 雪", limit: 1) == ["m\(count)"])
+    }
+
     @Test func authorAndUnreadFiltersNarrowTheResults() throws {
         let store = try Samples.store(in: directory)
         try store.upsert(messages: [
