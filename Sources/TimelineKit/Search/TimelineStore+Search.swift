@@ -20,6 +20,11 @@ extension TimelineStore {
 
     /// `search(_:limit:author:unreadOnly:)` for a query already parsed.
     public func search(_ query: SearchQuery, limit: Int = 20, author: String? = nil, unreadOnly: Bool = false) throws(TimelineStoreError) -> SearchResults {
+        try search(query, limit: limit, author: author, unreadOnly: unreadOnly, sortingLimit: SearchStatement.sortingLimit)
+    }
+
+    /// The search, with the number of matches above which the timeline is walked (tests lower it).
+    func search(_ query: SearchQuery, limit: Int, author: String?, unreadOnly: Bool, sortingLimit: Int) throws(TimelineStoreError) -> SearchResults {
         let limit = max(0, limit)
         let page = try read { reader throws(SQLiteError) -> TimelinePage in
             var authorIDs: SQLiteJSONArray?
@@ -33,11 +38,11 @@ extension TimelineStore {
             for clause in query.clauses {
                 var count = 0
                 for term in clause {
-                    count += try reader.count(SearchStatement(countingMatchesOf: term, upTo: SearchStatement.sortingLimit + 1))
+                    count += try reader.count(SearchStatement(countingMatchesOf: term, upTo: sortingLimit + 1))
                 }
                 matches = min(matches, count)
             }
-            let order: SearchStatement.Order = matches > SearchStatement.sortingLimit ? .walkingTimeline : .sortingMatches
+            let order: SearchStatement.Order = matches > sortingLimit ? .walkingTimeline : .sortingMatches
             // Hashtags and mentions are checked here after the index found their word: one
             // statement without a limit, read only until enough rows pass.
             let statement = SearchStatement(query: query, authorIDs: authorIDs, unreadOnly: unreadOnly,

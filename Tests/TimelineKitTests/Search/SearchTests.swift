@@ -18,6 +18,14 @@ import Testing
         try store.search(query, limit: limit, author: author, unreadOnly: unreadOnly).results.map(\.message.id)
     }
 
+    /// A small threshold, so that a few hundred messages take the timeline walk.
+    private static let walkAbove = 100
+
+    private func walkedIDs(_ store: TimelineStore, _ query: String, limit: Int = 20, unreadOnly: Bool = false) throws -> [String] {
+        try store.search(try SearchQuery(query), limit: limit, author: nil, unreadOnly: unreadOnly, sortingLimit: Self.walkAbove)
+            .results.map(\.message.id)
+    }
+
     // MARK: Scripts
 
     @Test func latinWordsMatchWithOrWithoutAccentsAndInAnyCase() throws {
@@ -146,7 +154,7 @@ import Testing
 
     @Test func manyMatchesComeNewestFirstFromTheTimelineWalkToo() throws {
         let store = try Samples.store(in: directory)
-        let count = SearchStatement.sortingLimit + 200
+        let count = Self.walkAbove + 200
         // Written in a shuffled order, so that rowids do not follow time.
         var numbers = Array(1...count)
         var generator = SplitMix64(seed: 8)
@@ -154,22 +162,22 @@ import Testing
         var messages = numbers.map { Samples.message($0, text: "coffee \($0)", read: $0 % 2 == 0) }
         messages += [Samples.message(-2, text: "an old #coffee"), Samples.message(-1, text: "a newer #coffee")]
         try store.upsert(messages: messages)
-        #expect(try ids(store, "coffee", limit: 3) == ["m\(count)", "m\(count - 1)", "m\(count - 2)"])
-        #expect(try ids(store, "coffee", limit: 2, unreadOnly: true) == ["m\(count - 1)", "m\(count - 3)"])
-        #expect(try ids(store, "#coffee") == ["m-1", "m-2"])
+        #expect(try walkedIDs(store, "coffee", limit: 3) == ["m\(count)", "m\(count - 1)", "m\(count - 2)"])
+        #expect(try walkedIDs(store, "coffee", limit: 2, unreadOnly: true) == ["m\(count - 1)", "m\(count - 3)"])
+        #expect(try walkedIDs(store, "#coffee") == ["m-1", "m-2"])
     }
 
     @Test func manyShortSpacelessMatchesComeNewestFirstFromTheTimelineWalk() throws {
         let store = try Samples.store(in: directory)
-        let count = SearchStatement.sortingLimit + 100
+        let count = Self.walkAbove + 100
         var numbers = Array(1...count)
         var generator = SplitMix64(seed: 9)
         numbers.shuffle(using: &generator)
         try store.upsert(messages: numbers.map { Samples.message($0, text: $0 % 3 == 0 ? "雨の天気 \($0)" : "今日は天気 \($0)") })
-        #expect(try ids(store, "天気", limit: 2) == ["m\(count)", "m\(count - 1)"])
-        let dry = try ids(store, "天気 -雨", limit: 3)
+        #expect(try walkedIDs(store, "天気", limit: 2) == ["m\(count)", "m\(count - 1)"])
+        let dry = try walkedIDs(store, "天気 -雨", limit: 3)
         #expect(dry == numbers.filter { $0 % 3 != 0 }.sorted(by: >).prefix(3).map { "m\($0)" })
-        #expect(try ids(store, "天 OR 雪", limit: 1) == ["m\(count)"])
+        #expect(try walkedIDs(store, "天 OR 雪", limit: 1) == ["m\(count)"])
     }
 
     @Test func authorAndUnreadFiltersNarrowTheResults() throws {
