@@ -226,9 +226,13 @@ public final class TimelineStore: Sendable {
         let transaction = TimelineTransaction(connection: connection)
         defer { transaction.isOpen = false }
         do {
+            try connection.reportingStoreErrors { () throws(SQLiteError) in try connection.execute(SearchIndexBatch.begin) }
             let value = try body(transaction)
             try transaction.checkAuthorsExist()
-            try connection.reportingStoreErrors { () throws(SQLiteError) in try connection.execute("COMMIT") }
+            try connection.reportingStoreErrors { () throws(SQLiteError) in
+                try connection.execute(SearchIndexBatch.finish)
+                try connection.execute("COMMIT")
+            }
             return value
         } catch {
             if !connection.isAutocommit { try? connection.execute("ROLLBACK") }

@@ -237,6 +237,45 @@ import Testing
         #expect(try indexPages(store) == before)
     }
 
+    @Test func oneTransactionThatAddsEditsAndDeletesIndexesWhatItLeaves() throws {
+        let store = try store(["before 天気", "doomed words"])
+        try store.write { transaction in
+            try transaction.upsert(messages: [Samples.message(3, text: "fresh 雨")])
+            try transaction.upsert(messages: [Samples.message(3, text: "fresher 雪")])     // added, then edited
+            try transaction.upsert(messages: [Samples.message(1, text: "after 晴れ")])     // edited
+            try transaction.upsert(messages: [Samples.message(1, text: "after all 晴れ")]) // edited twice
+            try transaction.deleteMessages(ids: ["m2"])
+            try transaction.upsert(messages: [Samples.message(4, text: "gone soon")])
+            try transaction.deleteMessages(ids: ["m4"])                                  // added, then deleted
+        }
+        #expect(try ids(store, "fresher") == ["m3"])
+        #expect(try ids(store, "雪") == ["m3"])
+        #expect(try ids(store, "fresh").isEmpty)
+        #expect(try ids(store, "雨").isEmpty)
+        #expect(try ids(store, "after all") == ["m1"])
+        #expect(try ids(store, "晴れ") == ["m1"])
+        #expect(try ids(store, "before").isEmpty)
+        #expect(try ids(store, "天気").isEmpty)
+        #expect(try ids(store, "doomed").isEmpty)
+        #expect(try ids(store, "gone").isEmpty)
+        #expect(try SQLiteShell.run(store.path, "SELECT (SELECT count(*) FROM messages_search_pending) + (SELECT count(*) FROM messages_search_deferred)").trimmed == "0")
+        try expectIndexIntact(store)
+    }
+
+    @Test func aWriteThatFailsLeavesNothingDeferredForTheNextWriter() throws {
+        let store = try store(["kept"])
+        #expect(throws: TimelineStoreError.self) {
+            try store.write { transaction in
+                try transaction.upsert(messages: [Samples.message(2, text: "never committed")])
+                throw TimelineStoreError.invalidValue(field: "test", reason: "rolled back")
+            }
+        }
+        try SQLiteShell.run(store.path, "INSERT INTO messages (id, author_id, text, created_at) VALUES ('ext', 'u1', 'typed in the shell', 1795100000000)")
+        #expect(try ids(store, "shell") == ["ext"])
+        #expect(try ids(store, "committed").isEmpty)
+        try expectIndexIntact(store)
+    }
+
     @Test func aMessageInsertedWithTheSQLiteShellIsFound() throws {
         let store = try store(["first"])
         try SQLiteShell.run(store.path, """
