@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TimelineKit
 
@@ -81,6 +82,22 @@ import Testing
             let details = try plan(SearchStatement(countingMatchesOf: term, upTo: 1001))
             #expect(details.allSatisfy { !$0.contains("messages ") && $0 != "SCAN m" }, "\(query) plan: \(details)")
             #expect(details.contains { $0.contains(":M") || $0.contains("INDEX 6:") }, "\(query) plan: \(details)")
+        }
+    }
+
+    @Test func theEndOfTransactionIndexingReadsOnlyThePendingMessages() throws {
+        let store = try Samples.store(in: directory)
+        try store.upsert(messages: Samples.messages(1...50))
+        let connection = try SQLiteConnection(path: store.path, mode: .readWrite)
+        let statements = SearchIndexBatch.finish.split(separator: ";").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        #expect(statements.count == 6)
+        for sql in statements where !sql.hasPrefix("DELETE") {
+            let statement = try connection.statement("EXPLAIN QUERY PLAN " + sql)
+            var details: [String] = []
+            while try statement.step() { details.append(statement.text(at: 3)) }
+            statement.reset()
+            #expect(!details.contains { $0 == "SCAN m" || $0.hasPrefix("SCAN m ") || $0.hasPrefix("SCAN messages ") || $0 == "SCAN messages" },
+                    "\(sql): \(details)")
         }
     }
 }

@@ -2,14 +2,16 @@ import Foundation
 import GRDB
 import TimelineKit
 
-/// The search index's own schema objects (issue 8), dropped to measure ingest without it.
+/// The search index's triggers (issue 8), dropped to measure ingest without it. The tables stay
+/// (empty): TimelineKit's write transactions still run their end-of-transaction indexing
+/// statements, on an empty list of pending messages.
 private let dropSearchIndexSQL = """
     DROP TRIGGER messages_search_insert;
     DROP TRIGGER messages_search_update;
     DROP TRIGGER messages_search_delete;
-    DROP TABLE messages_search_unspaced_terms;
-    DROP TABLE messages_search_unspaced;
-    DROP TABLE messages_search;
+    DROP TRIGGER messages_search_insert_deferred;
+    DROP TRIGGER messages_search_update_deferred;
+    DROP TRIGGER messages_search_delete_deferred;
     """
 
 /// What the search migration runs to build the index of an existing database, in one pass,
@@ -69,14 +71,8 @@ func stageSearch(_ config: Config, _ data: DataSets, _ report: Report) throws {
 
     // The migration's one-pass build, on the database ingested without the index.
     let queue = try DatabaseQueue(path: paths[false]!, configuration: grdbConfiguration())
-    let createSQL = try DatabaseQueue(path: paths[true]!, configuration: grdbConfiguration(readonly: true)).read { db in
-        try String.fetchAll(db, sql: """
-            SELECT sql || ';' FROM sqlite_master WHERE name IN ('messages_search', 'messages_search_unspaced', 'messages_search_unspaced_terms')
-            ORDER BY CASE name WHEN 'messages_search' THEN 0 WHEN 'messages_search_unspaced' THEN 1 ELSE 2 END
-            """).joined(separator: "\n")
-    }
     let buildStart = now()
-    try queue.write { db in try db.execute(sql: createSQL + "\n" + rebuildSearchIndexSQL(unspacedTest: unspacedTest)) }
+    try queue.write { db in try db.execute(sql: rebuildSearchIndexSQL(unspacedTest: unspacedTest)) }
     let buildSeconds = Double(now() - buildStart) / 1e9
     try queue.close()
     report.value("search.build_index", "build the index of \(fmtCount(Double(count))) messages in one pass (migration)",
