@@ -40,6 +40,7 @@ func exitStatus(for error: any Error) -> Int32 {
         case .databaseMissing: ExitStatus.noInput
         case .databaseNewerThanLibrary: ExitStatus.newerDatabase
         case .unknownAuthor, .invalidValue: ExitStatus.dataError
+        case .invalidSearch: ExitStatus.usage
         case .notATimelineDatabase, .cannotOpen, .snapshotNotWritten, .sqlite: ExitStatus.failure
         }
     case let error as ImportError:

@@ -22,6 +22,7 @@ extension TimelineStore {
             let before = databaseAndWALBytes()
             try connection.reportingStoreErrors { () throws(SQLiteError) in
                 try connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
+                try connection.execute(SearchIndexes.optimizeSQL)
                 try connection.execute("VACUUM")
             }
             var summary = try upkeep(using: connection, releaseFreePages: false)
@@ -65,6 +66,8 @@ extension TimelineStore {
             try connection.execute("PRAGMA analysis_limit = 400")
             try connection.execute("PRAGMA optimize")
             var released = 0
+            // A prune asks for its pages back: the search indexes hold them until merged.
+            if releaseFreePages == true { try connection.execute(SearchIndexes.optimizeSQL) }
             let free = try connection.integer("PRAGMA freelist_count") ?? 0
             let pages = try connection.integer("PRAGMA page_count") ?? 0
             let incremental = try connection.integer("PRAGMA auto_vacuum") == 2

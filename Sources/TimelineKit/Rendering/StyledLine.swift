@@ -10,6 +10,9 @@ struct StyledLine {
         case accent = "1;36"
         /// The `CW:` label.
         case warning = "33"
+        /// Where a search matched: reverse video, which every terminal has and which shows on
+        /// any colour scheme.
+        case match = "7"
     }
 
     struct Span {

@@ -53,7 +53,16 @@ public struct TimelineRenderer: Sendable {
 
     /// One entry per message of `page`, in page order, with ages measured from `now`.
     public func render(_ page: TimelinePage, now: Date) -> [RenderedEntry] {
-        let context = Context(page: page, time: RelativeTime(now: now), width: max(options.width, RenderOptions.minimumWidth))
+        render(page, now: now, highlighting: nil)
+    }
+
+    /// One entry per message of `page`, with where `query` matches each message's text shown in
+    /// reverse video when `options.color` is on (and nothing different when it is off). The
+    /// matches are looked for in the text as shown, after neutralising: a highlight never
+    /// splits an escape sequence or a character, and ranges need no mapping.
+    public func render(_ page: TimelinePage, now: Date, highlighting query: SearchQuery?) -> [RenderedEntry] {
+        var context = Context(page: page, time: RelativeTime(now: now), width: max(options.width, RenderOptions.minimumWidth))
+        if options.color { context.highlight = query }
         return page.messages.map { entry(for: $0, in: context) }
     }
 
@@ -136,6 +145,8 @@ public struct TimelineRenderer: Sendable {
         let userIndices: [String: Int]
         let time: RelativeTime
         let width: Int
+        /// The search whose matches are highlighted in message text.
+        var highlight: SearchQuery?
 
         init(page: TimelinePage, time: RelativeTime, width: Int) {
             self.page = page
@@ -365,7 +376,23 @@ public struct TimelineRenderer: Sendable {
         let wrapper = TextWrapper(width: context.width, initialIndent: Self.indent, subsequentIndent: Self.indent)
         var pendingBlank = false
         var hasText = false
+        var matches = context.highlight?.matchRanges(in: text) ?? []
+        // Where the current line's text starts in `text`: the lines give the text back (see
+        // `TextWrapper.Line`), which places each match on its lines.
+        var position = text.startIndex
         for wrapped in wrapper.wrappedLines(text) {
+            var lineText: Range<String.Index>?
+            if !matches.isEmpty {
+                let content = wrapped.text.utf8.dropFirst(Self.indent.utf8.count)
+                if let end = text.utf8.index(position, offsetBy: content.count, limitedBy: text.endIndex),
+                   text.utf8[position..<end].elementsEqual(content) {
+                    lineText = position..<end
+                    let next = text.utf8.index(end, offsetBy: wrapped.removed.utf8.count + (wrapped.endsParagraph ? 1 : 0), limitedBy: text.endIndex)
+                    position = next ?? text.endIndex
+                } else {
+                    matches = []  // never expected; showing the text plain is the safe answer
+                }
+            }
             if wrapped.width <= Self.indent.utf8.count {
                 pendingBlank = hasText
                 continue
@@ -374,9 +401,27 @@ public struct TimelineRenderer: Sendable {
             pendingBlank = false
             hasText = true
             var line = StyledLine()
-            line.append(wrapped.text, width: wrapped.width)
+            if let lineText, !matches.isEmpty {
+                line.append(Self.indent, width: Self.indent.utf8.count)
+                Self.appendHighlighted(text, lineText, matches: matches, to: &line)
+            } else {
+                line.append(wrapped.text, width: wrapped.width)
+            }
             lines.append(line)
         }
+    }
+
+    /// Appends `text[range]`, the parts inside `matches` in the match style.
+    private static func appendHighlighted(_ text: String, _ range: Range<String.Index>, matches: [Range<String.Index>], to line: inout StyledLine) {
+        var cursor = range.lowerBound
+        for match in matches where match.upperBound > range.lowerBound && match.lowerBound < range.upperBound {
+            let start = max(match.lowerBound, range.lowerBound)
+            let end = min(match.upperBound, range.upperBound)
+            if cursor < start { line.append(String(text[cursor..<start])) }
+            line.append(String(text[start..<end]), .match)
+            cursor = end
+        }
+        if cursor < range.upperBound { line.append(String(text[cursor..<range.upperBound])) }
     }
 
     /// `❝ @handle: the quoted text on one line…`, dim.

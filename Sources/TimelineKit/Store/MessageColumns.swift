@@ -13,13 +13,21 @@ enum MessageColumns {
         quote_of_id, content_warning, url, attachments, like_count, repost_count, reply_count
         """
 
-    /// Whether the `messages` row in scope is read: the one place that knows how read state is
-    /// stored (a message is unread exactly when its `seq` is in `unread_messages`).
-    static let isRead = "NOT EXISTS (SELECT 1 FROM unread_messages WHERE unread_messages.seq = messages.seq)"
+    /// Whether the `messages` row named `table` in the query is read: the one place that knows
+    /// how read state is stored (a message is unread exactly when its `seq` is in
+    /// `unread_messages`).
+    static func isRead(_ table: String) -> String {
+        "NOT EXISTS (SELECT 1 FROM unread_messages WHERE unread_messages.seq = \(table).seq)"
+    }
 
-    /// The columns every message SELECT returns, in the order `message(from:)` reads them. Only
-    /// for queries over `messages` under its own name (the read flag refers to `messages.seq`).
-    static let select = "\(stored), \(isRead)"
+    /// The columns every message SELECT returns, in the order `message(from:)` reads them, for a
+    /// query that names the messages table `table` (its alias, if it has one).
+    static func select(from table: String) -> String {
+        "\(stored), \(isRead(table))"
+    }
+
+    /// `select(from:)` for a query over `messages` under its own name.
+    static let select = select(from: "messages")
 
     /// Inserts a message, or updates the stored one with the same ID in place — only when
     /// something differs, so that storing the same API result twice changes nothing (and does not

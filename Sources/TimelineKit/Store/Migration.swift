@@ -168,5 +168,120 @@ struct Migration: Sendable {
             );
             INSERT INTO maintenance VALUES (1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));
             """#),
+        Migration(version: 4, name: "full-text search", sql: #"""
+            -- Words, for every message: unicode61 folds case and (remove_diacritics 2) accents, so
+            -- `cafe` finds `café`. External content: the text is stored once, in `messages`.
+            -- columnsize=0: results are ordered by time, never ranked, so no per-row token counts.
+            CREATE VIRTUAL TABLE messages_search USING fts5 (
+                text, content = 'messages', content_rowid = 'rowid', columnsize = 0,
+                tokenize = 'unicode61 remove_diacritics 2'
+            );
+            -- Scripts written without spaces (Thai, Lao, Myanmar, Khmer, kana, Han, Hangul): unicode61
+            -- keeps a whole run of them as one token, so these messages are also indexed by
+            -- trigrams, which find any substring. Only messages holding such a character are
+            -- indexed, told by the first bytes of its UTF-8 (`SearchScripts.unspacedCondition`:
+            -- instr on bytes is 5 times cheaper than a GLOB character class, and runs on every
+            -- insert), and their text ends with two line feeds, so every 1- or 2-character
+            -- substring starts some trigram and is found through the vocabulary below.
+            -- Contentless: the triggers give 'delete' the same value they inserted.
+            CREATE VIRTUAL TABLE messages_search_unspaced USING fts5 (
+                text, content = '', columnsize = 0, tokenize = 'trigram'
+            );
+            CREATE VIRTUAL TABLE messages_search_unspaced_terms USING fts5vocab (
+                messages_search_unspaced, instance
+            );
+
+            -- Triggers, so that writes from any program (the sqlite3 shell too) keep the index in
+            -- the same transaction. An update touches the index only when the text changed: the
+            -- upsert of a refetched message sets every column, and is by far the hottest write.
+            --
+            -- TimelineKit's own write transactions defer the indexing to their end: FTS5 writes
+            -- its pending terms out at every statement savepoint, and each upsert is a statement
+            -- with one, so indexing row by row cost 40 µs a message, five times the whole ingest
+            -- without search. While `messages_search_deferred` holds its row (only ever inside an
+            -- uncommitted TimelineKit transaction, so no other connection sees it), the triggers
+            -- below note what changed in `messages_search_pending` (the rowid, and the text the
+            -- index holds for it, NULL for none; the first note of a rowid wins), and
+            -- `SearchIndexBatch.finish` indexes it all in one statement per index before COMMIT.
+            -- (NOT EXISTS, not OR IGNORE: an upsert's conflict policy overrides its triggers'.)
+            CREATE TABLE messages_search_deferred (singleton INTEGER PRIMARY KEY CHECK (singleton = 1));
+            CREATE TABLE messages_search_pending (seq INTEGER PRIMARY KEY, old_text TEXT);
+            CREATE TRIGGER messages_search_insert_deferred AFTER INSERT ON messages
+            WHEN EXISTS (SELECT 1 FROM messages_search_deferred) BEGIN
+                INSERT INTO messages_search_pending (seq, old_text)
+                    SELECT NEW.rowid, NULL WHERE NOT EXISTS (SELECT 1 FROM messages_search_pending WHERE seq = NEW.rowid);
+            END;
+            CREATE TRIGGER messages_search_update_deferred AFTER UPDATE ON messages
+            WHEN (OLD.text IS NOT NEW.text OR OLD.rowid IS NOT NEW.rowid)
+                AND EXISTS (SELECT 1 FROM messages_search_deferred) BEGIN
+                INSERT INTO messages_search_pending (seq, old_text)
+                    SELECT OLD.rowid, OLD.text WHERE NOT EXISTS (SELECT 1 FROM messages_search_pending WHERE seq = OLD.rowid);
+                INSERT INTO messages_search_pending (seq, old_text)
+                    SELECT NEW.rowid, NULL WHERE NOT EXISTS (SELECT 1 FROM messages_search_pending WHERE seq = NEW.rowid);
+            END;
+            CREATE TRIGGER messages_search_delete_deferred AFTER DELETE ON messages
+            WHEN EXISTS (SELECT 1 FROM messages_search_deferred) BEGIN
+                INSERT INTO messages_search_pending (seq, old_text)
+                    SELECT OLD.rowid, OLD.text WHERE NOT EXISTS (SELECT 1 FROM messages_search_pending WHERE seq = OLD.rowid);
+            END;
+
+            CREATE TRIGGER messages_search_insert AFTER INSERT ON messages
+            WHEN NOT EXISTS (SELECT 1 FROM messages_search_deferred) BEGIN
+                INSERT INTO messages_search (rowid, text) VALUES (NEW.rowid, NEW.text);
+                INSERT INTO messages_search_unspaced (rowid, text)
+                    SELECT NEW.rowid, NEW.text || char(10, 10) FROM (SELECT CAST(NEW.text AS BLOB) AS b)
+                    WHERE length(NEW.text) <> length(b) AND (instr(b, X'E3') OR instr(b, X'E4') OR instr(b, X'E5') OR instr(b, X'E6')
+                        OR instr(b, X'E7') OR instr(b, X'E8') OR instr(b, X'E9') OR instr(b, X'EA')
+                        OR instr(b, X'EB') OR instr(b, X'EC') OR instr(b, X'ED') OR instr(b, X'E0B8')
+                        OR instr(b, X'E0B9') OR instr(b, X'E0BA') OR instr(b, X'E0BB')
+                        OR instr(b, X'E180') OR instr(b, X'E181') OR instr(b, X'E182')
+                        OR instr(b, X'E19E') OR instr(b, X'E19F'));
+            END;
+            CREATE TRIGGER messages_search_update AFTER UPDATE ON messages
+            WHEN (OLD.text IS NOT NEW.text OR OLD.rowid IS NOT NEW.rowid)
+                AND NOT EXISTS (SELECT 1 FROM messages_search_deferred) BEGIN
+                INSERT INTO messages_search (messages_search, rowid, text) VALUES ('delete', OLD.rowid, OLD.text);
+                INSERT INTO messages_search (rowid, text) VALUES (NEW.rowid, NEW.text);
+                INSERT INTO messages_search_unspaced (messages_search_unspaced, rowid, text)
+                    SELECT 'delete', OLD.rowid, OLD.text || char(10, 10) FROM (SELECT CAST(OLD.text AS BLOB) AS b)
+                    WHERE length(OLD.text) <> length(b) AND (instr(b, X'E3') OR instr(b, X'E4') OR instr(b, X'E5') OR instr(b, X'E6')
+                        OR instr(b, X'E7') OR instr(b, X'E8') OR instr(b, X'E9') OR instr(b, X'EA')
+                        OR instr(b, X'EB') OR instr(b, X'EC') OR instr(b, X'ED') OR instr(b, X'E0B8')
+                        OR instr(b, X'E0B9') OR instr(b, X'E0BA') OR instr(b, X'E0BB')
+                        OR instr(b, X'E180') OR instr(b, X'E181') OR instr(b, X'E182')
+                        OR instr(b, X'E19E') OR instr(b, X'E19F'));
+                INSERT INTO messages_search_unspaced (rowid, text)
+                    SELECT NEW.rowid, NEW.text || char(10, 10) FROM (SELECT CAST(NEW.text AS BLOB) AS b)
+                    WHERE length(NEW.text) <> length(b) AND (instr(b, X'E3') OR instr(b, X'E4') OR instr(b, X'E5') OR instr(b, X'E6')
+                        OR instr(b, X'E7') OR instr(b, X'E8') OR instr(b, X'E9') OR instr(b, X'EA')
+                        OR instr(b, X'EB') OR instr(b, X'EC') OR instr(b, X'ED') OR instr(b, X'E0B8')
+                        OR instr(b, X'E0B9') OR instr(b, X'E0BA') OR instr(b, X'E0BB')
+                        OR instr(b, X'E180') OR instr(b, X'E181') OR instr(b, X'E182')
+                        OR instr(b, X'E19E') OR instr(b, X'E19F'));
+            END;
+            CREATE TRIGGER messages_search_delete AFTER DELETE ON messages
+            WHEN NOT EXISTS (SELECT 1 FROM messages_search_deferred) BEGIN
+                INSERT INTO messages_search (messages_search, rowid, text) VALUES ('delete', OLD.rowid, OLD.text);
+                INSERT INTO messages_search_unspaced (messages_search_unspaced, rowid, text)
+                    SELECT 'delete', OLD.rowid, OLD.text || char(10, 10) FROM (SELECT CAST(OLD.text AS BLOB) AS b)
+                    WHERE length(OLD.text) <> length(b) AND (instr(b, X'E3') OR instr(b, X'E4') OR instr(b, X'E5') OR instr(b, X'E6')
+                        OR instr(b, X'E7') OR instr(b, X'E8') OR instr(b, X'E9') OR instr(b, X'EA')
+                        OR instr(b, X'EB') OR instr(b, X'EC') OR instr(b, X'ED') OR instr(b, X'E0B8')
+                        OR instr(b, X'E0B9') OR instr(b, X'E0BA') OR instr(b, X'E0BB')
+                        OR instr(b, X'E180') OR instr(b, X'E181') OR instr(b, X'E182')
+                        OR instr(b, X'E19E') OR instr(b, X'E19F'));
+            END;
+
+            -- A database from before search: both indexes built in one pass each.
+            INSERT INTO messages_search (messages_search) VALUES ('rebuild');
+            INSERT INTO messages_search_unspaced (rowid, text)
+                SELECT rowid, text || char(10, 10) FROM (SELECT rowid, text, CAST(text AS BLOB) AS b FROM messages)
+                WHERE length(text) <> length(b) AND (instr(b, X'E3') OR instr(b, X'E4') OR instr(b, X'E5') OR instr(b, X'E6')
+                    OR instr(b, X'E7') OR instr(b, X'E8') OR instr(b, X'E9') OR instr(b, X'EA')
+                    OR instr(b, X'EB') OR instr(b, X'EC') OR instr(b, X'ED') OR instr(b, X'E0B8')
+                    OR instr(b, X'E0B9') OR instr(b, X'E0BA') OR instr(b, X'E0BB')
+                    OR instr(b, X'E180') OR instr(b, X'E181') OR instr(b, X'E182')
+                    OR instr(b, X'E19E') OR instr(b, X'E19F'));
+            """#),
     ]
 }

@@ -139,7 +139,7 @@ public final class TimelineStore: Sendable {
 
     /// Runs `body` in one read transaction on the reader connection: everything it reads comes
     /// from the same committed state of the database.
-    private func read<T: Sendable>(_ body: (TimelineReader) throws(SQLiteError) -> T) throws(TimelineStoreError) -> T {
+    func read<T: Sendable>(_ body: (TimelineReader) throws(SQLiteError) -> T) throws(TimelineStoreError) -> T {
         try Self.unwrap(reader.withConnection { connection throws(TimelineStoreError) -> T in
             try Self.inReadTransaction(connection, body)
         })
@@ -266,9 +266,13 @@ public final class TimelineStore: Sendable {
         let transaction = TimelineTransaction(connection: connection)
         defer { transaction.isOpen = false }
         do {
+            try connection.reportingStoreErrors { () throws(SQLiteError) in try connection.execute(SearchIndexBatch.begin) }
             let value = try body(transaction)
             try transaction.checkAuthorsExist()
-            try connection.reportingStoreErrors { () throws(SQLiteError) in try connection.execute("COMMIT") }
+            try connection.reportingStoreErrors { () throws(SQLiteError) in
+                try connection.execute(SearchIndexBatch.finish)
+                try connection.execute("COMMIT")
+            }
             return value
         } catch {
             if !connection.isAutocommit { try? connection.execute("ROLLBACK") }

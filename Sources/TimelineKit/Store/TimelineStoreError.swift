@@ -18,6 +18,8 @@ public enum TimelineStoreError: Error, Sendable, Equatable, CustomStringConverti
     /// The change was committed, but the snapshot beside the database could not be rewritten.
     /// The database is fine and the old snapshot stays in place; the next `show` reconciles.
     case snapshotNotWritten(path: String, reason: String)
+    /// A search query cannot be run as typed; the error says what to type instead.
+    case invalidSearch(SearchQueryError)
     /// SQLite reported an error that none of the cases above describes.
     case sqlite(SQLiteError)
 
@@ -39,6 +41,8 @@ public enum TimelineStoreError: Error, Sendable, Equatable, CustomStringConverti
             "Cannot open \(path): \(reason)."
         case let .snapshotNotWritten(path, reason):
             "The change was saved, but the snapshot \(path) could not be rewritten: \(reason). The database is intact and the next `timeline show` reconciles; fix the cause and run `timeline snapshot`."
+        case let .invalidSearch(error):
+            error.description
         case let .sqlite(error):
             "\(error)"
         }

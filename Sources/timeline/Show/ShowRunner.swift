@@ -196,17 +196,8 @@ struct ShowRunner {
         }
     }
 
-    /// Colour only on a terminal, never with NO_COLOR set (https://no-color.org) or TERM=dumb,
-    /// unless --color says otherwise.
     private func useColor(onTerminal: Bool) -> Bool {
-        switch request.color {
-        case .always: return true
-        case .never: return false
-        case .auto:
-            if Terminal.environment("NO_COLOR").map({ !$0.isEmpty }) == true { return false }
-            if Terminal.environment("TERM") == "dumb" { return false }
-            return onTerminal
-        }
+        request.color.usesColor(onTerminal: onTerminal)
     }
 
     /// How many messages are shown off a terminal without `--limit`.

@@ -72,6 +72,7 @@ do {
     if shouldRun(6) { try stageMemory(config, data, report) }
     if shouldRun(7) { try stageGRDB(config, data, report) }
     if shouldRun(8) { try stageFollow(config, data, report) }
+    if shouldRun(9) { try stageSearch(config, data, report) }
 } catch {
     report.save()
     FileHandle.standardError.write(Data("bench: failed: \(error)\n".utf8))

@@ -1,0 +1,34 @@
+/// The search index's side of a TimelineKit write transaction: the triggers note the messages
+/// whose text changed, and the end of the transaction indexes them in one statement per index
+/// (see the search migration for why: FTS5 flushes at every statement savepoint).
+///
+/// `begin` runs right after `BEGIN IMMEDIATE`, `finish` right before `COMMIT`; a rollback undoes
+/// both with the rest. Writers that do neither (the sqlite3 shell, another program) find no
+/// row in `messages_search_deferred`, and the triggers index row by row.
+enum SearchIndexBatch {
+    static let begin = "INSERT INTO messages_search_deferred (singleton) VALUES (1)"
+
+    /// Takes the old texts out of both indexes, puts the current ones in, and empties the
+    /// pending list. Old texts come first: a rowid may be in both (an edit). CROSS JOIN keeps
+    /// the pending list outside: the planner once scanned all messages for the trigram insert.
+    static let finish: String = {
+        let test = SearchScripts.unspacedCondition
+        return """
+            INSERT INTO messages_search (messages_search, rowid, text)
+                SELECT 'delete', seq, old_text FROM messages_search_pending WHERE old_text IS NOT NULL;
+            INSERT INTO messages_search_unspaced (messages_search_unspaced, rowid, text)
+                SELECT 'delete', seq, old_text || char(10, 10)
+                FROM (SELECT seq, old_text, CAST(old_text AS BLOB) AS b FROM messages_search_pending WHERE old_text IS NOT NULL)
+                WHERE length(old_text) <> length(b) AND \(test);
+            INSERT INTO messages_search (rowid, text)
+                SELECT m.rowid, m.text FROM messages_search_pending AS p CROSS JOIN messages AS m ON m.rowid = p.seq;
+            INSERT INTO messages_search_unspaced (rowid, text)
+                SELECT seq, text || char(10, 10)
+                FROM (SELECT p.seq AS seq, m.text AS text, CAST(m.text AS BLOB) AS b
+                      FROM messages_search_pending AS p CROSS JOIN messages AS m ON m.rowid = p.seq)
+                WHERE length(text) <> length(b) AND \(test);
+            DELETE FROM messages_search_pending;
+            DELETE FROM messages_search_deferred;
+            """
+    }()
+}

@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+import TimelineKit
+
+/// The search index's triggers (issue 8), dropped to measure ingest without it. The tables stay
+/// (empty): TimelineKit's write transactions still run their end-of-transaction indexing
+/// statements, on an empty list of pending messages.
+private let dropSearchIndexSQL = """
+    DROP TRIGGER messages_search_insert;
+    DROP TRIGGER messages_search_update;
+    DROP TRIGGER messages_search_delete;
+    DROP TRIGGER messages_search_insert_deferred;
+    DROP TRIGGER messages_search_update_deferred;
+    DROP TRIGGER messages_search_delete_deferred;
+    """
+
+/// What the search migration runs to build the index of an existing database, in one pass,
+/// with the test of the triggers (read back from the schema, so the bench cannot drift from it).
+private func rebuildSearchIndexSQL(unspacedTest: String) -> String {
+    """
+    INSERT INTO messages_search (messages_search) VALUES ('rebuild');
+    INSERT INTO messages_search_unspaced (rowid, text)
+        SELECT rowid, text || char(10, 10) FROM (SELECT rowid, text, CAST(text AS BLOB) AS b FROM messages)
+        WHERE \(unspacedTest);
+    """
+}
+
+/// 8. Search: ingest with the full-text index against without it (same messages, same run), the
+/// one-pass index build of the search migration, and search latency in the large data set.
+func stageSearch(_ config: Config, _ data: DataSets, _ report: Report) throws {
+    report.begin("8. Search (FTS5 word index + trigram index for CJK/Thai, kept by triggers)")
+    let work = data.directory + "/work"
+    let count = config.ingestCount
+    let users = data.generator.users()
+    let messages = TimelineGenerator(seed: data.seed &+ 3).messages(0..<count)
+
+    // Ingest: the same messages into two empty databases, one without the search index.
+    var rates: [Bool: Double] = [:]
+    var sizes: [Bool: Int] = [:]
+    var paths: [Bool: String] = [:]
+    var unspacedTest = ""
+    for indexed in [false, true] {
+        let dir = try freshDirectory("\(work)/search-ingest-\(indexed ? "on" : "off")")
+        let path = dir + "/timeline.sqlite"
+        paths[indexed] = path
+        _ = try TimelineStore(path: path, configuration: .init(writesSnapshot: false))
+        let queue = try DatabaseQueue(path: path, configuration: grdbConfiguration())
+        if unspacedTest.isEmpty {
+            let trigger = try queue.read { db in
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'messages_search_insert'") ?? ""
+            }
+            unspacedTest = String(trigger[trigger.range(of: "WHERE ")!.upperBound...].prefix { $0 != ";" })
+                .replacingOccurrences(of: "NEW.text", with: "text")
+        }
+        if !indexed { try queue.write { db in try db.execute(sql: dropSearchIndexSQL) } }
+        try queue.close()
+        let store = try TimelineStore(path: path, configuration: .init(writesSnapshot: false))
+        let seconds = try ingest(store, users: users, messages: messages)
+        rates[indexed] = Double(count) / seconds
+        let checkpoint = try DatabaseQueue(path: path, configuration: grdbConfiguration())
+        try checkpoint.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try checkpoint.close()
+        sizes[indexed] = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        report.value("search.ingest.index_\(indexed ? "on" : "off")",
+                     "ingest \(fmtCount(Double(count))) into an empty db, search index \(indexed ? "on" : "off")",
+                     "\(fmtCount(rates[indexed]!))/s", raw: rates[indexed]!, unit: "messages/s",
+                     note: String(format: "%.2f s; db %@", seconds, fmtBytes(sizes[indexed]!)))
+    }
+    report.ratio("search.ingest.ratio", "ingest rate, index on / off", rates[true]! / rates[false]!,
+                 note: "index adds \(fmtBytes(sizes[true]! - sizes[false]!)) (\(String(format: "%.0f%%", 100 * Double(sizes[true]! - sizes[false]!) / Double(sizes[false]!))))")
+
+    // The migration's one-pass build, on the database ingested without the index.
+    let queue = try DatabaseQueue(path: paths[false]!, configuration: grdbConfiguration())
+    let buildStart = now()
+    try queue.write { db in try db.execute(sql: rebuildSearchIndexSQL(unspacedTest: unspacedTest)) }
+    let buildSeconds = Double(now() - buildStart) / 1e9
+    try queue.close()
+    report.value("search.build_index", "build the index of \(fmtCount(Double(count))) messages in one pass (migration)",
+                 String(format: "%.2f s", buildSeconds), raw: buildSeconds, unit: "s",
+                 note: "\(fmtCount(Double(count) / buildSeconds))/s")
+
+    // Latency in the large data set, newest 20 matches, in process, on the reader connection.
+    let large = try data.ensure(messages: config.large)
+    let store = try TimelineStore(path: large, configuration: .init(createIfMissing: false, writesSnapshot: false))
+    let gen = data.generator
+    var rare = "benchmark"
+    for i in 0..<10_000 {
+        let text = gen.message(i).text
+        if let range = text.range(of: "/p/") {
+            rare = String(text[range.upperBound...].prefix { $0.isNumber })
+            break
+        }
+    }
+    let queries: [(String, String)] = [
+        ("common word", "the"),
+        ("two words", "coffee morning"),
+        ("rare word", rare),
+        ("phrase", "\"open source\""),
+        ("prefix", "perf*"),
+        ("hashtag", "#coffee"),
+        ("CJK, 1 character", "猫"),
+        ("CJK, 2 characters", "天気"),
+        ("CJK, 4 characters", "ラーメン"),
+        ("accents folded", "cafe"),
+    ]
+    var worst = 0.0
+    for (kind, query) in queries {
+        var found = 0
+        let summary = try timeInProcess(iterations: config.smoke ? 3 : 15, warmup: 1) {
+            found = try store.search(query, limit: 20).results.count
+        }
+        worst = max(worst, summary.median)
+        report.time("search.latency.\(kind.replacingOccurrences(of: " ", with: "_"))",
+                    "\(fmtCount(Double(config.large))): search \(kind) (\(query))", summary, note: "\(found) shown")
+    }
+    report.goal("search_under_100ms", "search in \(fmtCount(Double(config.large))) messages under 100 ms, every query kind",
+                target: "< 100 ms (median)", measured: "slowest median \(fmtMs(worst))", met: worst < 100)
+    report.end()
+}
