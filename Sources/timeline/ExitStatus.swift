@@ -36,7 +36,7 @@ func exitStatus(for error: any Error) -> Int32 {
     switch error {
     case let error as TimelineStoreError:
         switch error {
-        case .busy: ExitStatus.busy
+        case .busy, .migrationNeeded: ExitStatus.busy
         case .databaseMissing: ExitStatus.noInput
         case .databaseNewerThanLibrary: ExitStatus.newerDatabase
         case .unknownAuthor, .invalidValue: ExitStatus.dataError

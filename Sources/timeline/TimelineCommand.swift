@@ -22,7 +22,7 @@ struct TimelineCommand: ParsableCommand {
         subcommands: [
             ShowCommand.self, ImportCommand.self, ExportCommand.self, PostCommand.self, UserCommand.self,
             MarkReadCommand.self, DeleteCommand.self, PruneCommand.self, SnapshotCommand.self, StatsCommand.self,
-            SearchCommand.self, DoctorCommand.self, VacuumCommand.self,
+            SearchCommand.self, DoctorCommand.self, VacuumCommand.self, UpgradeCommand.self,
         ],
         defaultSubcommand: ShowCommand.self)
 }

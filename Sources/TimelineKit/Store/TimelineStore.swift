@@ -36,6 +36,22 @@ public final class TimelineStore: Sendable {
     /// The snapshot beside the database.
     public let snapshotFile: SnapshotFile
 
+    /// The newest schema version this TimelineKit knows (and gives every database it opens).
+    public static var latestSchemaVersion: Int { Migration.latestVersion }
+
+    /// The schema version of the database at `path` (`PRAGMA user_version`; 0 for an empty
+    /// file), read without changing or migrating anything.
+    public static func schemaVersion(ofDatabaseAt path: String) throws(TimelineStoreError) -> Int {
+        guard FileSystem.size(at: path) != nil else { throw .databaseMissing(path: path) }
+        let connection: SQLiteConnection
+        do {
+            connection = try SQLiteConnection(path: path, mode: .readOnly)
+        } catch {
+            throw .cannotOpen(path: path, reason: error.message)
+        }
+        return try connection.reportingStoreErrors { () throws(SQLiteError) in try SchemaMigrator.version(of: connection) }
+    }
+
     /// The writer connection, opened on the first write: `timeline show` only reads.
     let writer: GuardedConnection
     let reader: GuardedConnection
@@ -75,6 +91,9 @@ public final class TimelineStore: Sendable {
         try SchemaMigrator.checkNotNewer(version, path: path)
         var writerConnection: SQLiteConnection?
         if version < Migration.latestVersion {
+            if let limit = configuration.migrationSizeLimit, let bytes = FileSystem.size(at: path), bytes > limit {
+                throw .migrationNeeded(path: path, schemaVersion: version, newestKnown: Migration.latestVersion, bytes: bytes)
+            }
             let connection = try Self.openWriter(path: path, configuration: configuration)
             try SchemaMigrator.migrate(connection)
             writerConnection = connection

@@ -18,6 +18,13 @@ extension TimelineStore {
         public var snapshotLimit: Int?
         /// When the store checkpoints the WAL and runs its weekly upkeep by itself.
         public var maintenance: MaintenancePolicy
+        /// The largest database file (in bytes) that opening migrates to the newest schema; a
+        /// larger one that needs migrating is refused with `TimelineStoreError.migrationNeeded`
+        /// and left as it is. `nil` (the default) migrates whatever the size. Migrating rebuilds
+        /// tables and indexes, about ten seconds a million messages: a program on a latency
+        /// budget (`timeline show` at every terminal launch) sets a bound and leaves big
+        /// upgrades to a command the person runs.
+        public var migrationSizeLimit: Int?
 
         public init(
             createIfMissing: Bool = true,
@@ -25,9 +32,11 @@ extension TimelineStore {
             writesSnapshot: Bool = true,
             snapshotPath: String? = nil,
             snapshotLimit: Int? = nil,
-            maintenance: MaintenancePolicy = MaintenancePolicy()
+            maintenance: MaintenancePolicy = MaintenancePolicy(),
+            migrationSizeLimit: Int? = nil
         ) {
             self.maintenance = maintenance
+            self.migrationSizeLimit = migrationSizeLimit
             self.createIfMissing = createIfMissing
             self.busyTimeout = busyTimeout
             self.writesSnapshot = writesSnapshot

@@ -7,6 +7,9 @@ public enum TimelineStoreError: Error, Sendable, Equatable, CustomStringConverti
     case notATimelineDatabase(path: String, reason: String)
     /// The database was written by a newer version of TimelineKit; it was left untouched.
     case databaseNewerThanLibrary(path: String, schemaVersion: Int, newestKnown: Int)
+    /// The database has an older schema and is larger than the configuration's
+    /// `migrationSizeLimit`; it was left untouched. Opening it without that limit migrates it.
+    case migrationNeeded(path: String, schemaVersion: Int, newestKnown: Int, bytes: Int)
     /// Another process kept the database locked for longer than the busy timeout.
     case busy(path: String, waitedMilliseconds: Int)
     /// A message names an author that no stored user has, at the end of the transaction.
@@ -31,6 +34,8 @@ public enum TimelineStoreError: Error, Sendable, Equatable, CustomStringConverti
             "\(path) is not a timeline database (\(reason)). Point --db or TIMELINE_DB at a timeline database, or move the file away."
         case let .databaseNewerThanLibrary(path, version, newest):
             "\(path) has schema version \(version), but this timeline knows versions up to \(newest). It was written by a newer timeline; upgrade timeline to use it. The file was not changed."
+        case let .migrationNeeded(path, version, newest, bytes):
+            "\(path) has schema version \(version) and needs a one-time upgrade to version \(newest), which takes a while at its size (\(bytes / 1_048_576) MiB, about ten seconds a million messages). Open it once without a migration size limit (`timeline upgrade`); nothing was changed."
         case let .busy(path, waited):
             "\(path) stayed locked by another process for \(waited) ms. Nothing was changed; try again when the other writer has finished, or raise the busy timeout."
         case let .unknownAuthor(messageID, authorID):

@@ -93,7 +93,8 @@ struct ShowRunner {
         let store: TimelineStore
         do throws(TimelineStoreError) {
             store = try TimelineStore(path: location.databasePath, configuration: .init(
-                createIfMissing: false, busyTimeout: .milliseconds(busyTimeout)))
+                createIfMissing: false, busyTimeout: .milliseconds(busyTimeout),
+                migrationSizeLimit: Self.migrationSizeLimit))
         } catch {
             return give(up: error, painted: paint != nil, location: location, busyTimeout: busyTimeout)
         }
@@ -200,6 +201,11 @@ struct ShowRunner {
         request.color.usesColor(onTerminal: onTerminal)
     }
 
+    /// The largest database `show` upgrades by itself when a new timeline meets an older schema:
+    /// 32 MiB is some 50,000 messages, well under a second. A larger one would hold a shell's
+    /// start for seconds, so `show` keeps the paint and asks for `timeline upgrade` instead.
+    static let migrationSizeLimit = 32 << 20
+
     /// How many messages are shown off a terminal without `--limit`.
     static let entriesWithoutTerminal = 20
 
@@ -286,6 +292,9 @@ struct ShowRunner {
 
                 """)
             return ExitStatus.success
+        case .migrationNeeded:
+            Terminal.emitError("timeline: \(painted ? "showing the last snapshot; " : "")the database needs a one-time upgrade to this version of timeline, which takes a while at its size: run `timeline upgrade`.\n")
+            return painted ? ExitStatus.success : ExitStatus.busy
         case .busy where painted:
             Terminal.emitError("timeline: not updated: the database stayed locked for \(busyTimeout) ms (raise TIMELINE_BUSY_TIMEOUT_MS to wait longer).\n")
             return ExitStatus.success
