@@ -28,7 +28,7 @@ private func rebuildSearchIndexSQL(unspacedTest: String) -> String {
 /// 8. Search: ingest with the full-text index against without it (same messages, same run), the
 /// one-pass index build of the search migration, and search latency in the large data set.
 func stageSearch(_ config: Config, _ data: DataSets, _ report: Report) throws {
-    report.begin("8. Search (FTS5 word index + trigram index for CJK/Thai, kept by triggers)")
+    report.begin("9. Search (FTS5 word index + trigram index for CJK/Thai, kept by triggers)")
     let work = data.directory + "/work"
     let count = config.ingestCount
     let users = data.generator.users()
