@@ -78,59 +78,6 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord {
     init(_ u: User) { id = u.id; handle = u.handle; name = u.name; url = u.url; bot = u.isBot }
 }
 
-/// TimelineKit's schema (Sources/TimelineKit/Store/Migration.swift, versions 1 and 2 as a new
-/// database ends up): same tables, indexes and change-tracking triggers, so both libraries do the
-/// same work per row.
-let timelineSchemaSQL = #"""
-    CREATE TABLE users (
-        id TEXT PRIMARY KEY NOT NULL, handle TEXT NOT NULL, name TEXT NOT NULL, url TEXT,
-        bot INTEGER NOT NULL DEFAULT 0 CHECK (bot IN (0, 1))
-    ) WITHOUT ROWID;
-    CREATE INDEX users_by_handle ON users (handle);
-    CREATE TABLE messages (
-        seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
-        author_id TEXT NOT NULL REFERENCES users (id) DEFERRABLE INITIALLY DEFERRED,
-        text TEXT NOT NULL, created_at INTEGER NOT NULL, edited_at INTEGER, reply_to_id TEXT,
-        reply_to_user_id TEXT, repost_of_id TEXT, quote_of_id TEXT, content_warning TEXT, url TEXT,
-        attachments TEXT, like_count INTEGER NOT NULL DEFAULT 0, repost_count INTEGER NOT NULL DEFAULT 0,
-        reply_count INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE INDEX messages_by_time ON messages (created_at DESC, id DESC);
-    CREATE TABLE unread_messages (seq INTEGER PRIMARY KEY REFERENCES messages (seq) ON DELETE CASCADE);
-    CREATE TABLE timeline_state (
-        singleton INTEGER PRIMARY KEY CHECK (singleton = 1), database_id TEXT NOT NULL,
-        generation INTEGER NOT NULL, message_count INTEGER NOT NULL, unread_count INTEGER NOT NULL,
-        user_count INTEGER NOT NULL
-    );
-    INSERT INTO timeline_state VALUES (1, lower(hex(randomblob(16))), 0, 0, 0, 0);
-    CREATE TRIGGER messages_tracked_insert AFTER INSERT ON messages BEGIN
-        UPDATE timeline_state SET generation = generation + 1, message_count = message_count + 1;
-        INSERT INTO unread_messages (seq) VALUES (NEW.seq);
-    END;
-    CREATE TRIGGER messages_tracked_update AFTER UPDATE ON messages BEGIN
-        UPDATE timeline_state SET generation = generation + 1;
-    END;
-    CREATE TRIGGER messages_tracked_delete AFTER DELETE ON messages BEGIN
-        DELETE FROM unread_messages WHERE seq = OLD.seq;
-        UPDATE timeline_state SET generation = generation + 1, message_count = message_count - 1;
-    END;
-    CREATE TRIGGER unread_messages_tracked_insert AFTER INSERT ON unread_messages BEGIN
-        UPDATE timeline_state SET generation = generation + 1, unread_count = unread_count + 1;
-    END;
-    CREATE TRIGGER unread_messages_tracked_delete AFTER DELETE ON unread_messages BEGIN
-        UPDATE timeline_state SET generation = generation + 1, unread_count = unread_count - 1;
-    END;
-    CREATE TRIGGER users_tracked_insert AFTER INSERT ON users BEGIN
-        UPDATE timeline_state SET generation = generation + 1, user_count = user_count + 1;
-    END;
-    CREATE TRIGGER users_tracked_update AFTER UPDATE ON users BEGIN
-        UPDATE timeline_state SET generation = generation + 1;
-    END;
-    CREATE TRIGGER users_tracked_delete AFTER DELETE ON users BEGIN
-        UPDATE timeline_state SET generation = generation + 1, user_count = user_count - 1;
-    END;
-    """#
-
 /// TimelineKit's upsert (MessageColumns.upsert): insert, or update in place only when something
 /// differs. New rows start unread (trigger); a message that says it was read is then marked so.
 let timelineUpsertSQL = """
@@ -163,12 +110,13 @@ func grdbConfiguration(readonly: Bool = false) -> Configuration {
     return configuration
 }
 
+/// A database with exactly TimelineKit's schema (tables, indexes, the change-tracking and search
+/// triggers: TimelineKit itself creates it), opened through GRDB, so both libraries do the same
+/// work per row. GRDB's writes go through the search triggers row by row, as a GRDB app indexing
+/// with FTS5 triggers would; TimelineKit's own transactions batch that indexing at their end.
 func makeGRDBDatabase(_ path: String) throws -> DatabasePool {
-    let pool = try DatabasePool(path: path, configuration: grdbConfiguration())
-    var migrator = DatabaseMigrator()
-    migrator.registerMigration("v1") { db in try db.execute(sql: timelineSchemaSQL) }
-    try migrator.migrate(pool)
-    return pool
+    _ = try TimelineStore(path: path, configuration: .init(writesSnapshot: false))
+    return try DatabasePool(path: path, configuration: grdbConfiguration())
 }
 
 /// GRDB's version of `timeline(limit:)`: the newest messages, the ones they repost or quote, and
