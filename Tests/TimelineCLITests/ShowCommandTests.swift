@@ -47,6 +47,26 @@ import TimelineKit
         #expect(try scenario.timeline.run(["snapshot", "--check"]).status == 0)
     }
 
+    /// On a screen too short to repaint, new messages go below the painted block; a new repost of
+    /// a message that was already shown still shows its original there.
+    @Test func aNewRepostPrintedBelowTheBlockShowsItsOriginal() throws {
+        let scenario = Scenario()
+        let first = scenario.directory + "/first.jsonl", second = scenario.directory + "/second.jsonl"
+        try ImportLine.write([ImportLine.user(id: "u1", handle: "ada", name: "Ada"),
+                              ImportLine.message(id: "o1", author: "u1", text: "the original words", createdAt: 1_790_000_000_000)], to: first)
+        try ImportLine.write([ImportLine.message(id: "r1", author: "u1", text: "", createdAt: 1_790_000_060_000,
+                                                 extra: #","repost_of":"o1""#)], to: second)
+        #expect(try scenario.timeline.run(["import", first]).status == 0)
+        let stale = try #require(scenario.fileBytes(scenario.snapshotPath))
+        #expect(try scenario.timeline.run(["import", second]).status == 0)
+        try stale.write(to: URL(fileURLWithPath: scenario.snapshotPath))
+
+        let shown = try scenario.timeline.runInTerminal(["show", "--color", "never"], rows: 2)
+        #expect(shown.status == 0, "\(shown.errors)")
+        #expect(!shown.output.contains("original not available"), "\(shown.output)")
+        #expect(shown.output.components(separatedBy: "the original words").count == 3, "\(shown.output)")
+    }
+
     @Test func withoutADatabaseShowSaysHowToAddDataAndSucceeds() throws {
         let scenario = Scenario()
         for run in [try scenario.timeline.run(["show"]), try scenario.timeline.runInTerminal([])] {

@@ -257,8 +257,10 @@ struct ShowRunner {
             return nil
         }
         let inserted = Set(changes.inserted)
+        // A new message may repost or quote one already on the screen: it stays findable.
         let fresh = TimelinePage(messages: page.messages.filter { inserted.contains($0.id) },
-                                 related: page.related, users: page.users)
+                                 related: page.related + page.messages.filter { !inserted.contains($0.id) },
+                                 users: page.users)
         var output = "\n" + text(of: renderer.render(fresh, now: now))
         var summary: [String] = []
         if !changes.updated.isEmpty { summary.append("\(changes.updated.count) edited") }
