@@ -12,7 +12,7 @@ enum SearchIndexBatch {
     /// pending list. Old texts come first: a rowid may be in both (an edit). CROSS JOIN keeps
     /// the pending list outside: the planner once scanned all messages for the trigram insert.
     static let finish: String = {
-        let test = SearchScripts.unspacedCondition
+        let test = SearchScripts.unspacedCondition(on: "b")
         return """
             INSERT INTO messages_search (messages_search, rowid, text)
                 SELECT 'delete', seq, old_text FROM messages_search_pending WHERE old_text IS NOT NULL;
@@ -23,10 +23,9 @@ enum SearchIndexBatch {
             INSERT INTO messages_search (rowid, text)
                 SELECT m.rowid, m.text FROM messages_search_pending AS p CROSS JOIN messages AS m ON m.rowid = p.seq;
             INSERT INTO messages_search_unspaced (rowid, text)
-                SELECT seq, text || char(10, 10)
-                FROM (SELECT p.seq AS seq, m.text AS text, CAST(m.text AS BLOB) AS b
-                      FROM messages_search_pending AS p CROSS JOIN messages AS m ON m.rowid = p.seq)
-                WHERE length(text) <> length(b) AND \(test);
+                SELECT m.rowid, m.text || char(10, 10)
+                FROM messages_search_pending AS p CROSS JOIN messages AS m ON m.rowid = p.seq
+                WHERE m.text_is_unspaced;
             DELETE FROM messages_search_pending;
             DELETE FROM messages_search_deferred;
             """

@@ -9,7 +9,7 @@
 /// compatibility ideographs and halfwidth katakana are left out for that reason: alone, they
 /// are letters of words; next to common CJK characters, the message is in the trigram index.
 ///
-/// The migration's triggers hold `unspacedCondition`; a query term is looked up in the trigram
+/// The migration's `messages.text_is_unspaced` column holds `unspacedCondition(on:)`; a query term is looked up in the trigram
 /// index when `isUnspaced` says so. The two must agree: a test checks the triggers' SQL.
 enum SearchScripts {
     /// Code point ranges, in order.
@@ -34,11 +34,11 @@ enum SearchScripts {
         [0xE1, 0x80], [0xE1, 0x81], [0xE1, 0x82], [0xE1, 0x9E], [0xE1, 0x9F],
     ]
 
-    /// The SQL condition, on `b` (the text as a BLOB), that holds when the text has such a
+    /// The SQL condition, on `bytes` (the text as a BLOB), that holds when the text has such a
     /// character.
-    static var unspacedCondition: String {
+    static func unspacedCondition(on bytes: String) -> String {
         "(" + unspacedPrefixes.map { prefix in
-            "instr(b, X'" + prefix.map { String($0, radix: 16, uppercase: true) }.joined() + "')"
+            "instr(\(bytes), X'" + prefix.map { String($0, radix: 16, uppercase: true) }.joined() + "')"
         }.joined(separator: " OR ") + ")"
     }
 }
