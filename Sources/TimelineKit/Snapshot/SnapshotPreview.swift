@@ -19,34 +19,22 @@ import Foundation
 /// ```
 public struct SnapshotPreview: Sendable {
     /// The state of the database the snapshot was built from.
-    public let state: TimelineState
+    public var state: TimelineState { parts.state }
     /// When the snapshot was built.
-    public let builtAt: Date
+    public var builtAt: Date { parts.builtAt }
     /// How many messages the window was built to hold.
-    public let limit: Int
+    public var limit: Int { parts.limit }
     /// The window's first messages (as many as were asked for, or all there are), the messages
     /// they repost or quote, and the users those show. `nextCursor` is the window's own: whether
     /// the database held more than the window when the snapshot was built.
-    public let head: TimelinePage
+    public var head: TimelinePage { parts.head }
     /// How many messages the whole window holds.
-    public let windowMessageCount: Int
+    public var windowMessageCount: Int { parts.windowMessageCount }
 
     let parts: TimelineSnapshot.PreviewParts
     let payload: [UInt8]
     let header: SnapshotHeader
     let path: String
-
-    init(parts: TimelineSnapshot.PreviewParts, payload: [UInt8], header: SnapshotHeader, path: String) {
-        self.parts = parts
-        state = parts.state
-        builtAt = parts.builtAt
-        limit = parts.limit
-        head = parts.head
-        windowMessageCount = parts.windowMessageCount
-        self.payload = payload
-        self.header = header
-        self.path = path
-    }
 
     /// Whether `head` is the whole window.
     public var isWholeWindow: Bool { head.messages.count == windowMessageCount }
