@@ -29,6 +29,16 @@ public struct TimelineChanges: Sendable, Hashable {
             && !countsChanged
     }
 
+    /// The inserted messages (newest first) as a page to render on their own: with the rest of the
+    /// window among its related messages, so that a new repost or quote of a message that was
+    /// already shown still finds its original, and with the window's users.
+    public var insertedPage: TimelinePage {
+        let inserted = Set(self.inserted)
+        return TimelinePage(messages: window.messages.filter { inserted.contains($0.id) },
+                            related: window.related + window.messages.filter { !inserted.contains($0.id) },
+                            users: window.users)
+    }
+
     /// Whether the total, unread or user counts differ from the snapshot's.
     public var countsChanged: Bool {
         state.messageCount != previousState.messageCount || state.unreadCount != previousState.unreadCount

@@ -205,22 +205,17 @@ struct FollowLoop {
         return write(TimelineRenderer.text(of: renderer.render(page, now: Date())))
     }
 
-    /// The inserted messages of `changes`, oldest first, with what they repost or quote and the
-    /// users they name.
+    /// The inserted messages of `changes`, oldest first, as a tail of new lines reads.
     private func newMessages(of changes: TimelineChanges) -> TimelinePage {
-        let inserted = Set(changes.inserted)
-        let window = changes.window
-        return TimelinePage(messages: window.messages.filter { inserted.contains($0.id) }.reversed(),
-                            related: window.related + window.messages.filter { !inserted.contains($0.id) },
-                            users: window.users)
+        let page = changes.insertedPage
+        return TimelinePage(messages: page.messages.reversed(), related: page.related, users: page.users)
     }
 
     /// Repaints the live block in place, or paints a fresh one below when there is none.
     private mutating func paintBlock(_ entries: [RenderedEntry]) -> Ending? {
         var output = ""
         if let block, isAnchored {
-            let lines = TimelineRenderer.rowCount(of: block)
-            output = "\r" + (lines > 0 ? "\u{1b}[\(lines)A" : "") + "\u{1b}[J"
+            output = ScreenBlock.rewind(over: TimelineRenderer.rowCount(of: block))
         }
         output += TimelineRenderer.text(of: entries)
         block = entries
@@ -256,8 +251,8 @@ struct FollowLoop {
     /// Whether `entries` can be repainted in place: every line on the screen, one row each, on a
     /// terminal that can move its cursor.
     private func fits(_ entries: [RenderedEntry]) -> Bool {
-        guard let rows, Terminal.environment("TERM") != "dumb" else { return false }
-        return TimelineRenderer.rowCount(of: entries) < rows && renderer.options.width <= (columns ?? Int.max)
+        ScreenBlock.canRepaint(lines: TimelineRenderer.rowCount(of: entries), rows: rows,
+                               width: renderer.options.width, columns: columns)
     }
 
     /// Whether the cursor is still right below the block: nothing was written to the same

@@ -240,15 +240,9 @@ struct ShowRunner {
     private func update(_ paint: Paint, to page: TimelinePage, changes: TimelineChanges?,
                         with renderer: TimelineRenderer, now: Date, rows: Int?) -> Paint? {
         let lines = paint.lineCount
-        // Only a block whose every line is still on the screen, one screen row each, can be
-        // repainted in place: lines wider than the window would have wrapped onto more rows.
-        // A dumb terminal has no cursor movement at all.
-        let columns = Terminal.windowSize()?.columns ?? Int.max
-        let canMoveCursor = Terminal.environment("TERM") != "dumb"
-        if let rows, lines < rows, renderer.options.width <= columns, canMoveCursor {
-            // Up to the block's first line, erase from there down, paint again.
+        if ScreenBlock.canRepaint(lines: lines, rows: rows, width: renderer.options.width, columns: Terminal.windowSize()?.columns) {
             let shown = entries(of: page, with: renderer, now: now, rows: rows)
-            Terminal.emit("\r" + (lines > 0 ? "\u{1b}[\(lines)A" : "") + "\u{1b}[J" + text(of: shown))
+            Terminal.emit(ScreenBlock.rewind(over: lines) + text(of: shown))
             return Paint(entries: shown)
         }
         // Without changes (the painted snapshot turned out unusable) everything is new.
@@ -256,12 +250,7 @@ struct ShowRunner {
             Terminal.emit("\n" + text(of: entries(of: page, with: renderer, now: now, rows: nil)))
             return nil
         }
-        let inserted = Set(changes.inserted)
-        // A new message may repost or quote one already on the screen: it stays findable.
-        let fresh = TimelinePage(messages: page.messages.filter { inserted.contains($0.id) },
-                                 related: page.related + page.messages.filter { !inserted.contains($0.id) },
-                                 users: page.users)
-        var output = "\n" + text(of: renderer.render(fresh, now: now))
+        var output = "\n" + text(of: renderer.render(changes.insertedPage, now: now))
         var summary: [String] = []
         if !changes.updated.isEmpty { summary.append("\(changes.updated.count) edited") }
         if !changes.removed.isEmpty { summary.append("\(changes.removed.count) removed") }
