@@ -83,9 +83,9 @@ public final class TimelineTransaction {
             }
             connection.lastInsertRowID = 0
             try statement.run()
-            let rowChanged = connection.changes > 0
+            // A message counts once, whether its row, its read state or both changed.
+            var changed = connection.changes > 0
             let insertedSequence = connection.lastInsertRowID
-            defer { if rowChanged { upsertedRowsChanged += 1 } }
             if insertedSequence != 0 {
                 if message.isRead {
                     let markRead = try cached(&sequenceMarkRead, MessageColumns.markSequenceRead)
@@ -101,8 +101,9 @@ public final class TimelineTransaction {
                 }
                 try mark.bind(message.id, at: 1)
                 try mark.run()
-                if !rowChanged { upsertedRowsChanged += connection.changes }
+                changed = changed || connection.changes > 0
             }
+            if changed { upsertedRowsChanged += 1 }
         }
         if namedAuthors[message.authorID] == nil { namedAuthors[message.authorID] = message.id }
     }
