@@ -1,0 +1,42 @@
+/// Why a request got no response. URLs in these errors never hold a secret: tokens travel in
+/// headers, and no transport puts a header into an error.
+public enum HTTPTransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The URL cannot be used as written (no scheme, no host, spaces, …).
+    case invalidURL(String)
+    /// `http://` to a host that is not a loopback address: tokens would cross the network in
+    /// clear text.
+    case insecureURL(String)
+    /// The server could not be reached (name not resolved, connection refused, TLS failed).
+    case cannotConnect(url: String, reason: String)
+    /// No complete answer came within the request's timeout.
+    case timedOut(url: String, after: Duration)
+    /// The body was larger than the request allows.
+    case responseTooLarge(url: String, limit: Int)
+    /// The connection closed in the middle of the response, or the response is not HTTP.
+    case malformedResponse(url: String, reason: String)
+    /// The transport itself cannot run here (e.g. the `curl` program is missing).
+    case unavailable(reason: String)
+    /// The task was cancelled before the response was complete.
+    case cancelled(url: String)
+
+    public var description: String {
+        switch self {
+        case let .invalidURL(url):
+            "\(url) is not a URL a server can be reached at; write it as https://host or https://host/path."
+        case let .insecureURL(url):
+            "\(url) uses plain http, which would send your token in clear text; use https:// (plain http is allowed only to 127.0.0.1, ::1 and localhost)."
+        case let .cannotConnect(url, reason):
+            "Cannot reach \(url): \(reason). Check the address and your network, then try again."
+        case let .timedOut(url, after):
+            "\(url) did not answer within \(after). Try again later."
+        case let .responseTooLarge(url, limit):
+            "\(url) sent more than \(limit) bytes, more than any answer it should give; nothing was stored."
+        case let .malformedResponse(url, reason):
+            "\(url) sent a broken answer (\(reason)); nothing was stored. Try again later."
+        case let .unavailable(reason):
+            "Cannot make network requests: \(reason)."
+        case let .cancelled(url):
+            "The request to \(url) was cancelled."
+        }
+    }
+}
