@@ -15,8 +15,9 @@ endif
 
 SYSTEM_PACKAGES := libsqlite3-dev liblz4-dev
 # The real programs the end-to-end tests drive: the sqlite3 shell (writes from another
-# process), lz4 (the snapshot is a standard frame) and tmux (a real terminal).
-TEST_PACKAGES   := sqlite3 lz4 tmux
+# process), lz4 (the snapshot is a standard frame), tmux (a real terminal) and the shells whose
+# start-up `timeline init` writes for.
+TEST_PACKAGES   := sqlite3 lz4 tmux bash zsh fish
 
 # The demo keeps its database inside the repository, never in the user's real data.
 DEMO_DB := $(CURDIR)/demo/timeline.sqlite

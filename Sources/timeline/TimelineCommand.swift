@@ -7,8 +7,10 @@ struct TimelineCommand: ParsableCommand {
         commandName: "timeline",
         abstract: "A timeline in your terminal, shown the instant it opens.",
         discussion: """
-            Put `timeline show` in ~/.bashrc or ~/.zshrc: it paints from a snapshot file without \
-            opening the database, then checks the database and updates what changed.
+            Add `eval "$(timeline init bash)"` to ~/.bashrc (zsh: `timeline init zsh`; fish: \
+            `timeline init fish | source`) to see the timeline in every new terminal. `show` \
+            paints from a snapshot file without opening the database, then checks the database \
+            and updates what changed.
 
             Data lives in $TIMELINE_DB, else $XDG_DATA_HOME/timeline/timeline.sqlite, else \
             ~/.local/share/timeline/timeline.sqlite (or --db PATH on any command).
@@ -22,7 +24,7 @@ struct TimelineCommand: ParsableCommand {
         subcommands: [
             ShowCommand.self, ImportCommand.self, ExportCommand.self, PostCommand.self, UserCommand.self,
             MarkReadCommand.self, DeleteCommand.self, PruneCommand.self, SnapshotCommand.self, StatsCommand.self,
-            SearchCommand.self, DoctorCommand.self, VacuumCommand.self, UpgradeCommand.self,
+            SearchCommand.self, DoctorCommand.self, VacuumCommand.self, UpgradeCommand.self, InitCommand.self,
         ],
         defaultSubcommand: ShowCommand.self)
 }

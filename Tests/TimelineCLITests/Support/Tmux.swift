@@ -19,6 +19,11 @@ final class Tmux {
         try run(["capture-pane", "-p", "-t", "main"])
     }
 
+    /// Everything the window has shown: the scrollback above the screen, then the screen.
+    func screenWithHistory() throws -> String {
+        try run(["capture-pane", "-p", "-S", "-", "-t", "main"])
+    }
+
     /// Types keys into the window, in tmux's key names (`C-c` is Ctrl-C).
     func sendKeys(_ keys: String...) throws {
         try run(["send-keys", "-t", "main"] + keys, capturingOutput: false)

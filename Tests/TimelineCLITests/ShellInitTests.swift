@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+/// `timeline init bash|zsh|fish`, run by the real shells as a person's start-up file would.
+@Suite(.enabled(if: ShellHome.shellsAreInstalled, "bash, zsh and fish are installed by `make test-deps`"))
+struct ShellInitTests {
+    /// Editors and IDE helpers run `SHELL -ic 'printenv PATH'` and read every line it prints.
+    @Test(arguments: ShellHome.Shell.allCases)
+    func anInteractiveShellThatRunsACommandPrintsOnlyThatCommandsOutput(shell: ShellHome.Shell) throws {
+        let home = try ShellHome()
+        let result = try home.run(shell, ["-i", "-c", "printenv PATH"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output == home.path + "\n")
+    }
+
+    @Test(arguments: ShellHome.Shell.allCases)
+    func aNonInteractiveShellPrintsNothingOfTheTimeline(shell: ShellHome.Shell) throws {
+        let home = try ShellHome()
+        let script = shell == .fish ? "source \(home.startupFile(shell)); echo done" : ". \(home.startupFile(shell)); echo done"
+        let result = try home.run(shell, ["-c", script])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output == "done\n")
+    }
+
+    @Test(.enabled(if: Tmux.isAvailable), arguments: ShellHome.Shell.allCases)
+    func aNewTerminalShowsTheTimelineBeforeTheFirstPrompt(shell: ShellHome.Shell) throws {
+        let home = try ShellHome()
+        let terminal = try Tmux(command: home.interactiveCommand(shell), columns: 100, rows: 40)
+        let screen = try terminal.waitForScreen(timeout: 10) { $0.contains(ShellHome.newestText) }
+        #expect(screen.contains(ShellHome.newestText))
+        // The shell is usable afterwards, and the timeline is shown once, not at every prompt.
+        try terminal.sendKeys("printf %s-%s\\\\n MARK 42", "Enter")
+        let after = try terminal.waitForScreen(timeout: 10) { $0.contains("MARK-42") }
+        #expect(after.contains("MARK-42"))
+        try terminal.sendKeys("printf %s-%s\\\\n AGAIN 42", "Enter")
+        _ = try terminal.waitForScreen(timeout: 10) { $0.contains("AGAIN-42") }
+        let everything = try terminal.screenWithHistory()
+        #expect(everything.components(separatedBy: ShellHome.newestText).count == 2)
+    }
+
+    /// A start-up file that sources a saved copy of the snippet keeps working after `timeline`
+    /// is uninstalled: no error, no output, a prompt.
+    @Test(.enabled(if: Tmux.isAvailable), arguments: ShellHome.Shell.allCases)
+    func aShellStartsCleanlyWhenTimelineIsGone(shell: ShellHome.Shell) throws {
+        let home = try ShellHome(savedSnippet: true)
+        try FileManager.default.removeItem(atPath: home.directory + "/bin/timeline")
+        let terminal = try Tmux(command: home.interactiveCommand(shell), columns: 100, rows: 40)
+        try terminal.sendKeys("printf %s-%s\\\\n READY 42", "Enter")
+        let screen = try terminal.waitForScreen(timeout: 10) { $0.contains("READY-42") }
+        #expect(screen.contains("READY-42"))
+        #expect(!screen.lowercased().contains("not found"))
+        #expect(!screen.lowercased().contains("unknown command"))
+        #expect(!screen.contains(ShellHome.newestText))
+    }
+
+    @Test func anUnknownShellIsAUsageError() throws {
+        let scenario = Scenario()
+        let result = try scenario.timeline.run(["init", "tcsh"])
+        #expect(result.status == 64)
+        #expect(result.errors.contains("bash"))
+    }
+}
+
+/// A home directory for one shell test: `timeline` on its PATH, a demo timeline, and each
+/// shell's start-up file holding the line the README gives.
+struct ShellHome {
+    enum Shell: String, CaseIterable, Sendable {
+        case bash, zsh, fish
+    }
+
+    static var shellsAreInstalled: Bool {
+        Shell.allCases.allSatisfy { FileManager.default.isExecutableFile(atPath: "/usr/bin/\($0.rawValue)") }
+    }
+
+    /// The text of the sample timeline's newest message, which a painted screen shows.
+    static let newestText = "Okay, closing the laptop."
+
+    let scenario = Scenario()
+    var directory: String { scenario.directory }
+    /// The PATH the shells get: our `bin` (holding `timeline`) before the system's.
+    var path: String { directory + "/bin:/usr/bin:/bin" }
+
+    init(savedSnippet: Bool = false) throws {
+        try scenario.importSample()
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: directory + "/bin", withIntermediateDirectories: true)
+        try manager.createSymbolicLink(atPath: directory + "/bin/timeline", withDestinationPath: TimelineProcess.executable)
+        try manager.createDirectory(atPath: directory + "/.config/fish", withIntermediateDirectories: true)
+        for shell in Shell.allCases {
+            let line: String
+            if savedSnippet {
+                let saved = directory + "/timeline.\(shell.rawValue)"
+                let snippet = try scenario.timeline.run(["init", shell.rawValue])
+                try snippet.output.write(toFile: saved, atomically: true, encoding: .utf8)
+                line = shell == .fish ? "source \(saved)" : ". \(saved)"
+            } else {
+                line = shell == .fish ? "timeline init fish | source" : "eval \"$(timeline init \(shell.rawValue))\""
+            }
+            try (line + "\n").write(toFile: startupFile(shell), atomically: true, encoding: .utf8)
+        }
+    }
+
+    func startupFile(_ shell: Shell) -> String {
+        switch shell {
+        case .bash: directory + "/.bashrc"
+        case .zsh: directory + "/.zshrc"
+        case .fish: directory + "/.config/fish/config.fish"
+        }
+    }
+
+    var environment: [String: String] {
+        ["HOME": directory, "ZDOTDIR": directory, "XDG_CONFIG_HOME": directory + "/.config",
+         "XDG_DATA_HOME": directory + "/.local/share", "TIMELINE_DB": scenario.databasePath,
+         "PATH": path, "TERM": "xterm-256color"]
+    }
+
+    /// The command line tmux runs: the shell, interactive, with only this home's environment.
+    func interactiveCommand(_ shell: Shell) -> String {
+        let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        return "env -i \(variables) /usr/bin/\(shell.rawValue) -i"
+    }
+
+    /// Runs the shell with pipes for its standard streams (not a terminal).
+    func run(_ shell: Shell, _ arguments: [String]) throws -> TimelineProcess.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(shell.rawValue)")
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let errorData = ErrorCollector(errors.fileHandleForReading)
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return TimelineProcess.Result(status: process.terminationStatus,
+                                      output: String(decoding: outputData, as: UTF8.self),
+                                      errors: String(decoding: errorData.finish(), as: UTF8.self))
+    }
+}
