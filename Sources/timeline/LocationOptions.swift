@@ -6,7 +6,7 @@ struct LocationOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The database file.",
         discussion: "Default: $TIMELINE_DB, else $XDG_DATA_HOME/timeline/timeline.sqlite, else ~/.local/share/timeline/timeline.sqlite. The snapshot sits beside it.",
-        valueName: "path"))
+        valueName: "path"), completion: .file())
     var db: String?
 
     func location() throws(ExitCode) -> TimelineLocation {

@@ -23,7 +23,7 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var location: LocationOptions
 
-    @Argument(help: ArgumentHelp("The file to write (created private, 0600), or - for standard output.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The file to write (created private, 0600), or - for standard output.", valueName: "file"), completion: .file())
     var file: String = "-"
 
     func run() throws {

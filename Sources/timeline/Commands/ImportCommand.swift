@@ -32,7 +32,7 @@ struct ImportCommand: ParsableCommand {
                                valueName: "format"))
     var format: ImportFormat?
 
-    @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "file"), completion: .file())
     var file: String = "-"
 
     func run() throws {

@@ -22,7 +22,7 @@ struct MarkReadCommand: ParsableCommand {
     @Flag(name: .long, help: "Mark the given messages unread instead.")
     var unread = false
 
-    @Option(name: .long, help: ArgumentHelp("Read IDs from a file, one per line (- for standard input).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Read IDs from a file, one per line (- for standard input).", valueName: "file"), completion: .file())
     var idsFile: String?
 
     @Argument(help: "Message IDs.")
