@@ -29,6 +29,22 @@ import TimelineKit
         #expect(try scenario.timeline.run(["snapshot", "--check"]).status == 0)
     }
 
+    /// An IDs file as people and other programs write it: indented, tab-separated leftovers,
+    /// CRLF line ends, blank lines; an ID's own inner spaces and non-ASCII letters are kept.
+    @Test func anIDsFileIsReadWithSpacesTabsAndBlankLinesAroundEachID() throws {
+        let scenario = Scenario()
+        #expect(try scenario.timeline.run(["user", "u1", "--handle", "alice", "--name", "Alice"]).status == 0)
+        let ids = ["plain", "ünïcödé-ид", "inner space"]
+        for id in ids {
+            try scenario.sqlite("INSERT INTO messages (id, author_id, text, created_at) VALUES ('\(id)', 'u1', 'x', 0)")
+        }
+        let file = scenario.directory + "/ids.txt"
+        try "  plain\t\r\n\n\t ünïcödé-ид  \r\n   \n inner space \n".write(toFile: file, atomically: true, encoding: .utf8)
+        let marked = try scenario.timeline.run(["mark-read", "--ids-file", file])
+        #expect(marked.output.contains("Marked 3 messages read"), "\(marked.output)\(marked.errors)")
+        #expect(try scenario.sqlite("SELECT count(*) FROM unread_messages") == "0")
+    }
+
     @Test func deleteRemovesMessagesAndTheSnapshotFollows() throws {
         let scenario = Scenario()
         try scenario.importSample()
