@@ -26,7 +26,16 @@ enum Terminal {
         _ = text.withUTF8 { FileSystem.writeAll(UnsafeRawBufferPointer($0), to: fd) }
     }
 
+    /// Writes a message to standard error, neutralised like all untrusted text
+    /// (`TerminalText.body`): messages quote IDs, values, paths and arguments, any of which a
+    /// hostile file, server or script may have chosen.
     static func emitError(_ text: String) {
+        emitControl(TerminalText.body(text))
+    }
+
+    /// Writes `text` to standard error as it is, control sequences included: only for the
+    /// tool's own sequences (a progress line redrawn with `\r`), never for text holding input.
+    static func emitControl(_ text: String) {
         errorWrites &+= 1
         emit(text, to: STDERR_FILENO)
     }

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ArgumentParser
 
 // `timeline show` is the launch path of every terminal: it skips ArgumentParser unless its
 // arguments need it (help, errors), which saves the reflection's ~2 ms.
@@ -18,4 +19,18 @@ if let request = ShowRequest.parse(arguments) {
     let runner = ShowRunner(request: request)
     exit(runner.run())
 }
-TimelineCommand.main()
+// ArgumentParser's `main()`, except that its messages go through `Terminal`, whose standard
+// error is neutralised: a usage error quotes the argument it refuses, which a script may have
+// taken from anywhere (`timeline show --$'\u202e'…`).
+do {
+    var command = try TimelineCommand.parseAsRoot()
+    try command.run()
+} catch {
+    let message = TimelineCommand.fullMessage(for: error)
+    let code = TimelineCommand.exitCode(for: error)
+    if !message.isEmpty {
+        // Help and --version (a clean exit) go to standard output, as ArgumentParser sends them.
+        if code == .success { Terminal.emit(message + "\n") } else { Terminal.emitError(message + "\n") }
+    }
+    exit(code.rawValue)
+}

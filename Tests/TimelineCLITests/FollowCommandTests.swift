@@ -48,6 +48,45 @@ struct FollowCommandTests {
         #expect(follow.errors.isEmpty)
     }
 
+    /// Message lines for `import`: `count` messages by the first user, at `minutes` after
+    /// `base` (milliseconds), newest first as an API page comes.
+    private static func messageLines(_ scenario: Scenario, prefix: String, count: Int, base: Int64, spacingMinutes: Int64) throws -> String {
+        let author = try scenario.sqlite("SELECT id FROM users ORDER BY id LIMIT 1")
+        return (0 ..< count).reversed().map { index in
+            let seconds = (base + Int64(index) * spacingMinutes * 60_000) / 1000
+            let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+            return #"{"type":"message","id":"\#(prefix)\#(index)","author":"\#(author)","text":"\#(prefix) \#(index)","created_at":"\#(time)"}"#
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// One import of 500 messages newer than anything stored printed only the newest 200 (the
+    /// window), and ten back-filled older messages printed nothing (issue 12, item 5).
+    @Test func onAPipeEveryMessageAnImportAddsIsPrintedOldestFirstNewOrBackFilled() throws {
+        let scenario = Scenario()
+        try scenario.importSample()
+        let follow = try FollowingProcess(scenario, ["show", "--follow", "--json", "-n", "2"])
+        #expect(follow.waitForOutput { $0.split(separator: "\n").count == 2 })
+
+        let newest = Int64(try scenario.sqlite("SELECT max(created_at) FROM messages"))!
+        let new = try Self.messageLines(scenario, prefix: "new", count: 500, base: newest + 60_000, spacingMinutes: 1)
+        #expect(try scenario.timeline.run(["import", "-"], input: Data(new.utf8)).status == 0)
+        #expect(follow.waitForOutput { $0.split(separator: "\n").count == 502 })
+
+        let oldest = Int64(try scenario.sqlite("SELECT min(created_at) FROM messages"))!
+        let old = try Self.messageLines(scenario, prefix: "old", count: 10, base: oldest - 86_400_000, spacingMinutes: 60)
+        #expect(try scenario.timeline.run(["import", "-"], input: Data(old.utf8)).status == 0)
+        #expect(follow.waitForOutput { $0.split(separator: "\n").count == 512 })
+
+        let ids = follow.output.split(separator: "\n").dropFirst(2).map { line -> String in
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return object?["id"] as? String ?? "?"
+        }
+        #expect(ids == (0 ..< 500).map { "new\($0)" } + (0 ..< 10).map { "old\($0)" })
+        follow.signal(SIGTERM)
+        _ = follow.waitForExit()
+        #expect(follow.errors.isEmpty)
+    }
+
     @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
     func onAPipeEachSignalEndsItByThatSignal(signal: Int32) throws {
         let scenario = Scenario()

@@ -233,7 +233,7 @@ import Testing
         let store = try Samples.store(in: directory)
         var bad = Samples.message(1)
         bad.likeCount = -1
-        #expect(throws: TimelineStoreError.invalidValue(field: "likes of message m1", reason: "-1 is negative")) {
+        #expect(throws: TimelineStoreError.invalidValue(field: #"likes of message "m1""#, reason: "-1 is negative")) {
             try store.upsert(messages: [bad])
         }
         #expect(throws: TimelineStoreError.invalidValue(field: "message id", reason: "it is empty")) {

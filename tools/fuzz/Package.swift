@@ -20,6 +20,11 @@ let package = Package(
             name: "snapshot-fuzz",
             dependencies: [.product(name: "TimelineKit", package: rootPackage)]
         ),
+        // Issue 12: what `timeline import` reads (JSON Lines, Mastodon, Twitter); `tools/fuzz/run-import`.
+        .executableTarget(
+            name: "import-fuzz",
+            dependencies: [.product(name: "TimelineKit", package: rootPackage)]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -615,6 +615,151 @@ def hostile_imports(binary, work, table):
 
 
 # ---------------------------------------------------------------------------------------------
+# 6. Hostile JSON shapes of issue 12: what a follower on a pipe prints, what error messages
+#    carry, times, NUL in IDs, documents larger than detection's window
+
+
+UNSAFE = set(range(0x20)) - {0x0A} | set(range(0x7F, 0xA0)) | set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A)) \
+    | {0x200B, 0x2060, 0xFEFF}
+
+
+def carries_unsafe(text):
+    return any(ord(character) in UNSAFE for character in text)
+
+
+def hostile_json_shapes(binary, work, table):
+    timeline = Timeline(binary, os.path.join(work, "json-shapes"))
+    directory = timeline.directory
+    timeline.run(["import", os.path.join(ROOT, "Fixtures", "sample-timeline.jsonl")])
+    failures = []
+    inputs = 0
+    good_user = user_line("j-user")
+
+    # Error messages quoting input: escapes, C1 and bidirectional overrides never reach stderr raw.
+    hostile = "\x1b]0;owned\x07\u009b31m\u202egpj.exe\u2066\u200b"
+    shapes = {
+        "a value": [good_user, message_line("j1", "j-user", "t", 1_800_000_000_000, likes=hostile)],
+        "a record type": [json.dumps({"type": hostile, "id": "x"})],
+        "a field name": [good_user, json.dumps({"type": "message", hostile: "\udc00"})],
+        "an unknown author": [message_line(hostile, hostile, "t", 1_800_000_000_000)],
+        "a time": [good_user, message_line("j1", "j-user", "t", 1_800_000_000_000).replace("Z\"", hostile + "\"")],
+    }
+    for name, lines in shapes.items():
+        path = os.path.join(directory, "bidi-%s.jsonl" % name.replace(" ", "-"))
+        write_lines(path, lines)
+        for arguments, stdin in [(["import", path], None), (["import", "-"], open(path, "rb").read())]:
+            inputs += 1
+            status, _, errors, _ = timeline.run(arguments, stdin=stdin)
+            if status != 65 or carries_unsafe(errors):
+                failures.append("%s quoted in an error: exit %d, %r" % (name, status, errors[-200:]))
+    for arguments in [["show", "--" + hostile], ["prune", "--older-than", hostile], ["import", "--format", hostile, "-"],
+                      ["import", os.path.join(directory, "missing" + hostile)]]:
+        inputs += 1
+        status, _, errors, _ = timeline.run(arguments, stdin=b"")
+        if status == 0 or carries_unsafe(errors):
+            failures.append("an argument quoted in an error: exit %d, %r" % (status, errors[-200:]))
+
+    # Times: only years 0001-9999 in UTC are kept, and what is kept exports and imports again.
+    refused_times = ["9999-12-31T23:59:59-01:00", "0000-01-01T00:00:00+23:59", "0000-12-31T23:59:59.999Z", "0001-01-01T00:00:00+00:01"]
+    for value in refused_times:
+        inputs += 1
+        path = os.path.join(directory, "time.jsonl")
+        write_lines(path, [good_user, message_line("jt", "j-user", "t", 0).replace('"1970-01-01T00:00:00.000Z"', json.dumps(value))])
+        status, _, errors, _ = timeline.run(["import", path])
+        if status != 65 or "in UTC, outside the years 0001 to 9999" not in errors:
+            failures.append("time %s: exit %d, %s" % (value, status, errors.strip()[-200:]))
+    edges = Timeline(binary, os.path.join(work, "json-shapes-edges"))
+    path = os.path.join(directory, "edges.jsonl")
+    write_lines(path, [good_user] + [message_line("edge%d" % n, "j-user", "t", 0).replace('"1970-01-01T00:00:00.000Z"', json.dumps(value))
+                                     for n, value in enumerate(["0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999Z", "0000-12-31T23:00:00-01:00"])])
+    inputs += 1
+    status, _, errors, _ = edges.run(["import", path])
+    exported = edges.run(["export", "-"])[1]
+    again = Timeline(binary, os.path.join(work, "json-shapes-again"))
+    again.run(["import", "-"], stdin=exported)
+    if status != 0 or again.run(["export", "-"])[1] != exported or b"10000-" in exported or b"\"-0" in exported:
+        failures.append("the first and last instants do not round-trip: exit %d, %s" % (status, errors.strip()[-200:]))
+    for zone in ["UTC", "America/New_York", "Asia/Tokyo"]:
+        status, output, _, _ = edges.run(["show", "-n", "5"], env={"TZ": zone})
+        if output.count(b"0001-01-01") != 2:
+            failures.append("TZ=%s shows year 1 as %r" % (zone, output[:300]))
+
+    # NUL in an ID: refused wherever it is, with its field; kept in text.
+    for field in ["id", "author", "reply_to", "reply_to_user", "repost_of", "quote_of"]:
+        inputs += 1
+        values = {"id": "jn", "author": "j-user"}
+        values[field] = "a\u0000b"
+        line = message_line(values.pop("id"), values.pop("author"), "t", 1_800_000_000_000, **values)
+        path = os.path.join(directory, "nul.jsonl")
+        write_lines(path, [good_user, line])
+        status, _, errors, _ = timeline.run(["import", path])
+        if status != 65 or ("`%s` holds the character U+0000" % field) not in errors:
+            failures.append("NUL in %s: exit %d, %s" % (field, status, errors.strip()[-200:]))
+    inputs += 1
+    write_lines(path, [user_line("u\u0000x"), message_line("jn", "u\u0000x", "t", 1_800_000_000_000)])
+    status, _, errors, _ = timeline.run(["import", path])
+    if status != 65 or "`id` holds the character U+0000" not in errors or ":1:" not in errors:
+        failures.append("NUL in a user ID: exit %d, %s" % (status, errors.strip()[-200:]))
+
+    # Documents whose first value holds more than detection's first MiB before it says what it is.
+    big = "x" * ((1 << 20) + 10)
+    status_object = '{"id":"1","created_at":"2026-11-20T10:00:00Z","content":"%s","account":{"id":"9","acct":"a"}}' % big
+    for name, document in [("a Mastodon array", "[" + status_object + "]"), ("one Mastodon status", status_object),
+                           ("a JSON Lines line", '{"note":"%s","type":"message"}\n' % big)]:
+        path = os.path.join(directory, "big.json")
+        with open(path, "w") as file:
+            file.write(document)
+        for arguments, stdin in [(["import", path], None), (["import", "-"], document.encode())]:
+            inputs += 1
+            status, _, errors, _ = timeline.run(arguments, stdin=stdin)
+            if status != 65 or "cannot tell the format" in errors or not ("content`" in errors or "longer than the limit" in errors):
+                failures.append("%s over 1 MiB: exit %d, %s" % (name, status, errors.strip()[-200:]))
+
+    # show -f on a pipe: every message an import adds is printed once, oldest first, new or back-filled.
+    follower = subprocess.Popen([binary, "show", "-f", "--json", "-n", "1"], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=timeline.env)
+    lines_seen = []
+    reader = threading.Thread(target=lambda: lines_seen.extend(follower.stdout))
+    reader.start()
+    deadline = time.monotonic() + 30
+    while not lines_seen and time.monotonic() < deadline:
+        time.sleep(0.05)
+    newest = timeline.query("SELECT max(created_at), min(created_at) FROM messages")[0]
+    batches = [("new", [message_line("jf-new-%d" % n, "j-user", "new", newest[0] + 60_000 * (n + 1)) for n in range(5000)]),
+               ("old", [message_line("jf-old-%d" % n, "j-user", "old", newest[1] - 86_400_000 + 1000 * n) for n in range(100)])]
+    expected = []
+    arrival = []
+    for name, lines in batches:
+        path = os.path.join(directory, "follow-%s.jsonl" % name)
+        write_lines(path, [good_user] + list(reversed(lines)))  # stored newest first, as API pages come
+        started = time.monotonic()
+        timeline.run(["import", path])
+        expected += ["jf-%s-%d" % (name, n) for n in range(len(lines))]
+        while len(lines_seen) < 1 + len(expected) and time.monotonic() < started + 60:
+            time.sleep(0.02)
+        arrival.append(time.monotonic() - started)
+    follower.send_signal(signal.SIGTERM)
+    follower.wait(timeout=30)
+    reader.join(timeout=30)
+    inputs += 2
+    printed = [json.loads(line)["id"] for line in lines_seen[1:]]
+    if printed != expected:
+        failures.append("show -f on a pipe printed %d of %d added messages (first difference at %s)"
+                        % (len(printed), len(expected), next((i for i, (a, b) in enumerate(zip(printed, expected)) if a != b), min(len(printed), len(expected)))))
+    if carries_unsafe(follower.stderr.read().decode("utf-8", "replace")):
+        failures.append("show -f wrote raw escapes to stderr")
+
+    table.add("hostile JSON shapes (issue 12)",
+              "values, IDs, field names, times and arguments with escapes and U+202E in errors; times beyond 0001-9999 UTC; NUL in every ID field; "
+              "a status and a line over 1 MiB before anything tells the format, from a file and a pipe; show -f --json on a pipe during an import "
+              "of 5,000 new and one of 100 back-filled messages",
+              "%d inputs; the follower printed %d messages (%.1f s for the 5,000, %.1f s for the 100)" % (inputs, len(printed), arrival[0], arrival[1]),
+              "exit 65 naming the field, no raw escape or override on stderr; edges round-trip; year 1 shows as 0001-01-01 in every zone; "
+              "the decoder's own error without --format; every added message printed once, oldest first",
+              failures)
+
+
+# ---------------------------------------------------------------------------------------------
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -624,7 +769,7 @@ def main():
     parser.add_argument("--timeline", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", default="crash,terminals,lock,snapshots,imports")
+    parser.add_argument("--only", default="crash,terminals,lock,snapshots,imports,json-shapes")
     parser.add_argument("--seed", type=int, default=6)
     arguments = parser.parse_args()
     only = set(arguments.only.split(","))
@@ -644,6 +789,8 @@ def main():
         hostile_snapshots(arguments.timeline, arguments.work, table)
     if "imports" in only:
         hostile_imports(arguments.timeline, arguments.work, table)
+    if "json-shapes" in only:
+        hostile_json_shapes(arguments.timeline, arguments.work, table)
     table.print()
     print("stress: %.0f s in all; %s" % (time.monotonic() - started, "FAILURES FOUND" if table.failed else "everything held"))
     shutil.rmtree(arguments.work, ignore_errors=True)

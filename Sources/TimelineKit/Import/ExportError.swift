@@ -6,10 +6,11 @@ public enum ExportError<SinkFailure: Error>: Error, CustomStringConvertible {
     /// The sink refused the bytes (for a file descriptor: a `FileSystemError`, e.g. disk full).
     case sink(SinkFailure)
 
+    /// Neutralised for a terminal (`TerminalText.body`): a sink's error may name a path.
     public var description: String {
         switch self {
-        case let .store(error): "The export stopped while reading the timeline: \(error)"
-        case let .sink(error): "The export stopped while writing: \(error). The output is incomplete."
+        case let .store(error): TerminalText.body("The export stopped while reading the timeline: \(error)")
+        case let .sink(error): TerminalText.body("The export stopped while writing: \(error). The output is incomplete.")
         }
     }
 }

@@ -80,6 +80,10 @@ public struct FormatDetection: Sendable, Equatable {
                 let fields = Fields.scan(&scanner)
                 if let detection = classify(fields, container: "a JSON array", topLevel: false) { return .detected(detection) }
                 if !fields.isComplete && !isComplete { return .needsMore }
+                if !fields.isComplete {
+                    return .unknown("the input ends inside the first element of its JSON array, before any field says what it is "
+                        + "(`account`, `acct`, `user`, `id_str`, `tweet`)")
+                }
                 return .unknown("the input is a JSON array of objects that look like neither Mastodon statuses, accounts "
                     + "or notifications nor tweets (the first has none of `account`, `acct`, `user`, `id_str`, `tweet`)")
             default:

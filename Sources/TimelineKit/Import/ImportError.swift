@@ -4,8 +4,11 @@
 ///
 /// `description` reads like a compiler diagnostic, e.g.
 /// ``export.jsonl:12:41: `likes` must be a non-negative integer, found a string, "12". Nothing was imported: fix line 12 and import the file again.``
-/// Values copied from the file into the message are quoted and escaped like JSON strings, so a
-/// hostile file cannot put terminal escape sequences into an error message.
+/// Values copied from the file into the message are quoted and escaped like JSON strings, with
+/// invisible format characters (bidirectional overrides, zero-width spaces) escaped as well, and
+/// the whole description then goes through `TerminalText.body`, the renderer's neutraliser (the
+/// path too is input: a file may be named anything). So a hostile file can put neither terminal
+/// escape sequences nor a right-to-left override into an error message.
 public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What was wrong.
     public enum Problem: Sendable, Equatable {
@@ -33,6 +36,10 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         case unknownRecordType(String)
         /// An ID is the empty string.
         case emptyID
+        /// An ID holds U+0000 (`\u0000`), which no ID may hold: SQLite's JSON functions, through
+        /// which lists of IDs reach the database, end a string there, so the ID could never be
+        /// found again.
+        case nulInID
         /// A time is not a valid RFC 3339 date and time; `reason` completes the sentence
         /// "VALUE …", e.g. "is not a valid date: February 2026 has 28 days".
         case invalidTime(value: String, reason: String)
@@ -80,16 +87,14 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
             location += ":\(line)"
             if let column { location += ":\(column)" }
         }
-        return "\(location): \(sentence)\(advice)"
+        return TerminalText.body("\(location): \(sentence)\(advice)")
     }
 
     /// The field's path in backticks. A path can hold an unknown key copied from the file, so it
-    /// is escaped like a JSON string.
+    /// is escaped like a quoted value.
     private var fieldName: String {
         guard let field else { return "the value" }
-        var bytes: [UInt8] = []
-        JSONLineEncoder.appendString(String(field.unicodeScalars.prefix(80)), to: &bytes)
-        return "`" + String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self) + "`"
+        return "`" + Self.escaped(String(field.unicodeScalars.prefix(80))) + "`"
     }
 
     private var sentence: String {
@@ -119,6 +124,8 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
             return "unknown record type \(Self.quoted(type)); type must be \"user\" or \"message\"."
         case .emptyID:
             return "\(fieldName) is empty; IDs must have at least one character."
+        case .nulInID:
+            return "\(fieldName) holds the character U+0000 (\\u0000), which no ID may hold; remove it."
         case let .invalidTime(value, reason):
             return "\(fieldName): \(Self.quoted(value)) \(reason)."
         case let .textTooLong(bytes, limit):
@@ -164,9 +171,33 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
             shown = Substring(value.unicodeScalars.prefix(limit))
             suffix = "…"
         }
+        return "\"" + escaped(String(shown)) + "\"" + suffix
+    }
+
+    /// `value` escaped as inside a JSON string literal (controls, C1, U+2028/U+2029), and its
+    /// invisible format characters too (`TerminalText.isFormat`: U+202E shows as `\u202e`), so an
+    /// error message shows what the input holds, and nothing in it can reorder the message.
+    static func escaped(_ value: String) -> String {
+        let hexDigits = Array("0123456789abcdef".utf8)
         var bytes: [UInt8] = []
-        JSONLineEncoder.appendString(String(shown), to: &bytes)
-        return String(decoding: bytes, as: UTF8.self) + suffix
+        JSONLineEncoder.appendString(value, to: &bytes)
+        let json = String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self)
+        guard json.unicodeScalars.contains(where: { TerminalText.isFormat($0.value) }) else { return json }
+        var result = ""
+        for scalar in json.unicodeScalars {
+            guard TerminalText.isFormat(scalar.value) else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            // As JSON writes it: UTF-16 code units, a surrogate pair beyond the BMP.
+            for unit in String(scalar).utf16 {
+                result += "\\u"
+                for shift: UInt16 in [12, 8, 4, 0] {
+                    result.unicodeScalars.append(Unicode.Scalar(hexDigits[Int(unit >> shift & 0xF)]))
+                }
+            }
+        }
+        return result
     }
 
     /// 1048576 as "1,048,576".

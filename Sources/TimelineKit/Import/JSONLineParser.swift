@@ -197,7 +197,12 @@ struct JSONLineParser {
             guard value.end - value.start > 2 else {
                 throw JSONLineFailure(offset: value.start, field: field.key, problem: .emptyID)
             }
-            return string(value)
+            let id = string(value)
+            // Only an escape can put a NUL in: the scanner refuses raw control characters.
+            if value.hasEscapes, id.utf8.contains(0) {
+                throw JSONLineFailure(offset: value.start, field: field.key, problem: .nulInID)
+            }
+            return id
         case .number where value.isInteger && !value.isNegative:
             return String(decoding: UnsafeBufferPointer(rebasing: line[value.start ..< value.end]), as: UTF8.self)
         default:

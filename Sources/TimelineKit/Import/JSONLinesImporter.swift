@@ -31,13 +31,15 @@
 /// - **Optional fields** may be `null`, which means the same as leaving them out.
 /// - **Unknown fields** are ignored, so files from newer versions import. A *known* field with the
 ///   wrong type is an error, and so is a known field given twice in one object.
-/// - **IDs** are non-empty strings, kept byte for byte (never interpreted as numbers). A JSON
-///   integer is accepted too (Mastodon before 2.0 sent those) and kept as its decimal digits,
-///   exactly as written. Negative or fractional numbers are refused.
+/// - **IDs** are non-empty strings, kept byte for byte (never interpreted as numbers), without
+///   `\u0000` (SQLite's JSON functions, which carry lists of IDs to the database, end a string at
+///   a NUL). A JSON integer is accepted too (Mastodon before 2.0 sent those) and kept as its
+///   decimal digits, exactly as written. Negative or fractional numbers are refused.
 /// - **Times** are RFC 3339: `2026-11-20T10:00:00Z`, a fraction of any length (`.5`,
 ///   `.123456`), `Z` or an offset (`+09:00`, `-05:00`); `t` and `z` may be lowercase. A time
 ///   without a zone, with a space for `T`, or that does not exist (`2026-02-30`, month 13, hour
-///   24) is refused. Stored in whole milliseconds: further digits are **truncated**, never
+///   24) is refused, and so is one outside the years 0001 to 9999 in UTC, which an export could
+///   not write back. Stored in whole milliseconds: further digits are **truncated**, never
 ///   rounded. A leap second, `23:59:60` UTC, is stored as `23:59:59.999` (second 60 at any other
 ///   time is refused).
 /// - **`read`** absent (or `null`) keeps the flag already stored, and a new message is unread; `read`

@@ -85,6 +85,9 @@ struct JSONObjectView {
             guard !text.isEmpty else {
                 throw JSONLineFailure(offset: value.offset, field: path(key), problem: .emptyID)
             }
+            if text.utf8.contains(0) {
+                throw JSONLineFailure(offset: value.offset, field: path(key), problem: .nulInID)
+            }
             return text
         case let .number(digits, isInteger, isNegative) where isInteger && !isNegative:
             return digits

@@ -10,6 +10,11 @@
 ///
 /// Formatting writes UTC, `2026-11-20T10:00:00Z`, with `.mmm` only when the milliseconds are not
 /// zero, so formatting and parsing again gives the same milliseconds.
+///
+/// Only the instants formatting can write are accepted: years 0001 to 9999 **in UTC**
+/// (`representable`). `9999-12-31T23:59:59-01:00` is a valid RFC 3339 time, but it falls in
+/// the year 10000 in UTC, which RFC 3339 cannot write, so an export of it could not be imported
+/// again; it is refused with the UTC time it would have been.
 enum RFC3339Time {
     /// Why bytes are not a time: the rest of the sentence "VALUE …".
     struct Invalid: Error {
@@ -109,9 +114,24 @@ enum RFC3339Time {
             guard utcSeconds.modulo(86_400) == 86_399 else {
                 throw Invalid(reason: "is not a valid time: second 60 (a leap second) can only be 23:59:60 UTC")
             }
-            return utcSeconds * 1000 + 999
+            return try representable(utcSeconds * 1000 + 999)
         }
-        return utcSeconds * 1000 + Int64(milliseconds)
+        return try representable(utcSeconds * 1000 + Int64(milliseconds))
+    }
+
+    /// The instants a time can be stored at: 0001-01-01T00:00:00.000Z through
+    /// 9999-12-31T23:59:59.999Z, the years `append` writes with four digits and parsing reads back.
+    static let representableMilliseconds: ClosedRange<Int64> = -62_135_596_800_000 ... 253_402_300_799_999
+
+    /// `milliseconds`, or why it cannot be stored: the rest of the sentence "VALUE …".
+    static func representable(_ milliseconds: Int64) throws(Invalid) -> Int64 {
+        guard representableMilliseconds.contains(milliseconds) else {
+            var utc: [UInt8] = []
+            append(milliseconds: milliseconds, to: &utc)
+            throw Invalid(reason: "is \(String(decoding: utc, as: UTF8.self)) in UTC, outside the years 0001 to 9999 "
+                + "that times are kept in (and that an export can write)")
+        }
+        return milliseconds
     }
 
     /// Appends `milliseconds` as `YYYY-MM-DDThh:mm:ss[.mmm]Z`. Years before 0 or after 9999 cannot

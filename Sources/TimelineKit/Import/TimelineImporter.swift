@@ -65,18 +65,21 @@ public struct TimelineImporter: Sendable {
             let detection: FormatDetection
             if input.isRegularFile {
                 let start = try input.peek(Self.detectionBytes)
-                detection = try Self.decide(FormatDetection.detect(start, isComplete: start.count < Self.detectionBytes), sourceName)
+                var outcome = FormatDetection.detect(start, isComplete: start.count < Self.detectionBytes)
+                if outcome == .needsMore { outcome = try Self.detectReadingOn(&bytes, from: input) }
+                detection = try Self.decide(outcome, sourceName)
                 if detection.format == .jsonl {
                     detected(detection)
                     return try JSONLinesImporter(store: store).importFile(atPath: path, progress: progress)
                 }
             } else {
                 var outcome = FormatDetection.Outcome.needsMore
-                while outcome == .needsMore {
+                while outcome == .needsMore, bytes.count < Self.detectionBytes {
                     let chunk = try input.nextBytes(1 << 16)
                     bytes += chunk
-                    outcome = FormatDetection.detect(bytes, isComplete: chunk.isEmpty || bytes.count >= Self.detectionBytes)
+                    outcome = FormatDetection.detect(bytes, isComplete: chunk.isEmpty)
                 }
+                if outcome == .needsMore { outcome = try Self.detectReadingOn(&bytes, from: input) }
                 detection = try Self.decide(outcome, sourceName)
                 if detection.format == .jsonl {
                     detected(detection)
@@ -131,6 +134,27 @@ public struct TimelineImporter: Sendable {
             // The body throws only TimelineStoreError.
             preconditionFailure("unexpected error from an import: \(error)")
         }
+    }
+
+    /// Detection when the first value says nothing of its format within `detectionBytes`: a
+    /// status whose `content` comes before its `account` may hold megabytes. Such a value is no
+    /// JSON Lines record (a line holds at most 1 MiB) but a Mastodon or Twitter document, which
+    /// is read whole anyway, or a broken file: so the input is read on (to `bytes`, which
+    /// already holds what was read) until the value says what it is, up to `maximumInputBytes`,
+    /// and the decoder that follows reports what is really wrong with it rather than detection
+    /// calling it too short. The reads double in size, so detection scans the input a bounded
+    /// number of times.
+    private static func detectReadingOn(_ bytes: inout [UInt8], from input: Input) throws(ImportError) -> FormatDetection.Outcome {
+        var outcome = FormatDetection.Outcome.needsMore
+        while outcome == .needsMore {
+            let chunk = try input.nextBytes(min(max(bytes.count, detectionBytes), maximumInputBytes + 1 - bytes.count))
+            bytes += chunk
+            guard bytes.count <= maximumInputBytes else {
+                throw ImportError(source: input.sourceName, problem: .inputTooLarge(limit: maximumInputBytes))
+            }
+            outcome = FormatDetection.detect(bytes, isComplete: chunk.isEmpty)
+        }
+        return outcome
     }
 
     private static func decide(_ outcome: FormatDetection.Outcome, _ sourceName: String) throws(ImportError) -> FormatDetection {

@@ -12,14 +12,14 @@ enum TwitterTime {
         let parts = text.split(separator: " ", omittingEmptySubsequences: true)
         guard parts.count == 6, parts[0].count == 3, parts[0].allSatisfy(\.isLetter),
               let monthIndex = months.firstIndex(of: String(parts[1])),
-              parts[2].count <= 2, let day = Int(parts[2]),
+              parts[2].count <= 2, let day = digits(parts[2]),
               parts[4].count == 5, let sign = parts[4].first, sign == "+" || sign == "-",
-              let offset = Int(parts[4].dropFirst()),
-              parts[5].count == 4, let year = Int(parts[5])
+              let offset = digits(parts[4].dropFirst()),
+              parts[5].count == 4, let year = digits(parts[5])
         else { return .failure(shape) }
         let clock = parts[3].split(separator: ":", omittingEmptySubsequences: false)
-        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
-              let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2])
+        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }),
+              let hour = digits(clock[0]), let minute = digits(clock[1]), let second = digits(clock[2])
         else { return .failure(shape) }
         let month = monthIndex + 1
         guard (1 ... RFC3339Time.daysIn(month: month, year: year)).contains(day) else {
@@ -31,6 +31,17 @@ enum TwitterTime {
         let offsetSeconds = (sign == "-" ? -1 : 1) * (offset / 100 * 3600 + offset % 100 * 60)
         let days = Int64(RFC3339Time.daysSinceEpoch(year: year, month: month, day: day))
         let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetSeconds)
-        return .success(seconds * 1000)
+        do throws(RFC3339Time.Invalid) {
+            return .success(try RFC3339Time.representable(seconds * 1000))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The value of a run of ASCII digits; `nil` for anything else, signs included (`Int("+1")`
+    /// and `Int("-1")` would take them, and an hour of -1 would pass the range checks).
+    private static func digits(_ text: Substring) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else { return nil }
+        return Int(text)
     }
 }

@@ -71,19 +71,23 @@ public struct RelativeTime: Sendable {
         case local
         case utc
 
-        /// The calendar date of `date`. Times outside years 1…9999 are clamped to them, so the
-        /// date always has a 4-digit year.
+        /// The calendar date of `date`, always with a year from 1 to 9999 (four digits): times
+        /// outside 0001-01-01T00:00:00Z…9999-12-31T23:59:59Z (which the store refuses) are
+        /// clamped to those two, and a date that falls outside those years only in local time
+        /// (0001-01-01 in UTC is 0000-12-31 west of Greenwich) is given in UTC.
         func civilDate(of date: Date) -> (year: Int, month: Int, day: Int) {
             let seconds = date.timeIntervalSince1970
-            // 0001-01-02 and 9999-12-30 UTC: a day's margin keeps every zone inside years 1…9999.
-            let clamped = seconds.isNaN ? 0 : min(max(seconds, -62_135_510_400), 253_402_128_000)
-            var time = time_t(clamped.rounded(.down))
+            let clamped = seconds.isNaN ? 0 : min(max(seconds, -62_135_596_800), 253_402_300_799)
+            let time = time_t(clamped.rounded(.down))
+            if self == .local, let local = Self.fields(of: time, local: true), (1 ... 9999).contains(local.year) { return local }
+            return Self.fields(of: time, local: false) ?? (1970, 1, 1)
+        }
+
+        private static func fields(of time: time_t, local: Bool) -> (year: Int, month: Int, day: Int)? {
+            var time = time
             var fields = tm()
-            let converted = switch self {
-            case .local: localtime_r(&time, &fields)
-            case .utc: gmtime_r(&time, &fields)
-            }
-            guard converted != nil else { return (1970, 1, 1) }
+            let converted = local ? localtime_r(&time, &fields) : gmtime_r(&time, &fields)
+            guard converted != nil else { return nil }
             return (Int(fields.tm_year) + 1900, Int(fields.tm_mon) + 1, Int(fields.tm_mday))
         }
     }

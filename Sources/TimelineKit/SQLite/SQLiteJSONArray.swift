@@ -1,12 +1,16 @@
 /// A list of strings passed to SQL as one parameter, a JSON array that the statement reads with
 /// `json_each(?)`. This is how a list of 10,000 IDs becomes one statement instead of 10,000
 /// (SQLite has no array parameters; `carray` is an extension that system builds do not include).
+///
+/// A string holding U+0000 is left out: SQLite's JSON functions end a string at its first NUL, so
+/// `"a\u0000b"` would match the ID `a`. No stored ID holds one (`TimelineTransaction` refuses
+/// them), so such a string matches nothing, as it should.
 struct SQLiteJSONArray {
     let json: String
 
     init(_ strings: some Sequence<String>) {
         var bytes: [UInt8] = [UInt8(ascii: "[")]
-        for string in strings {
+        for string in strings where !string.utf8.contains(0) {
             if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
             JSONLineEncoder.appendString(string, to: &bytes)
         }

@@ -26,7 +26,11 @@ public enum TimelineStoreError: Error, Sendable, Equatable, CustomStringConverti
     /// SQLite reported an error that none of the cases above describes.
     case sqlite(SQLiteError)
 
-    public var description: String {
+    /// The explanation, neutralised for a terminal like all untrusted text (`TerminalText.body`):
+    /// it may quote IDs, paths and SQLite's messages, which a hostile file or server chose.
+    public var description: String { TerminalText.body(explanation) }
+
+    private var explanation: String {
         switch self {
         case let .databaseMissing(path):
             "No timeline database at \(path). Add messages with `timeline import` or `timeline post` to create it."
@@ -39,7 +43,7 @@ public enum TimelineStoreError: Error, Sendable, Equatable, CustomStringConverti
         case let .busy(path, waited):
             "\(path) stayed locked by another process for \(waited) ms. Nothing was changed; try again when the other writer has finished, or raise the busy timeout."
         case let .unknownAuthor(messageID, authorID):
-            "Message \(messageID) names author \(authorID), but no user has that ID. Add the user (a user with id \(authorID)) in the same import or before it. Nothing was written."
+            "Message \(ImportError.quoted(messageID)) names author \(ImportError.quoted(authorID)), but no user has that ID. Add the user (a user with id \(ImportError.quoted(authorID))) in the same import or before it. Nothing was written."
         case let .invalidValue(field, reason):
             "Invalid \(field): \(reason). Nothing was written."
         case let .cannotOpen(path, reason):

@@ -179,17 +179,38 @@ public final class TimelineTransaction {
     }
 
     private static func validate(_ user: User) throws(TimelineStoreError) {
-        if user.id.isEmpty { throw .invalidValue(field: "user id", reason: "it is empty") }
+        try validateID(user.id, field: "user id")
     }
 
     private static func validate(_ message: Message) throws(TimelineStoreError) {
-        if message.id.isEmpty { throw .invalidValue(field: "message id", reason: "it is empty") }
-        if message.authorID.isEmpty {
-            throw .invalidValue(field: "author of message \(message.id)", reason: "it is empty")
+        try validateID(message.id, field: "message id")
+        let quotedID = ImportError.quoted(message.id)
+        try validateID(message.authorID, field: "author of message \(quotedID)")
+        for (field, id) in [("reply_to", message.replyToID), ("reply_to_user", message.replyToUserID),
+                            ("repost_of", message.repostOfID), ("quote_of", message.quoteOfID)] {
+            if let id { try validateID(id, field: "\(field) of message \(quotedID)", mayBeEmpty: true) }
         }
         for (field, count) in [("likes", message.likeCount), ("reposts", message.repostCount), ("replies", message.replyCount)]
         where count < 0 {
-            throw .invalidValue(field: "\(field) of message \(message.id)", reason: "\(count) is negative")
+            throw .invalidValue(field: "\(field) of message \(quotedID)", reason: "\(count) is negative")
+        }
+        for (field, time) in [("created_at", message.createdAt), ("edited_at", message.editedAt)] {
+            guard let time else { continue }
+            do throws(RFC3339Time.Invalid) {
+                _ = try RFC3339Time.representable(MillisecondTime.milliseconds(from: time))
+            } catch {
+                throw .invalidValue(field: "\(field) of message \(quotedID)", reason: "it \(error.reason)")
+            }
+        }
+    }
+
+    /// IDs are refused when empty or holding U+0000: SQLite's JSON functions, through which every
+    /// list of IDs reaches a query (`SQLiteJSONArray`), end a string at its first NUL, so such an
+    /// ID could be stored but never found again (its messages would have no author).
+    private static func validateID(_ id: String, field: String, mayBeEmpty: Bool = false) throws(TimelineStoreError) {
+        if id.isEmpty && !mayBeEmpty { throw .invalidValue(field: field, reason: "it is empty") }
+        if id.utf8.contains(0) {
+            throw .invalidValue(field: field, reason: "\(ImportError.quoted(id)) holds the character U+0000 (NUL), which no ID may hold")
         }
     }
 }

@@ -50,11 +50,11 @@ struct ImportCommand: ParsableCommand {
                 guard showsProgress, progress.lines > 0 else { return }
                 var line = "\rimporting: \(progress.lines) lines"
                 if let fraction = progress.fractionDone { line += " (\(Int(fraction * 100))%)" }
-                Terminal.emitError(line)
+                Terminal.emitControl(line)
                 progressShown = true
             }
         }
-        if progressShown { Terminal.emitError("\r\u{1b}[K") }
+        if progressShown { Terminal.emitControl("\r\u{1b}[K") }
         let counts = "\(summary.users) users (\(summary.newUsers) new), \(summary.messages) messages (\(summary.newMessages) new)"
         if (format ?? detectedFormat ?? .jsonl) == .jsonl {
             Terminal.emit("Imported \(summary.lines) lines: \(counts).\n")

@@ -42,6 +42,6 @@ struct UserCommand: ParsableCommand {
         if let url { user.url = url.isEmpty ? nil : url }
         if let bot { user.isBot = bot }
         try reportingErrors { try store.upsert(users: [user]) }
-        Terminal.emit("\(existing == nil ? "Added" : "Updated") user \(user.id) (@\(user.handle)).\n")
+        Terminal.emit(TerminalText.body("\(existing == nil ? "Added" : "Updated") user \(user.id) (@\(user.handle)).\n"))
     }
 }

@@ -33,9 +33,11 @@ import TimelineKit
 /// Ctrl-Z or a line written to the terminal's standard error start a fresh block below. Keys are
 /// not echoed meanwhile (`TerminalEcho`).
 ///
-/// **On a pipe** (or with `--json`) each new message is one more entry (one more JSON line with
-/// `--json`), oldest first; edits and removals are not printed (a reader wanting them uses
-/// TimelineKit's `TimelineStore.changes(since:)`).
+/// **On a pipe** (or with `--json`) every message the database gained since the last check is one
+/// more entry (one more JSON line with `--json`), oldest first: new ones and back-filled old ones,
+/// however many a writer stored at once (`TimelineStore.additions(after:limit:)`, one page of
+/// 200 per turn of the loop, so that a signal is still seen between pages). Edits and removals
+/// are not printed (a reader wanting them uses TimelineKit's `TimelineStore.changes(since:)`).
 ///
 /// **Ending.** SIGINT, SIGTERM and SIGHUP: the terminal's settings are restored, the snapshot is
 /// refreshed, and the process ends by the same signal (status 130, 143, 129 in a shell). A closed
@@ -61,13 +63,24 @@ struct FollowLoop {
     private var printed: Set<String>
     private var echo: TerminalEcho?
     private var snapshotNoteShown = false
+    /// On a pipe: where the listing of stored messages goes on from, and whether a listing has
+    /// pages left to print.
+    private var additions: AdditionCursor?
+    private var listingPending: Bool
+    /// On a pipe: the messages printed before following, which the first listing skips (its
+    /// cursor was taken before they were read, so it may list some of them again).
+    private var printedBeforeFollowing: Set<String>
+
+    /// How many messages a page of a pipe's listing holds.
+    static let additionsPageSize = 200
 
     /// How long a resize must pause before the block is laid out again.
     static let resizeSettleMilliseconds: UInt64 = 150
     /// How often the ages ("3m") of a live block are brought up to date.
     static let ageRefreshMilliseconds: UInt64 = 60_000
 
-    init(runner: ShowRunner, store: TimelineStore, baseline: TimelineSnapshot, onTerminal: Bool,
+    /// `additions`: on a pipe, a cursor taken before `baseline` was read.
+    init(runner: ShowRunner, store: TimelineStore, baseline: TimelineSnapshot, additions: AdditionCursor?, onTerminal: Bool,
          renderer: TimelineRenderer, rows: Int?, block: [RenderedEntry]?, busyTimeout: Int) {
         self.runner = runner
         self.store = store
@@ -79,6 +92,10 @@ struct FollowLoop {
         self.busyTimeout = busyTimeout
         self.errorWritesAtBlock = Terminal.errorWrites
         self.printed = Set(baseline.window.messages.prefix(runner.request.limit ?? 20).map(\.id))
+        self.additions = onTerminal ? nil : additions
+        // The first listing prints what was stored between the cursor and the first output.
+        self.listingPending = !onTerminal && additions != nil
+        self.printedBeforeFollowing = onTerminal ? [] : printed
         self.block = nil
         if onTerminal, let block, fits(block) { self.block = block }
     }
@@ -127,7 +144,7 @@ struct FollowLoop {
         var ageRefreshAt = Self.milliseconds() + Self.ageRefreshMilliseconds
         while true {
             for index in fds.indices { fds[index].revents = 0 }
-            let timeout = notifications == nil ? Self.pollMilliseconds
+            let timeout = listingPending ? 0 : notifications == nil ? Self.pollMilliseconds
                 : Self.milliseconds() < settleUntil ? Self.settlePollMilliseconds : Self.safetyPollMilliseconds
             if poll(&fds, nfds_t(fds.count), timeout) < 0, errno != EINTR {
                 Terminal.emitError("timeline: stopped following: poll failed (\(String(cString: strerror(errno)))).\n")
@@ -164,6 +181,7 @@ struct FollowLoop {
                     if let ending = show(changes) { return ending }
                     refreshSnapshot()
                 }
+                if listingPending, let ending = try printAdditions() { return ending }
             } catch {
                 // Another process holds the database exclusively: look again on the next tick.
                 if case .busy = error { continue }
@@ -180,7 +198,10 @@ struct FollowLoop {
     // MARK: Showing changes
 
     private mutating func show(_ changes: TimelineChanges) -> Ending? {
-        guard onTerminal else { return printNew(changes) }
+        guard onTerminal else {
+            listingPending = true
+            return nil
+        }
         if changes.isEmpty { return nil }
         let entries = runner.entries(of: changes.window, with: renderer, now: Date(), rows: rows)
         if fits(entries) { return paintBlock(entries) }
@@ -197,9 +218,20 @@ struct FollowLoop {
         return output.isEmpty ? nil : write(output)
     }
 
-    /// On a pipe: each new message, oldest first; nothing for edits and removals.
-    private func printNew(_ changes: TimelineChanges) -> Ending? {
-        let page = newMessages(of: changes)
+    /// On a pipe: one page of the messages stored since the last listing, oldest first.
+    private mutating func printAdditions() throws(TimelineStoreError) -> Ending? {
+        guard let cursor = additions else { return nil }
+        let added = try store.additions(after: cursor, limit: Self.additionsPageSize)
+        additions = added.cursor
+        listingPending = added.hasMore
+        if added.mayHaveMissedSome {
+            Terminal.emitError("timeline: the most recently stored messages were deleted while following; a message stored at the same moment may be missing from the output.\n")
+        }
+        var page = added.page
+        if !printedBeforeFollowing.isEmpty {
+            page.messages.removeAll { printedBeforeFollowing.contains($0.id) }
+            if !added.hasMore { printedBeforeFollowing = [] }
+        }
         if page.messages.isEmpty { return nil }
         if runner.request.json { return write(JSONLinesShowOutput.lines(for: page)) }
         return write(TimelineRenderer.text(of: renderer.render(page, now: Date())))

@@ -100,6 +100,9 @@ struct ShowRunner {
         }
         retained.store = store
         do throws(TimelineStoreError) {
+            // On a pipe, `--follow` prints every message stored after this, taken before the
+            // window is read so that nothing stored in between is missed (see FollowLoop).
+            let additions = request.follow && !onTerminal ? try store.additionCursor() : nil
             let current: TimelinePage
             var changes: TimelineChanges?
             // Fresh means the same database and generation: a snapshot of another database that
@@ -174,7 +177,7 @@ struct ShowRunner {
                 }
             }
             if let followBaseline {
-                var loop = FollowLoop(runner: self, store: store, baseline: followBaseline, onTerminal: onTerminal,
+                var loop = FollowLoop(runner: self, store: store, baseline: followBaseline, additions: additions, onTerminal: onTerminal,
                                       renderer: renderer, rows: window?.rows, block: onScreen?.entries,
                                       busyTimeout: busyTimeout)
                 return loop.run()

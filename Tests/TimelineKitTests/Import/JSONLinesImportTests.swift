@@ -223,7 +223,8 @@ struct JSONLinesImportTests {
         ("2016-12-31T23:59:60Z", 1_483_228_799_999),        // leap second: 23:59:59.999
         ("2017-01-01T08:59:60.5+09:00", 1_483_228_799_999), // the same leap second in Tokyo
         ("1969-12-31T23:59:59.5Z", -500),
-        ("0000-01-01T00:00:00Z", -62_167_219_200_000),
+        ("0001-01-01T00:00:00Z", -62_135_596_800_000),      // the first instant kept
+        ("9999-12-31T23:59:59.999Z", 253_402_300_799_999),  // the last
     ] as [(String, Int64)])
     func rfc3339TimesAreStoredInWholeMilliseconds(time: String, milliseconds: Int64) throws {
         let directory = TemporaryDirectory()

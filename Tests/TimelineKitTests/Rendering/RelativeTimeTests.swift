@@ -43,6 +43,22 @@ import Testing
         #expect(longAgo.string(for: .distantPast).count == 10)
     }
 
+    /// 0001-01-01T00:00:00Z is the first instant the store keeps. It showed as 0001-01-02 (the
+    /// clamp kept a day's margin).
+    @Test func yearOneShowsItsOwnDate() {
+        let first = Date(timeIntervalSince1970: -62_135_596_800)
+        #expect(RelativeTime(now: now, timeZone: .utc).string(for: first) == "0001-01-01")
+        #expect(RelativeTime(now: now, timeZone: .utc).string(for: first.addingTimeInterval(86_399)) == "0001-01-01")
+        #expect(RelativeTime(now: now, timeZone: .utc).string(for: first.addingTimeInterval(86_400)) == "0001-01-02")
+        let last = Date(timeIntervalSince1970: 253_402_300_799)
+        #expect(RelativeTime(now: Date(timeIntervalSince1970: 253_402_300_799 + 86_400 * 30), timeZone: .utc).string(for: last) == "Dec 31")
+        #expect(RelativeTime.TimeZoneRule.utc.civilDate(of: last) == (9999, 12, 31))
+        #expect(RelativeTime.TimeZoneRule.utc.civilDate(of: Date(timeIntervalSince1970: 1e15)) == (9999, 12, 31))
+        #expect(RelativeTime.TimeZoneRule.utc.civilDate(of: Date(timeIntervalSince1970: -1e15)) == (1, 1, 1))
+
+        // Local time (0000-12-31 in New York): TimeZoneTests in the CLI tests, in a child process.
+    }
+
     @Test func futureTimesFromClockSkewAreNow() {
         #expect(age(-5) == "now")
         #expect(age(-3 * 86_400) == "now")

@@ -26,28 +26,49 @@ func impossibleValue(in snapshot: TimelineSnapshot) -> String? {
     return nil
 }
 
+/// The input as the file reader takes it, or `nil` when it is refused: a whole file decoded as
+/// `timeline show` decodes it; a payload decoded, then read back as a file with valid checksums,
+/// which is what a file crafted to pass them gets (the reader checks the values behind them).
+func accepted(_ bytes: [UInt8]) -> TimelineSnapshot? {
+    guard payloadMode else { return try? SnapshotFile.decode(bytes) }
+    guard let decoded = try? BinaryDecoder().decode(TimelineSnapshot.self, from: bytes) else { return nil }
+    return try? SnapshotFile.decode(encoded(decoded))
+}
+
+/// The file bytes of a snapshot; a decoded snapshot that cannot be written is a finding.
+func encoded(_ snapshot: TimelineSnapshot) -> [UInt8] {
+    do {
+        return try SnapshotFile.encode(snapshot)
+    } catch {
+        fatalError("a decoded snapshot does not encode: \(error)")
+    }
+}
+
 /// libFuzzer's entry point. The reader must refuse each input with an error or decode it; it must
 /// never crash, hang, read out of bounds (the build runs under AddressSanitizer) or allocate what
 /// a declared size asks for before checking it (`tools/fuzz/run` sets a malloc limit).
+///
+/// Only the decode under test may refuse: the checks on what it accepted are outside any
+/// `do`/`catch`, so a failing check traps (a finding) instead of counting as a refused input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size))
-    do {
-        let snapshot = payloadMode
-            ? try BinaryDecoder().decode(TimelineSnapshot.self, from: bytes)
-            : try SnapshotFile.decode(bytes)
-        // Whatever decodes is a real snapshot: it encodes again, and that reads back to the same
-        // bytes (bytes, not values: a NaN date is never equal to itself).
-        // To look at a finding: SNAPSHOT_FUZZ_WRITE=FILE writes what was decoded as a snapshot file.
-        if let path = getenv("SNAPSHOT_FUZZ_WRITE") { try SnapshotFile(path: String(cString: path)).write(snapshot) }
-        let encoded = try SnapshotFile.encode(snapshot)
-        guard try SnapshotFile.encode(SnapshotFile.decode(encoded)) == encoded else {
-            fatalError("a decoded snapshot does not round-trip")
+    // Refused: what a damaged or hostile input must get.
+    guard let snapshot = accepted(bytes) else { return 0 }
+    // To look at a finding: SNAPSHOT_FUZZ_WRITE=FILE writes what was decoded as a snapshot file.
+    if let path = getenv("SNAPSHOT_FUZZ_WRITE") {
+        do {
+            try SnapshotFile(path: String(cString: path)).write(snapshot)
+        } catch {
+            fatalError("cannot write \(String(cString: path)): \(error)")
         }
-        if strict, let problem = impossibleValue(in: snapshot) { fatalError("decoded an impossible snapshot: \(problem)") }
-    } catch {
-        // Refused: what a damaged or hostile input must get.
     }
+    // Whatever decodes is a real snapshot: it encodes again, and that reads back to the same
+    // bytes (bytes, not values: a NaN date is never equal to itself).
+    let file = encoded(snapshot)
+    guard let again = try? SnapshotFile.decode(file) else { fatalError("an accepted snapshot is refused once written again") }
+    guard encoded(again) == file else { fatalError("a decoded snapshot does not round-trip") }
+    if strict, let problem = impossibleValue(in: snapshot) { fatalError("decoded an impossible snapshot: \(problem)") }
     return 0
 }
 
