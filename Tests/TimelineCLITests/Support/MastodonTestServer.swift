@@ -99,7 +99,9 @@ final class MastodonTestServer: @unchecked Sendable {
         try control("state") as? [String: Any] ?? [:]
     }
 
-    private static func fetch(_ request: URLRequest) throws -> Data {
+    /// The body of a plain-http request, through Foundation (independent of the transport
+    /// under test).
+    static func fetch(_ request: URLRequest) throws -> Data {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: Result<Data, any Error> = .failure(StartFailure(description: "no answer"))
         URLSession.shared.dataTask(with: request) { data, _, error in
