@@ -4,7 +4,7 @@
 /// interpolation, a log line, an error or a debugger's description does not leak; the value is
 /// read only where it is sent (an `Authorization` header, which transports keep out of process
 /// arguments) or stored (the accounts file, 0600).
-public struct AccessToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct AccessToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The token itself. Send it, store it; do not print it.
     public let value: String
 
@@ -27,6 +27,8 @@ public struct AccessToken: Sendable, Hashable, CustomStringConvertible, CustomDe
 
     public var description: String { "AccessToken(…)" }
     public var debugDescription: String { "AccessToken(…)" }
+    /// No children: `dump` and debuggers that walk a value's mirror see no token either.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
 extension StringProtocol {

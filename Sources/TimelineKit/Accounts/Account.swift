@@ -55,7 +55,7 @@ public struct Account: Sendable, Hashable {
 
 /// An OAuth application registered on a server (`POST /api/v1/apps`).
 /// It prints without its secret.
-public struct OAuthClient: Sendable, Hashable, CustomStringConvertible {
+public struct OAuthClient: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// The application's public ID.
     public var id: String
     /// The application's secret, sent only to the server that issued it (token exchange and
@@ -68,4 +68,6 @@ public struct OAuthClient: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "OAuthClient(id: \(id), secret: …)" }
+    /// The ID only: `dump` shows no secret.
+    public var customMirror: Mirror { Mirror(self, children: ["id": id]) }
 }
