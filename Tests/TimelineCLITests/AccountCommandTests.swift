@@ -187,6 +187,20 @@ import TimelineKit
         }
     }
 
+    @Test func httpsUsesTheSystemsTrustAndRefusesAnUnknownCertificate() throws {
+        let server = try MastodonTestServer(tls: true)
+        let (scenario, accountsFile) = Self.scenario()
+        let untrusted = try scenario.timeline.run(["login", "mastodon", server.baseURL, "--token-stdin"], input: Data(MastodonTestServer.token.utf8))
+        #expect(untrusted.status == 69)
+        #expect(untrusted.errors.contains("TLS certificate could not be verified"))
+        #expect(!FileManager.default.fileExists(atPath: accountsFile))
+        // Trusting the test CA the way curl is told to (as a company's CA would be) is enough.
+        scenario.timeline.environment["CURL_CA_BUNDLE"] = MastodonTestServer.certificateAuthority
+        let trusted = try scenario.timeline.run(["login", "mastodon", server.baseURL, "--token-stdin"], input: Data(MastodonTestServer.token.utf8))
+        #expect(trusted.status == 0, "\(trusted.errors)")
+        #expect(trusted.output.contains("Logged in to \(server.baseURL) as @tester"))
+    }
+
     @Test func aTokenCommandIsStoredInsteadOfTheToken() throws {
         let server = try MastodonTestServer()
         let (scenario, accountsFile) = Self.scenario()

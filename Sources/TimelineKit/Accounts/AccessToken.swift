@@ -4,7 +4,7 @@
 /// interpolation, a log line, an error or a debugger's description does not leak; the value is
 /// read only where it is sent (an `Authorization` header, which transports keep out of process
 /// arguments) or stored (the accounts file, 0600).
-public struct AccessToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct AccessToken: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The token itself. Send it, store it; do not print it.
     public let value: String
 

@@ -1,7 +1,7 @@
 /// An account `timeline` is logged in to: which server, who, and how to get its token. Stored in
 /// the accounts file (see ``AccountStore``); `timeline login` creates one, `timeline logout`
 /// removes it.
-public struct Account: Sendable, Hashable {
+public struct Account: Sendable, Equatable {
     /// The name the account is known by on the command line (`--account NAME`), unique in the
     /// file. Defaults to `username@host` (`alice@mastodon.social`).
     public var name: String
@@ -22,12 +22,12 @@ public struct Account: Sendable, Hashable {
     public var secret: Secret
 
     /// The servers `timeline` can log in to.
-    public enum Network: String, Sendable, Hashable, Codable {
+    public enum Network: String, Sendable {
         case mastodon
     }
 
     /// Where an account's access token comes from.
-    public enum Secret: Sendable, Hashable {
+    public enum Secret: Sendable, Equatable {
         /// The token, stored in the accounts file.
         case token(AccessToken)
         /// A command run through `/bin/sh -c` whose first line of output is the token: a
@@ -55,7 +55,7 @@ public struct Account: Sendable, Hashable {
 
 /// An OAuth application registered on a server (`POST /api/v1/apps`).
 /// It prints without its secret.
-public struct OAuthClient: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
+public struct OAuthClient: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     /// The application's public ID.
     public var id: String
     /// The application's secret, sent only to the server that issued it (token exchange and

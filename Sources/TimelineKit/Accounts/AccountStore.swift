@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -156,20 +151,35 @@ public struct AccountStore: Sendable {
         guard read.permissions & 0o077 == 0 else { throw .readableByOthers(path: path, permissions: UInt32(read.permissions)) }
         if read.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return Contents() }
 
-        let file: AccountsFile
-        do {
-            file = try JSONDecoder().decode(AccountsFile.self, from: Data(read.bytes))
-        } catch let error as DecodingError {
-            throw .invalidFile(path: path, reason: Self.describe(error))
-        } catch {
-            throw .invalidFile(path: path, reason: "\(error)")
+        let bytes = read.bytes
+        func invalid(_ offset: Int?, _ reason: String) -> AccountError {
+            .invalidFile(path: path, reason: (offset.map { JSONFields.position(of: $0, in: bytes) + ": " } ?? "") + reason)
         }
-        guard file.version <= Self.formatVersion else { throw .newerFile(path: path, version: file.version) }
+        let root: JSONNode
+        do throws(JSONLineFailure) {
+            root = try JSONFields.document(bytes)
+        } catch {
+            throw invalid(error.offset, ImportError(source: path, problem: error.problem).sentence)
+        }
+        guard root.isObject else { throw invalid(root.offset, "it must be a JSON object with version and accounts") }
+        guard case let .number(digits, isInteger: true, isNegative: false)? = root["version"]?.value, let version = Int(digits) else {
+            throw invalid(root["version"]?.offset ?? root.offset, "version must be a whole number")
+        }
+        guard version <= Self.formatVersion else { throw .newerFile(path: path, version: version) }
+        guard let entries = root["accounts"]?.arrayValue else {
+            throw invalid(root["accounts"]?.offset ?? root.offset, "accounts must be an array")
+        }
         var contents = Contents()
         var names = Set<String>()
-        for (index, entry) in file.accounts.enumerated() {
+        for (index, node) in entries.enumerated() {
+            let entry: AccountsFileEntry
+            do throws(AccountsFileEntry.Problem) {
+                entry = try AccountsFileEntry(node)
+            } catch {
+                throw invalid(error.offset, "accounts[\(index)]: \(error.reason)")
+            }
             guard names.insert(entry.name).inserted else {
-                throw .invalidFile(path: path, reason: "accounts[\(index)]: the name \(entry.name) is used twice")
+                throw invalid(node.offset, "accounts[\(index)]: the name \(entry.name) is used twice")
             }
             guard let network = Account.Network(rawValue: entry.network) else {
                 contents.otherEntries.append(entry)
@@ -178,7 +188,7 @@ public struct AccountStore: Sendable {
             do throws(AccountsFileEntry.Problem) {
                 contents.accounts.append(try entry.account(network: network))
             } catch {
-                throw .invalidFile(path: path, reason: "accounts[\(index)] (\(entry.name)): \(error.reason)")
+                throw invalid(error.offset, "accounts[\(index)] (\(entry.name)): \(error.reason)")
             }
         }
         return contents
@@ -232,28 +242,6 @@ public struct AccountStore: Sendable {
             throw .fileSystem(error)
         }
     }
-
-    /// A decoding error as a path into the file and what is wrong there.
-    private static func describe(_ error: DecodingError) -> String {
-        func path(_ keys: [any CodingKey]) -> String {
-            keys.reduce("") { text, key in
-                if let index = key.intValue { return text + "[\(index)]" }
-                return text.isEmpty ? key.stringValue : text + "." + key.stringValue
-            }
-        }
-        switch error {
-        case let .keyNotFound(key, context):
-            let parent = path(context.codingPath)
-            return (parent.isEmpty ? "" : parent + ": ") + "the field \(key.stringValue) is missing"
-        case let .typeMismatch(type, context), let .valueNotFound(type, context):
-            return "\(path(context.codingPath)) must be \(type == String.self ? "a string" : type == Int.self ? "an integer" : "\(type)")"
-        case let .dataCorrupted(context):
-            let underlying = context.underlyingError.map { " (\($0))" } ?? ""
-            return (context.codingPath.isEmpty ? "" : path(context.codingPath) + ": ") + context.debugDescription + underlying
-        @unknown default:
-            return "\(error)"
-        }
-    }
 }
 
 /// An account and its token, ready for requests: what ``AccountStore/credentials(named:)`` gives.
@@ -287,14 +275,8 @@ extension Account.Secret {
     }
 }
 
-/// The file as JSON.
-private struct AccountsFile: Decodable {
-    var version: Int
-    var accounts: [AccountsFileEntry]
-}
-
-/// One account as JSON. Field names are snake_case like the Mastodon API's.
-private struct AccountsFileEntry: Decodable {
+/// One account as the file writes it. Field names are snake_case like the Mastodon API's.
+private struct AccountsFileEntry {
     var name: String
     var network: String
     var server: String
@@ -305,16 +287,11 @@ private struct AccountsFileEntry: Decodable {
     var token: String?
     var tokenCommand: String?
 
-    enum CodingKeys: String, CodingKey {
-        case name, network, server, acct, token
-        case accountID = "account_id"
-        case clientID = "client_id"
-        case clientSecret = "client_secret"
-        case tokenCommand = "token_command"
-    }
-
+    /// What is wrong with an entry, and where. The reason never quotes a value: it may be a
+    /// secret.
     struct Problem: Error {
-        let reason: String
+        var offset: Int
+        var reason: String
     }
 
     init(_ account: Account) {
@@ -331,6 +308,32 @@ private struct AccountsFileEntry: Decodable {
         }
     }
 
+    init(_ node: JSONNode) throws(Problem) {
+        guard node.isObject else { throw Problem(offset: node.offset, reason: "each account must be a JSON object") }
+        func optional(_ key: String) throws(Problem) -> String? {
+            guard let value = node[key]?.nonNull else { return nil }
+            guard let text = value.stringValue else { throw Problem(offset: value.offset, reason: "\(key) must be a string") }
+            return text
+        }
+        func required(_ key: String) throws(Problem) -> String {
+            guard let text = try optional(key) else { throw Problem(offset: node.offset, reason: "the field \(key) is missing") }
+            return text
+        }
+        name = try required("name")
+        network = try required("network")
+        server = try required("server")
+        accountID = try required("account_id")
+        acct = try required("acct")
+        clientID = try optional("client_id")
+        clientSecret = try optional("client_secret")
+        token = try optional("token")
+        tokenCommand = try optional("token_command")
+        offset = node.offset
+    }
+
+    /// Where the entry starts in the file, for errors about it as a whole.
+    private var offset = 0
+
     /// The fields present, in the order the file shows them.
     var fields: [(name: String, value: String)] {
         let all: [(String, String?)] = [
@@ -341,25 +344,26 @@ private struct AccountsFileEntry: Decodable {
     }
 
     func account(network: Account.Network) throws(Problem) -> Account {
-        guard !name.isEmpty, !name.contains(where: \.isWhitespace) else { throw Problem(reason: "the name must be non-empty, without spaces") }
+        func problem(_ reason: String) -> Problem { Problem(offset: offset, reason: reason) }
+        guard !name.isEmpty, !name.contains(where: \.isWhitespace) else { throw problem("the name must be non-empty, without spaces") }
         do throws(HTTPTransportError) {
             _ = try RequestURL(server)
         } catch {
-            throw Problem(reason: "server: \(error)")
+            throw problem("server: \(error)")
         }
         let secret: Account.Secret
         switch (token, tokenCommand) {
         case let (token?, nil):
             // The error must not quote the value: it is (or was meant to be) a secret.
-            guard let accessToken = AccessToken(token) else { throw Problem(reason: "token is not a valid access token (empty, or with spaces or control characters)") }
+            guard let accessToken = AccessToken(token) else { throw problem("token is not a valid access token (empty, or with spaces or control characters)") }
             secret = .token(accessToken)
         case let (nil, command?):
-            guard !command.allSatisfy(\.isWhitespace) else { throw Problem(reason: "token_command is empty") }
+            guard !command.allSatisfy(\.isWhitespace) else { throw problem("token_command is empty") }
             secret = .command(command)
         case (nil, nil):
-            throw Problem(reason: "it has neither token nor token_command; give one")
+            throw problem("it has neither token nor token_command; give one")
         case (_?, _?):
-            throw Problem(reason: "it has both token and token_command; keep one")
+            throw problem("it has both token and token_command; keep one")
         }
         let client: OAuthClient? = switch (clientID, clientSecret) {
         case let (id?, secret?): OAuthClient(id: id, secret: secret)

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Logging in to a Mastodon-API server (Mastodon, Pleroma, Akkoma, GoToSocial, …) with OAuth's
 /// out-of-band flow, and out again: the protocol part of `timeline login` and `timeline logout`,
 /// over any ``HTTPTransport``. The command line does the talking to the person.
@@ -77,14 +71,12 @@ public struct MastodonAuthorization: Sendable {
     /// (`GET /.well-known/oauth-authorization-server`, Mastodon 4.3 and later; without it the
     /// flow goes on without PKCE) and builds the authorization URL.
     public func begin() async throws(LoginError) -> PendingAuthorization {
-        struct Registration: Decodable {
-            let client_id: String
-            let client_secret: String
-        }
-        let registration: Registration = try await call(
+        let client = try await call(
             .post, "/api/v1/apps",
-            form: [("client_name", Self.applicationName), ("redirect_uris", Self.redirectURI), ("scopes", Self.scopes)])
-        let client = OAuthClient(id: registration.client_id, secret: registration.client_secret)
+            form: [("client_name", Self.applicationName), ("redirect_uris", Self.redirectURI), ("scopes", Self.scopes)]
+        ) { answer in
+            answer.text("client_id").flatMap { id in answer.text("client_secret").map { OAuthClient(id: id, secret: $0) } }
+        }
         let pkce = await supportsPKCE() ? PKCE() : nil
         var query: [(name: String, value: String)] = [
             ("client_id", client.id), ("scope", Self.scopes), ("redirect_uri", Self.redirectURI), ("response_type", "code"),
@@ -96,45 +88,42 @@ public struct MastodonAuthorization: Sendable {
     /// Whether the server's OAuth metadata lists S256 among `code_challenge_methods_supported`.
     /// Any failure means no: older servers have no metadata, and PKCE is then left out.
     public func supportsPKCE() async -> Bool {
-        struct Metadata: Decodable {
-            let code_challenge_methods_supported: [String]?
+        let methods = try? await call(.get, "/.well-known/oauth-authorization-server") { answer in
+            answer["code_challenge_methods_supported"]?.arrayValue?.compactMap(\.stringValue)
         }
-        let metadata: Metadata? = try? await call(.get, "/.well-known/oauth-authorization-server")
-        return metadata?.code_challenge_methods_supported?.contains("S256") == true
+        return methods?.contains("S256") == true
     }
 
     /// Exchanges the code the person copied (`POST /oauth/token`) for an access token.
     public func exchange(code: String, for pending: PendingAuthorization) async throws(LoginError) -> AccessToken {
         guard let code = AccessToken(reading: code) else { throw .invalidCode }
-        struct Grant: Decodable {
-            let access_token: String
-        }
         var form: [(name: String, value: String)] = [
             ("grant_type", "authorization_code"), ("code", code.value), ("client_id", pending.client.id),
             ("client_secret", pending.client.secret), ("redirect_uri", Self.redirectURI), ("scope", Self.scopes),
         ]
         if let pkce = pending.pkce { form.append(("code_verifier", pkce.verifier)) }
-        let grant: Grant = try await call(.post, "/oauth/token", form: form, refusals: [400, 401, 403])
-        guard let token = AccessToken(grant.access_token) else {
-            throw .unexpectedAnswer(url: server + "/oauth/token", status: 200, reason: "the access token it sent is empty or malformed")
+        return try await call(.post, "/oauth/token", form: form, refusals: [400, 401, 403]) { answer in
+            answer.text("access_token").flatMap { AccessToken($0) }
         }
-        return token
     }
 
     /// The account a token belongs to (`GET /api/v1/accounts/verify_credentials`): a token the
     /// server refuses is ``LoginError/refused(server:status:message:)``.
     public func verifyCredentials(_ token: AccessToken) async throws(LoginError) -> VerifiedAccount {
-        try await call(.get, "/api/v1/accounts/verify_credentials", token: token, refusals: [401, 403])
+        try await call(.get, "/api/v1/accounts/verify_credentials", token: token, refusals: [401, 403]) { answer in
+            guard let id = answer.text("id"), let username = answer.text("username"), let acct = answer.text("acct") else { return nil }
+            return VerifiedAccount(id: id, username: username, acct: acct, displayName: answer.text("display_name"))
+        }
     }
 
     /// Revokes `token` (`POST /oauth/revoke`, with the credentials of the application it was
     /// issued to).
     public func revoke(_ token: AccessToken, client: OAuthClient) async throws(LoginError) {
-        struct Empty: Decodable {}
-        let _: Empty? = try await call(
+        // Mastodon answers `{}`; some servers send nothing. Either is a success.
+        _ = try await call(
             .post, "/oauth/revoke",
             form: [("client_id", client.id), ("client_secret", client.secret), ("token", token.value)],
-            refusals: [400, 401, 403], expectsBody: false)
+            refusals: [400, 401, 403], emptyBody: true) { _ in true }
     }
 
     /// The account to store for a verified login: named `name`, else `username@host`.
@@ -145,11 +134,13 @@ public struct MastodonAuthorization: Sendable {
 
     // MARK: - Requests
 
-    /// One request and its JSON answer. `refusals` are statuses that mean "these credentials
-    /// are refused"; 429, 5xx and 206 are temporary; anything else but 200 is unexpected.
-    private func call<Answer: Decodable>(
+    /// One request and what `read` takes from its JSON answer (`nil`: not what was expected).
+    /// `refusals` are statuses that mean "these credentials are refused"; 429, 5xx and 206 are
+    /// temporary; anything else but 200 is unexpected.
+    private func call<Answer>(
         _ method: HTTPRequest.Method, _ path: String, form: [(name: String, value: String)]? = nil,
-        token: AccessToken? = nil, refusals: Set<Int> = [], expectsBody: Bool = true
+        token: AccessToken? = nil, refusals: Set<Int> = [], emptyBody: Bool = false,
+        read: (JSONNode) -> Answer?
     ) async throws(LoginError) -> Answer {
         let url = server + path
         var headers = [HTTPHeader(name: "Accept", value: "application/json")]
@@ -175,25 +166,18 @@ public struct MastodonAuthorization: Sendable {
         default:
             throw .unexpectedAnswer(url: url, status: response.status, reason: message.isEmpty ? "no explanation" : message)
         }
-        do {
-            if !expectsBody, response.body.isEmpty, let empty = try? JSONDecoder().decode(Answer.self, from: Data("{}".utf8)) {
-                return empty
-            }
-            return try JSONDecoder().decode(Answer.self, from: Data(response.body))
-        } catch {
+        let document = emptyBody && response.body.isEmpty ? JSONNode(value: .object([]), offset: 0) : try? JSONFields.document(response.body)
+        guard let document, let answer = read(document) else {
             throw .unexpectedAnswer(url: url, status: response.status, reason: "its body is not the JSON expected")
         }
+        return answer
     }
 
     /// The `error` (and `error_description`) of a JSON error body, made safe for a terminal,
     /// shortened, and with any secret of the request removed should the server quote one.
     static func serverMessage(_ body: [UInt8], hiding secrets: [String]) -> String {
-        struct ErrorBody: Decodable {
-            let error: String?
-            let error_description: String?
-        }
-        guard let parsed = try? JSONDecoder().decode(ErrorBody.self, from: Data(body)) else { return "" }
-        var text = [parsed.error, parsed.error_description].compactMap { $0 }.joined(separator: ": ")
+        guard let answer = try? JSONFields.document(body) else { return "" }
+        var text = [answer.text("error"), answer.text("error_description")].compactMap { $0 }.joined(separator: ": ")
         for secret in secrets where !secret.isEmpty { text = text.replacing(secret, with: "…") }
         let safe = TerminalText.line(text)
         return safe.count > 200 ? String(safe.prefix(200)) + "…" : safe
@@ -201,7 +185,7 @@ public struct MastodonAuthorization: Sendable {
 }
 
 /// Who a token belongs to, from `verify_credentials`.
-public struct VerifiedAccount: Sendable, Hashable, Decodable {
+public struct VerifiedAccount: Sendable, Equatable {
     /// The account's ID on its server.
     public let id: String
     /// The username (`alice`).
@@ -210,11 +194,6 @@ public struct VerifiedAccount: Sendable, Hashable, Decodable {
     public let acct: String
     /// The display name (may be empty).
     public let displayName: String?
-
-    enum CodingKeys: String, CodingKey {
-        case id, username, acct
-        case displayName = "display_name"
-    }
 
     public init(id: String, username: String, acct: String, displayName: String?) {
         self.id = id

@@ -92,7 +92,7 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         return "`" + String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self) + "`"
     }
 
-    private var sentence: String {
+    var sentence: String {
         switch problem {
         case let .cannotRead(error):
             return "cannot read the file: \(error)."

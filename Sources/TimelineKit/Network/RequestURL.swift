@@ -5,7 +5,7 @@
 /// secret never travels in a URL), and plain `http://` only to a loopback host: `localhost`,
 /// `::1` or a dotted-decimal address in 127.0.0.0/8. Other spellings of loopback (`127.1`,
 /// `0x7f.0.0.1`, `[::ffff:127.0.0.1]`) are refused rather than interpreted.
-struct RequestURL: Sendable, Hashable {
+struct RequestURL: Sendable {
     /// `https` or `http`, lowercased.
     let scheme: String
     /// The host as written, lowercased, without brackets around an IPv6 address.

@@ -30,7 +30,7 @@ package final class ChildProcess {
     }
 
     /// Why a child could not be started.
-    package struct SpawnError: Error, Sendable, Equatable {
+    package struct SpawnError: Error, Sendable {
         /// The failing call ("pipe", "posix_spawn").
         package let operation: String
         /// Its `errno`; `ENOENT` from `posix_spawn` means the program is not installed.

@@ -71,8 +71,15 @@ final class MastodonTestServer: @unchecked Sendable {
 
     deinit {
         // SIGKILL: the test runner blocks SIGTERM in its threads, and children inherit the mask.
-        kill(process.processIdentifier, SIGKILL)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
+    }
+
+    /// Whether the server process ends by itself within `seconds`.
+    func hasExited(within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        return !process.isRunning
     }
 
     /// Calls a control endpoint (`state`, `requests`, `settings`, `faults`, `statuses`, …) and

@@ -97,14 +97,30 @@ import Testing
             }
         }
         let base = #""name": "a", "network": "mastodon", "server": "https://example.social", "account_id": "1", "acct": "a""#
-        #expect(try reason(#"{"version": 1, "accounts": [{\#(base)}]}"#).contains("accounts[0] (a): it has neither token nor token_command"))
-        #expect(try reason(#"{"version": 1, "accounts": [{\#(base), "token": "t", "token_command": "c"}]}"#).contains("it has both token and token_command"))
-        #expect(try reason(#"{"version": 1, "accounts": [{\#(base), "token": "has space"}]}"#) == "accounts[0] (a): token is not a valid access token (empty, or with spaces or control characters)")
-        #expect(try reason(#"{"version": 1, "accounts": [{"name": "a", "network": "mastodon", "account_id": "1", "acct": "a", "token": "t"}]}"#) == "accounts[0]: the field server is missing")
-        #expect(try reason(#"{"version": 1, "accounts": [{\#(base), "token": 5}]}"#) == "accounts[0].token must be a string")
+        #expect(try reason(#"{"version": 1, "accounts": [{\#(base)}]}"#) == "line 1, column 29: accounts[0] (a): it has neither token nor token_command; give one")
+        #expect(try reason(#"{"version": 1, "accounts": [{\#(base), "token": "t", "token_command": "c"}]}"#).hasSuffix("accounts[0] (a): it has both token and token_command; keep one"))
+        #expect(try reason(#"{"version": 1, "accounts": [{\#(base), "token": "has space"}]}"#).hasSuffix("accounts[0] (a): token is not a valid access token (empty, or with spaces or control characters)"))
+        #expect(try reason(#"{"version": 1, "accounts": [{"name": "a", "network": "mastodon", "account_id": "1", "acct": "a", "token": "t"}]}"#) == "line 1, column 29: accounts[0]: the field server is missing")
         #expect(try reason(#"{"version": 1, "accounts": [{"name": "a", "network": "mastodon", "server": "http://example.social", "account_id": "1", "acct": "a", "token": "t"}]}"#).contains("plain http"))
-        #expect(try reason(#"{"version": 1, "accounts": [{\#(base), "token": "t"}, {\#(base), "token": "u"}]}"#) == "accounts[1]: the name a is used twice")
-        #expect(try reason(#"{"version": 1, "accounts": ["#) != "no error")
+        #expect(try reason(#"{"version": 1, "accounts": [{\#(base), "token": "t"}, {\#(base), "token": "u"}]}"#).hasSuffix("accounts[1]: the name a is used twice"))
+        #expect(try reason(#"{"version": "1", "accounts": []}"#) == "line 1, column 13: version must be a whole number")
+        #expect(try reason(#"{"version": 1}"#) == "line 1, column 1: accounts must be an array")
+        let unfinished = try reason(#"{"version": 1, "accounts": ["#)
+        #expect(unfinished.contains("malformed JSON"), "\(unfinished)")
+        #expect(try reason(#"{"version": 1, "accounts": []} {}"#) == "line 1, column 31: malformed JSON: more follows the document.")
+        // A person's edit, several lines in: the place is the line and column in the editor.
+        let edited = """
+            {
+              "version": 1,
+              "accounts": [
+                {
+                  "name": "a", "network": "mastodon", "server": "https://example.social", "account_id": "1", "acct": "a",
+                  "token": 5
+                }
+              ]
+            }
+            """
+        #expect(try reason(edited) == "line 6, column 16: accounts[0]: token must be a string")
         try write(#"{"version": 2, "accounts": []}"#)
         #expect(throws: AccountError.newerFile(path: store.path, version: 2)) { try store.accounts() }
         // The token of a bad entry is never quoted.
