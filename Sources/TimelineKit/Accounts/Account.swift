@@ -35,6 +35,8 @@ public struct Account: Sendable, Equatable {
         case command(String)
     }
 
+    /// An account with every part given (``MastodonAuthorization/account(for:named:client:secret:)``
+    /// builds one from a login).
     public init(name: String, network: Network, server: String, accountID: String, acct: String,
                 client: OAuthClient?, secret: Secret) {
         self.name = name
@@ -62,6 +64,7 @@ public struct OAuthClient: Sendable, Equatable, CustomStringConvertible, CustomR
     /// revocation).
     public var secret: String
 
+    /// The application's ID and secret, as `POST /api/v1/apps` answered them.
     public init(id: String, secret: String) {
         self.id = id
         self.secret = secret

@@ -195,6 +195,7 @@ public struct VerifiedAccount: Sendable, Equatable {
     /// The display name (may be empty).
     public let displayName: String?
 
+    /// An account as `verify_credentials` describes it.
     public init(id: String, username: String, acct: String, displayName: String?) {
         self.id = id
         self.username = username
