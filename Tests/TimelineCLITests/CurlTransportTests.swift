@@ -4,8 +4,9 @@ import Testing
 import TimelineKit
 
 /// `CurlTransport` against the loopback server: the real `curl` program, real sockets.
-/// Serialized, because several tests count this process's `curl` children.
-@Suite(.serialized) struct CurlTransportTests {
+/// Serialized, because several tests count this process's `curl` children. The time limit only
+/// turns a hang (a curl that was never killed) into a failure.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct CurlTransportTests {
     let transport = CurlTransport()
 
     static func pattern(_ count: Int) -> [UInt8] { (0..<count).map { UInt8($0 & 0xFF) } }
@@ -215,11 +216,13 @@ import TimelineKit
 
     @Test func cancellingKillsAndReapsCurl() async throws {
         let server = try MastodonTestServer()
-        let sending = Task { try await transport.send(HTTPRequest(url: "\(server.baseURL)/_echo?_delay=30")) }
+        // Neither the server (an hour) nor curl (an hour) would end this exchange by itself.
+        let url = "\(server.baseURL)/_echo?_delay=3600"
+        let sending = Task { try await transport.send(HTTPRequest(url: url, timeout: .seconds(3600))) }
         _ = try await ChildProcesses.waitForCurl()
         sending.cancel()
         let result = await sending.result
-        #expect(throws: HTTPTransportError.cancelled(url: "\(server.baseURL)/_echo?_delay=30")) { try result.get() }
+        #expect(throws: HTTPTransportError.cancelled(url: url)) { try result.get() }
         #expect(try await ChildProcesses.curl().isEmpty)
 
         let streaming = Task {
