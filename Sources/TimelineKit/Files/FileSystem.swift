@@ -84,7 +84,27 @@ package enum FileSystem {
         guard kind == .regularFile else { throw .notRegularFile(kind) }
         let size = Int(info.st_size)
         guard size <= limit else { throw .tooLarge(size: size, limit: limit) }
+        return try readAll(fd, size: size, path: path)
+    }
 
+    /// A whole regular file (following symbolic links, as a configuration file may be one) with
+    /// its permission bits and whether the calling user owns it, all from one open descriptor:
+    /// what a file of secrets must be checked for before it is trusted.
+    static func readPrivateFile(at path: String, limit: Int) throws(ReadFailure) -> (bytes: [UInt8], permissions: mode_t, ownedByCaller: Bool) {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw .system(FileSystemError(operation: "open", path: path, code: errno)) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .system(FileSystemError(operation: "fstat", path: path, code: errno)) }
+        let kind = Kind(mode: info.st_mode)
+        guard kind == .regularFile else { throw .notRegularFile(kind) }
+        let size = Int(info.st_size)
+        guard size <= limit else { throw .tooLarge(size: size, limit: limit) }
+        return (try readAll(fd, size: size, path: path), info.st_mode & 0o7777, info.st_uid == geteuid())
+    }
+
+    /// Reads `size` bytes (fewer if the file shrank) from `fd`.
+    private static func readAll(_ fd: Int32, size: Int, path: String) throws(ReadFailure) -> [UInt8] {
         var failure: FileSystemError?
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             initialized = 0
