@@ -209,6 +209,26 @@ package enum FileSystem {
         if unlink(path) != 0, errno != ENOENT { throw FileSystemError(operation: "unlink", path: path, code: errno) }
     }
 
+    /// When `path` (following links) was last modified, in whole seconds since 1970, or `nil`
+    /// when it does not exist.
+    static func modificationTime(at path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        return Int64(info.st_mtimespec.tv_sec)
+        #else
+        return Int64(info.st_mtim.tv_sec)
+        #endif
+    }
+
+    /// Creates `path` (private) if missing and sets its modification time to now.
+    static func touch(_ path: String) throws(FileSystemError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw FileSystemError(operation: "create", path: path, code: errno) }
+        defer { close(fd) }
+        guard futimens(fd, nil) == 0 else { throw FileSystemError(operation: "futimens", path: path, code: errno) }
+    }
+
     /// The directory part of `path` ("." for a bare file name).
     static func parentDirectory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }

@@ -144,6 +144,36 @@ package final class ChildProcess {
         self.outputs = outputs
     }
 
+    /// Starts `executable` in a session of its own, with standard input and output on
+    /// `/dev/null` and standard error appended to `errorLog` (created 0600), and does not wait
+    /// for it: the caller may exit at once, and the child, no longer tied to the terminal, is
+    /// neither stopped by its hang-up nor reaped by anyone but init.
+    package static func spawnDetached(executable: String, arguments: [String], errorLog: String) throws(SpawnError) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errorLog, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0o600)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        sigaddset(&defaults, SIGHUP)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | posixSpawnSetSID))
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        guard result == 0 else { throw SpawnError(operation: "posix_spawn", code: result) }
+    }
+
     deinit {
         for input in inputs { close(input.fd) }
         for output in outputs { close(output.fd) }
@@ -348,6 +378,14 @@ package final class ChildProcess {
 }
 
 /// `kill(2)`, named apart from ``ChildProcess/kill()``.
+#if canImport(Glibc)
+// glibc's POSIX_SPAWN_SETSID (<spawn.h>, glibc 2.26 and later) is defined only under
+// _GNU_SOURCE, which Swift's Glibc module does not see; the value is fixed by its ABI.
+private let posixSpawnSetSID: Int32 = 0x80
+#else
+private let posixSpawnSetSID = Int32(POSIX_SPAWN_SETSID)
+#endif
+
 private func killProcess(_ pid: pid_t, _ signal: Int32) {
     _ = kill(pid, signal)
 }

@@ -1,0 +1,92 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Keeps the syncs of one timeline single-flight and tells shell start-up, with one `stat`,
+/// whether a sync is due.
+///
+/// Two files beside the database, named after it like the snapshot:
+/// - `timeline.sqlite.sync-lock`: held (`flock`) for the whole of a sync, so ten terminals that
+///   open together send one round of requests, not ten. The kernel drops it when the process
+///   dies, so a killed sync never blocks the next one.
+/// - `timeline.sqlite.last-sync`: empty; its modification time is the end of the last sync
+///   that succeeded for every account. Reading it costs shell start-up one `stat`, where the
+///   database would cost an open and a query.
+///
+/// ```swift
+/// let gate = SyncGate(databasePath: location.databasePath)
+/// switch try gate.run(ifOlderThan: .seconds(300), waitingAtMost: .zero, { try syncEverything() }) {
+/// case .ran(let summary): print(summary)
+/// case .notDue, .alreadyRunning: break
+/// }
+/// ```
+public struct SyncGate: Sendable {
+    /// The lock file held while a sync runs.
+    public let lockPath: String
+    /// The file whose modification time is the last successful sync.
+    public let stampPath: String
+
+    public init(databasePath: String) {
+        lockPath = databasePath + ".sync-lock"
+        stampPath = databasePath + ".last-sync"
+    }
+
+    /// When the last sync that succeeded for every account ended, to the second; `nil` if none has.
+    public var lastSuccess: Date? {
+        FileSystem.modificationTime(at: stampPath).map { Date(timeIntervalSince1970: Double($0)) }
+    }
+
+    /// Whether a sync is due: none has succeeded yet, or the last success is at least `age` ago.
+    public func isDue(olderThan age: Duration, now: Date = Date()) -> Bool {
+        guard let lastSuccess else { return true }
+        return now.timeIntervalSince(lastSuccess) >= Double(age.components.seconds)
+    }
+
+    /// What ``run(ifOlderThan:waitingAtMost:_:)`` did.
+    public enum Outcome<Value> {
+        /// The body ran and returned this.
+        case ran(Value)
+        /// A sync succeeded less than the given age ago (checked again once the lock was held,
+        /// so a sync that finished while this one waited counts).
+        case notDue(lastSuccess: Date)
+        /// Another process held the lock for longer than this one would wait.
+        case alreadyRunning
+    }
+
+    /// Why the gate could not be used.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// The lock or stamp file that could not be created or changed.
+        public let file: FileSystemError
+        public var description: String {
+            "\(file). Syncs keep their lock and time stamp beside the database: make that directory writable."
+        }
+    }
+
+    /// Runs `body` holding the lock, unless a sync succeeded less than `age` ago (`nil`: always
+    /// run) or another sync keeps the lock for longer than `wait` (`.zero`: do not wait; `nil`:
+    /// wait as long as it takes). When `body` returns `succeeded: true` the stamp moves to now.
+    public func run<Value, E: Error>(
+        ifOlderThan age: Duration?,
+        waitingAtMost wait: Duration?,
+        _ body: () throws(E) -> (value: Value, succeeded: Bool)
+    ) throws -> Outcome<Value> {
+        if let age, !isDue(olderThan: age), let lastSuccess { return .notDue(lastSuccess: lastSuccess) }
+        let outcome: Outcome<Value>?
+        do {
+            outcome = try FileLock.withLock(lockPath, timeout: wait) { () throws(E) -> Outcome<Value> in
+                // Again under the lock: a sync that ended while this one waited counts.
+                if let age, !isDue(olderThan: age), let lastSuccess { return .notDue(lastSuccess: lastSuccess) }
+                let result = try body()
+                if result.succeeded { try? FileSystem.touch(stampPath) }
+                return .ran(result.value)
+            }
+        } catch let .lock(error) {
+            throw Failure(file: error)
+        } catch let .body(error) {
+            throw error
+        }
+        return outcome ?? .alreadyRunning
+    }
+}
