@@ -8,6 +8,18 @@ struct Migration: Sendable {
     let name: String
     /// The statements, run in the same transaction that sets `user_version`.
     let sql: String
+    /// Whether it changes tables, indexes or rows. One that does not (it only sets a header
+    /// field) leaves the database readable by the code of the version before, takes no time
+    /// whatever the size, and so is neither held back by `Configuration.migrationSizeLimit` nor
+    /// needed to read a database that cannot be written.
+    let changesTables: Bool
+
+    init(version: Int, name: String, sql: String, changesTables: Bool = true) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+        self.changesTables = changesTables
+    }
 
     /// The newest schema version this library knows.
     static var latestVersion: Int { all.count }
@@ -280,5 +292,14 @@ struct Migration: Sendable {
             INSERT INTO messages_search_unspaced (rowid, text)
                 SELECT rowid, text || char(10, 10) FROM messages WHERE text_is_unspaced;
             """#),
+        // Databases created from here on have it from the start (this runs for them too).
+        Migration(version: 5, name: "application id", sql: """
+            PRAGMA application_id = \(DatabaseIdentity.applicationID);
+            """, changesTables: false),
     ]
+
+    /// The migrations a database at `version` still needs, in order.
+    static func pending(after version: Int) -> ArraySlice<Migration> {
+        all[min(max(version, 0), all.count)...]
+    }
 }
