@@ -84,26 +84,12 @@ package enum FileSystem {
         guard kind == .regularFile else { throw .notRegularFile(kind) }
         let size = Int(info.st_size)
         guard size <= limit else { throw .tooLarge(size: size, limit: limit) }
-
-        var failure: FileSystemError?
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            initialized = 0
-            while initialized < size {
-                // In bounds: reads at most `size - initialized` bytes into the tail of a buffer of
-                // capacity `size`.
-                let got = read(fd, buffer.baseAddress! + initialized, size - initialized)
-                if got > 0 {
-                    initialized += got
-                } else if got == 0 {
-                    break  // the file shrank while we read it; the caller's checks see a short file
-                } else if errno != EINTR {
-                    failure = FileSystemError(operation: "read", path: path, code: errno)
-                    break
-                }
-            }
+        do {
+            // A file that shrank while we read it comes back short; the caller's checks see that.
+            return try readUpTo(size, from: fd, path: path)
+        } catch {
+            throw .system(error)
         }
-        if let failure { throw .system(failure) }
-        return bytes
     }
 
     /// The first `count` bytes of the file at `path` (fewer when it is shorter), following links.
@@ -112,6 +98,12 @@ package enum FileSystem {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw FileSystemError(operation: "open", path: path, code: errno) }
         defer { close(fd) }
+        return try readUpTo(count, from: fd, path: path)
+    }
+
+    /// Up to `count` bytes read from `fd`, going on after short reads and interrupted calls, and
+    /// fewer at the end of the file.
+    private static func readUpTo(_ count: Int, from fd: Int32, path: String) throws(FileSystemError) -> [UInt8] {
         var failure: Int32?
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             initialized = 0

@@ -120,7 +120,7 @@ public final class TimelineStore: Sendable {
         let pending = Migration.pending(after: opened.version)
         let rebuilds = pending.contains { $0.changesTables }
         if opened.readOnly {
-            if rebuilds { throw TimelineStoreError.readOnly(forDatabaseAt: path) ?? .cannotOpen(path: path, reason: "it can only be opened for reading") }
+            if rebuilds { throw Self.cannotWrite(path) }
         } else if !pending.isEmpty {
             if rebuilds, let limit = configuration.migrationSizeLimit, let bytes = FileSystem.size(at: path), bytes > limit {
                 throw .migrationNeeded(path: path, schemaVersion: opened.version, newestKnown: Migration.latestVersion, bytes: bytes)
@@ -135,11 +135,14 @@ public final class TimelineStore: Sendable {
             preconditionFailure("the reader connection is opened by init")
         }
         self.writer = GuardedConnection(writerConnection) { () throws(TimelineStoreError) in
-            if readOnly {
-                throw TimelineStoreError.readOnly(forDatabaseAt: path) ?? .cannotOpen(path: path, reason: "it can only be opened for reading")
-            }
+            if readOnly { throw Self.cannotWrite(path) }
             return try Self.openWriter(path: path, configuration: configuration)
         }
+    }
+
+    /// Why a database that was opened only for reading cannot be written.
+    private static func cannotWrite(_ path: String) -> TimelineStoreError {
+        .readOnly(forDatabaseAt: path) ?? .cannotOpen(path: path, reason: "SQLite could open it only for reading")
     }
 
     /// The reader: read-write, so that SQLite can keep the WAL index in the `-shm` as every
