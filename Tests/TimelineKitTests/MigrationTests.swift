@@ -15,6 +15,11 @@ import Testing
         #expect(try store.state().databaseID.count == 32)
     }
 
+    @Test func theApplicationIDMigrationSetsTheIdentityConstant() {
+        #expect(Migration.all[4].sql.contains("PRAGMA application_id = \(DatabaseIdentity.applicationID);"))
+        #expect(DatabaseIdentity.applicationID == 0x544D_4C4E)  // "TMLN", as the README says
+    }
+
     @Test func anEmptyFileBecomesATimelineDatabase() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("timeline.sqlite")

@@ -75,9 +75,7 @@ private enum HealthCheck {
                     remedy: "Point --db or TIMELINE_DB at the timeline database, or move the file away."))
                 return
             case .timeline:
-                connection = try ReadingConnection.open(path, mode: .readOnly, busyTimeoutMilliseconds: 2000) {
-                    connection throws(SQLiteError) in try SchemaMigrator.version(of: connection)
-                }.connection
+                connection = try ReadingConnection.open(path, mode: .readOnly, busyTimeoutMilliseconds: 2000).connection
             }
         } catch {
             report.problems.append(problem(for: error, path: path))

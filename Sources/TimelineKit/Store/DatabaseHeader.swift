@@ -26,7 +26,8 @@ struct DatabaseHeader: Equatable {
     /// The header at the start of `bytes`, or `nil` when they are not the start of an SQLite
     /// database (too short, or another magic string).
     init?(_ bytes: [UInt8]) {
-        guard bytes.count >= Self.size, bytes[0..<16].elementsEqual(Self.magic) else { return nil }
+        // Index by index: a slice comparison would look up generic metadata on `show`'s path.
+        guard bytes.count >= Self.size, Self.magic.indices.allSatisfy({ bytes[$0] == Self.magic[$0] }) else { return nil }
         usesWAL = bytes[18] == 2 && bytes[19] == 2
         userVersion = Self.int32(bytes, at: 60)
         applicationID = Self.int32(bytes, at: 68)

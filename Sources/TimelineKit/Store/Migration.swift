@@ -292,14 +292,16 @@ struct Migration: Sendable {
             INSERT INTO messages_search_unspaced (rowid, text)
                 SELECT rowid, text || char(10, 10) FROM messages WHERE text_is_unspaced;
             """#),
-        // Databases created from here on have it from the start (this runs for them too).
+        // Databases created from here on have it from the start (this runs for them too). The
+        // number is written out, not interpolated: a list of literals is laid out by the compiler,
+        // while an interpolation would build the whole list at run time, on `show`'s path.
         Migration(version: 5, name: "application id", sql: """
-            PRAGMA application_id = \(DatabaseIdentity.applicationID);
+            PRAGMA application_id = 1414351950;  -- DatabaseIdentity.applicationID, "TMLN"
             """, changesTables: false),
     ]
 
-    /// The migrations a database at `version` still needs, in order.
-    static func pending(after version: Int) -> ArraySlice<Migration> {
-        all[min(max(version, 0), all.count)...]
+    /// Whether a database at `version` still needs a migration that changes tables.
+    static func rebuildsTables(after version: Int) -> Bool {
+        all.contains { $0.version > version && $0.changesTables }
     }
 }

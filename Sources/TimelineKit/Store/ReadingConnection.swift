@@ -11,20 +11,19 @@
 /// a directory you cannot write.) With a `-wal` present, a read-only connection can read, so
 /// that is what it falls back to.
 enum ReadingConnection {
-    /// Opens `path` in `mode` with the busy timeout, and runs `firstRead` (which makes SQLite map
-    /// the `-shm`). When that fails because the directory or file system cannot be written,
-    /// opens the database again read-only as above and runs `firstRead` on that.
+    /// Opens `path` in `mode` with the busy timeout and reads the schema version (the first read,
+    /// which makes SQLite map the `-shm`). When that fails because the directory or file system
+    /// cannot be written, opens the database again read-only as above and reads it there.
     ///
-    /// - Returns: the connection, what `firstRead` returned, and whether it is the read-only
-    ///   fallback (then the database cannot be written from here at all).
-    static func open<T>(
-        _ path: String, mode: SQLiteConnection.OpenMode, busyTimeoutMilliseconds: Int,
-        firstRead: (SQLiteConnection) throws(SQLiteError) -> T
-    ) throws(TimelineStoreError) -> (connection: SQLiteConnection, value: T, fellBack: Bool) {
+    /// - Returns: the connection, the schema version, and whether it is the read-only fallback
+    ///   (then the database cannot be written from here at all).
+    static func open(
+        _ path: String, mode: SQLiteConnection.OpenMode, busyTimeoutMilliseconds: Int
+    ) throws(TimelineStoreError) -> (connection: SQLiteConnection, schemaVersion: Int, fellBack: Bool) {
         let connection = try opening(path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         let failure: SQLiteError
         do throws(SQLiteError) {
-            return (connection, try firstRead(connection), false)
+            return (connection, try SchemaMigrator.version(of: connection), false)
         } catch {
             failure = error
         }
@@ -35,7 +34,7 @@ enum ReadingConnection {
         guard fallbackMode != mode else { throw TimelineStoreError(failure, on: connection) }
         let fallback = try opening(path, mode: fallbackMode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         do throws(SQLiteError) {
-            return (fallback, try firstRead(fallback), true)
+            return (fallback, try SchemaMigrator.version(of: fallback), true)
         } catch {
             // The first failure says what is wrong with the place; this one would only repeat it.
             throw TimelineStoreError(failure, on: connection)

@@ -56,10 +56,9 @@ enum SchemaMigrator {
             throw TimelineStoreError.notATimelineDatabase(
                 path: connection.path, reason: "it is an SQLite database with tables of another program")
         }
-        let pending = Migration.pending(after: version)
-        if pending.isEmpty { return false }
+        if version >= Migration.latestVersion { return false }
         try connection.reportingStoreErrors { () throws(SQLiteError) -> Void in
-            for migration in pending {
+            for migration in Migration.all where migration.version > version {
                 try connection.execute(migration.sql)
             }
             try connection.execute("PRAGMA user_version = \(Migration.latestVersion)")

@@ -51,9 +51,7 @@ public final class TimelineStore: Sendable {
         case let .foreign(reason): throw .notATimelineDatabase(path: path, reason: reason)
         case .timeline: break
         }
-        return try ReadingConnection.open(path, mode: .readOnly, busyTimeoutMilliseconds: Configuration().busyTimeoutMilliseconds) {
-            connection throws(SQLiteError) in try SchemaMigrator.version(of: connection)
-        }.value
+        return try ReadingConnection.open(path, mode: .readOnly, busyTimeoutMilliseconds: Configuration().busyTimeoutMilliseconds).schemaVersion
     }
 
     /// The writer connection, opened on the first write: `timeline show` only reads.
@@ -117,11 +115,10 @@ public final class TimelineStore: Sendable {
         let readerConnection = opened.connection
         try SchemaMigrator.checkNotNewer(opened.version, path: path)
         var writerConnection: SQLiteConnection?
-        let pending = Migration.pending(after: opened.version)
-        let rebuilds = pending.contains { $0.changesTables }
+        let rebuilds = Migration.rebuildsTables(after: opened.version)
         if opened.readOnly {
             if rebuilds { throw Self.cannotWrite(path) }
-        } else if !pending.isEmpty {
+        } else if opened.version < Migration.latestVersion {
             if rebuilds, let limit = configuration.migrationSizeLimit, let bytes = FileSystem.size(at: path), bytes > limit {
                 throw .migrationNeeded(path: path, schemaVersion: opened.version, newestKnown: Migration.latestVersion, bytes: bytes)
             }
@@ -150,15 +147,13 @@ public final class TimelineStore: Sendable {
     /// instead of racing the writer. Where the database cannot be written, a read-only
     /// connection (`ReadingConnection`); `readOnly` says so.
     private static func openReader(path: String, configuration: Configuration) throws(TimelineStoreError) -> (connection: SQLiteConnection, version: Int, readOnly: Bool) {
-        let opened = try ReadingConnection.open(path, mode: .readWrite, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds) {
-            connection throws(SQLiteError) in try SchemaMigrator.version(of: connection)
-        }
+        let opened = try ReadingConnection.open(path, mode: .readWrite, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
         let connection = opened.connection
         try connection.reportingStoreErrors { () throws(SQLiteError) in
             try connection.execute("PRAGMA query_only = 1")
         }
         // SQLite opens a file it may not write read-only without saying so.
-        return (connection, opened.value, opened.fellBack || connection.isReadOnly)
+        return (connection, opened.schemaVersion, opened.fellBack || connection.isReadOnly)
     }
 
     /// An empty timeline in memory: the schema and nothing else, what a store reads before the
