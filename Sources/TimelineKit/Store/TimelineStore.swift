@@ -304,12 +304,15 @@ public final class TimelineStore: Sendable {
     // MARK: Writing
 
     /// Runs `body` in one write transaction: everything it does commits together when it returns,
-    /// or is rolled back when it throws. Then refreshes the snapshot.
+    /// or is rolled back when it throws. Then refreshes the snapshot. The first write of a store
+    /// opened where there was no database creates it, with this transaction in it; when that
+    /// write fails, nothing is created (`DatabaseCreation`).
     ///
     /// Waits up to `configuration.busyTimeout` for another process's write lock.
     ///
     /// - Throws: what `body` throws (after rolling back), or a `TimelineStoreError`:
-    ///   `.unknownAuthor` when a message's author is not stored by the end, `.busy`, and
+    ///   `.unknownAuthor` when a message's author is not stored by the end, `.busy`, `.readOnly`
+    ///   when the database (or the directory that holds it) cannot be written, and
     ///   `.snapshotNotWritten` when the transaction committed but the snapshot could not be
     ///   rewritten (the database is fine; the old snapshot stays).
     @discardableResult
