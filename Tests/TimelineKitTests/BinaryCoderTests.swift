@@ -663,7 +663,6 @@ private enum Shape: Codable, Equatable {
     case rectangle(width: Int, height: Int)
     case point
     case labelled(String, Point)
-    case optional(Int?)
 }
 
 private struct Drawing: Codable, Equatable {

@@ -114,14 +114,20 @@ extension Array: BinaryField where Element: BinaryField {
         let count = try reader.readCount()
         var array: [Element] = []
         array.reserveCapacity(count)
-        for index in 0 ..< count {
+        try array.append(readingFrom: reader, indices: 0 ..< count)
+        return array
+    }
+
+    /// Reads the elements `indices` of a list, which start at the cursor, onto the end of this
+    /// array; a failure gets the element's index in front of its path.
+    mutating func append(readingFrom reader: BinaryReader, indices: Range<Int>) throws(BinaryDecodingError) {
+        for index in indices {
             do {
-                array.append(try Element.read(from: reader))
+                append(try Element.read(from: reader))
             } catch {
                 throw error.prefixed(with: IndexCodingKey(index))
             }
         }
-        return array
     }
 
     static func skip(in reader: BinaryReader) throws(BinaryDecodingError) {

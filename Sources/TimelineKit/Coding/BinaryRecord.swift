@@ -42,6 +42,22 @@ protocol BinaryFieldVisitor {
     mutating func visit<Field: BinaryField>(_ field: inout Field, _ name: StaticString) throws(Failure)
 }
 
+extension BinaryFieldVisitor {
+    /// When `Field` is `Record`, visits the record's fields with this same visitor instead of
+    /// handing it the record whole, so that the visitor meets the fields inside; returns whether
+    /// it did.
+    mutating func visitFields<Field, Record: BinaryRecord>(
+        of field: inout Field, as _: Record.Type
+    ) throws(Failure) -> Bool {
+        guard Field.self == Record.self else { return false }
+        // Both casts convert between `Field` and `Record`, which the guard found to be one type.
+        var record = field as! Record
+        try record.visitFields(&self)
+        field = record as! Field
+        return true
+    }
+}
+
 extension BinaryRecord {
     func write(to writer: BinaryWriter) {
         var fields = FieldWriter(writer: writer)

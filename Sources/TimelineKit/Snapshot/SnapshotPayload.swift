@@ -11,8 +11,9 @@ import Foundation
 // names are the Codable keys, as errors report them.
 //
 // Changing a list changes the format: bump `TimelineSnapshot.formatVersion`, keep the old
-// version's file in `Fixtures/`, and see `SnapshotFormatVersionTests`. `Message` and `User`
-// begin with their ID, which `SnapshotPreviewReader` reads to choose what to make.
+// version's file in `Fixtures/`, and see `SnapshotFormatVersionTests`. `SnapshotPreviewReader`
+// chooses what to make by two things these lists keep: `Message` and `User` begin with their ID,
+// and a page lists its users after its messages.
 
 extension TimelineSnapshot: BinaryRecord {
     static var blank: TimelineSnapshot {

@@ -41,12 +41,11 @@ struct SnapshotPreviewReader: BinaryFieldVisitor {
         return (snapshot, fields.windowMessageCount, fields.restOffset)
     }
 
+    /// Each `as!` converts between `Field` and the type its branch has just checked `Field` is.
     mutating func visit<Field: BinaryField>(_ field: inout Field, _ name: StaticString) throws(BinaryDecodingError) {
         do throws(BinaryDecodingError) {
-            if Field.self == TimelinePage.self {
-                var page = field as! TimelinePage
-                try page.visitFields(&self)
-                field = page as! Field
+            if try visitFields(of: &field, as: TimelinePage.self) {
+                // The window: its fields came through here.
             } else if isWindowMessages(Field.self, name) {
                 let messages = try readWindowMessages()
                 showUsers(of: messages)
@@ -79,48 +78,37 @@ struct SnapshotPreviewReader: BinaryFieldVisitor {
         headCount = min(count, windowMessageCount)
         var messages: [Message] = []
         messages.reserveCapacity(headCount)
-        var index = 0
-        do {
-            while index < headCount {
-                messages.append(try Message.read(from: reader))
-                index += 1
-            }
-            restOffset = reader.cursor
-            let wanted = TimelinePage.originalIDs(shownWith: messages)
-            var scratch = Message.blank
-            while index < windowMessageCount {
-                if !wanted.isEmpty, wanted.contains(try peekID()) {
-                    messages.append(try Message.read(from: reader))
-                } else {
-                    try Message.skip(in: reader, scratch: &scratch)
-                }
-                index += 1
-            }
-        } catch {
-            throw error.prefixed(with: IndexCodingKey(index))
-        }
+        try messages.append(readingFrom: reader, indices: 0 ..< headCount)
+        restOffset = reader.cursor
+        let wanted = TimelinePage.originalIDs(shownWith: messages)
+        try readListed(headCount ..< windowMessageCount, whoseIDIsIn: wanted, into: &messages)
         return messages
     }
 
     /// The users that the messages made so far show, in order.
     private func readShownUsers() throws(BinaryDecodingError) -> [User] {
-        let count = try reader.readCount()
         var users: [User] = []
-        var scratch = User.blank
-        var index = 0
-        do {
-            while index < count {
-                if shownUserIDs.contains(try peekID()) {
-                    users.append(try User.read(from: reader))
-                } else {
-                    try User.skip(in: reader, scratch: &scratch)
-                }
-                index += 1
-            }
-        } catch {
-            throw error.prefixed(with: IndexCodingKey(index))
-        }
+        try readListed(0 ..< (try reader.readCount()), whoseIDIsIn: shownUserIDs, into: &users)
         return users
+    }
+
+    /// Reads the list elements `indices`, which start at the cursor: those whose ID is in `ids`
+    /// are made, the others stepped over.
+    private func readListed<Record: BinaryRecord>(
+        _ indices: Range<Int>, whoseIDIsIn ids: Set<String>, into records: inout [Record]
+    ) throws(BinaryDecodingError) {
+        var scratch = Record.blank
+        for index in indices {
+            do {
+                if !ids.isEmpty, ids.contains(try peekID()) {
+                    records.append(try Record.read(from: reader))
+                } else {
+                    try Record.skip(in: reader, scratch: &scratch)
+                }
+            } catch {
+                throw error.prefixed(with: IndexCodingKey(index))
+            }
+        }
     }
 
     /// The ID of the message or user at the cursor, which stays where it is: both list their ID
@@ -150,24 +138,17 @@ struct SnapshotRemainderReader: BinaryFieldVisitor {
         return snapshot
     }
 
+    /// Each `as!` converts between `Field` and the type its branch has just checked `Field` is.
     mutating func visit<Field: BinaryField>(_ field: inout Field, _ name: StaticString) throws(BinaryDecodingError) {
         do throws(BinaryDecodingError) {
-            if Field.self == TimelinePage.self {
-                var page = field as! TimelinePage
-                try page.visitFields(&self)
-                field = page as! Field
+            if try visitFields(of: &field, as: TimelinePage.self) {
+                // The window: its fields came through here.
             } else if isWindowMessages(Field.self, name) {
                 let total = try reader.readCount()
                 reader.move(to: restOffset)
                 var messages = head
                 messages.reserveCapacity(total)
-                for index in head.count ..< total {
-                    do {
-                        messages.append(try Message.read(from: reader))
-                    } catch {
-                        throw error.prefixed(with: IndexCodingKey(index))
-                    }
-                }
+                try messages.append(readingFrom: reader, indices: head.count ..< total)
                 field = messages as! Field
             } else {
                 field = try Field.read(from: reader)
