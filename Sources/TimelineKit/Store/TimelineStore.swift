@@ -484,8 +484,8 @@ public final class TimelineStore: Sendable {
                 let limit = max(0, configuredLimit ?? existing?.limit ?? TimelineSnapshot.defaultLimit)
                 let snapshot = try Self.inReadTransaction(connection) { reader throws(SQLiteError) -> TimelineSnapshot? in
                     let state = try reader.state()
-                    if !force, let existing, existing.databaseID == state.databaseID,
-                       existing.generation == state.generation, existing.limit == limit {
+                    if !force, let existing, state.isShown(bySnapshotOf: existing.databaseID, at: existing.generation),
+                       existing.limit == limit {
                         return nil
                     }
                     return TimelineSnapshot(state: state, builtAt: Date(), limit: limit,
