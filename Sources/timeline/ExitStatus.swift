@@ -19,6 +19,8 @@ enum ExitStatus {
     static let dataError: Int32 = 65
     /// A file that must exist does not: no database yet for a command that needs one (EX_NOINPUT).
     static let noInput: Int32 = 66
+    /// The database, or the directory that holds it, cannot be written by this user (EX_NOPERM).
+    static let readOnly: Int32 = 77
     /// The database was written by a newer timeline (EX_SOFTWARE would blame us; EX_CONFIG fits).
     static let newerDatabase: Int32 = 78
     /// The accounts file is refused (permissions, content, newer format) (EX_CONFIG).
@@ -48,6 +50,7 @@ func exitStatus(for error: any Error) -> Int32 {
         case .busy, .migrationNeeded: ExitStatus.busy
         case .databaseMissing: ExitStatus.noInput
         case .databaseNewerThanLibrary: ExitStatus.newerDatabase
+        case .readOnly: ExitStatus.readOnly
         case .unknownAuthor, .invalidValue: ExitStatus.dataError
         case .invalidSearch: ExitStatus.usage
         case .notATimelineDatabase, .cannotOpen, .snapshotNotWritten, .sqlite: ExitStatus.failure

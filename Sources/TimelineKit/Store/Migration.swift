@@ -8,6 +8,18 @@ struct Migration: Sendable {
     let name: String
     /// The statements, run in the same transaction that sets `user_version`.
     let sql: String
+    /// Whether it changes tables, indexes or rows. One that does not (it only sets a header
+    /// field) leaves the database readable by the code of the version before, takes no time
+    /// whatever the size, and so is neither held back by `Configuration.migrationSizeLimit` nor
+    /// needed to read a database that cannot be written.
+    let changesTables: Bool
+
+    init(version: Int, name: String, sql: String, changesTables: Bool = true) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+        self.changesTables = changesTables
+    }
 
     /// The newest schema version this library knows.
     static var latestVersion: Int { all.count }
@@ -280,5 +292,16 @@ struct Migration: Sendable {
             INSERT INTO messages_search_unspaced (rowid, text)
                 SELECT rowid, text || char(10, 10) FROM messages WHERE text_is_unspaced;
             """#),
+        // Databases created from here on have it from the start (this runs for them too). The
+        // number is written out, not interpolated: a list of literals is laid out by the compiler,
+        // while an interpolation would build the whole list at run time, on `show`'s path.
+        Migration(version: 5, name: "application id", sql: """
+            PRAGMA application_id = 1414351950;  -- DatabaseIdentity.applicationID, "TMLN"
+            """, changesTables: false),
     ]
+
+    /// Whether a database at `version` still needs a migration that changes tables.
+    static func rebuildsTables(after version: Int) -> Bool {
+        all.contains { $0.version > version && $0.changesTables }
+    }
 }
