@@ -97,7 +97,7 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         return "`" + Self.escaped(String(field.unicodeScalars.prefix(80))) + "`"
     }
 
-    private var sentence: String {
+    var sentence: String {
         switch problem {
         case let .cannotRead(error):
             return "cannot read the file: \(error)."
