@@ -45,14 +45,19 @@ public struct TimelineImporter: Sendable {
     /// format its content shows when `format` is `nil`; `detected` is then called once with what
     /// was detected, before anything is imported.
     ///
+    /// With `namespace` (`timeline import --account NAME`: the server of the account the file was
+    /// saved from), the file is read as Mastodon API JSON and its IDs are stored in that server's
+    /// namespace, as `MastodonSync` stores them, so the file and the sync meet on the same messages.
+    ///
     /// - Throws: `ImportError`: `.unknownFormat` when no format fits, the decoders' and the
     ///   store's errors otherwise. Nothing is written when it throws.
     @discardableResult
     public func importFile(
-        atPath path: String, format: ImportFormat? = nil,
+        atPath path: String, format: ImportFormat? = nil, namespace: MastodonNamespace? = nil,
         detected: (FormatDetection) -> Void = { _ in },
         progress: (ImportProgress) -> Void = { _ in }
     ) throws(ImportError) -> ImportSummary {
+        let format = namespace == nil ? format : .mastodon
         let sourceName = path == "-" ? "<stdin>" : path
         if format == .jsonl {
             return try JSONLinesImporter(store: store).importFile(atPath: path, progress: progress)
@@ -95,7 +100,8 @@ public struct TimelineImporter: Sendable {
         case .jsonl:
             preconditionFailure("JSON Lines is imported by JSONLinesImporter above")
         case .mastodon:
-            timeline = try MastodonDecoder().decode(bytes, sourceName: sourceName)
+            let decoded = try MastodonDecoder().decode(bytes, sourceName: sourceName)
+            timeline = namespace?.apply(to: decoded) ?? decoded
         case .twitter:
             let owner = path == "-" ? nil : TwitterArchiveOwner.owner(besideTweetsAt: path, tweets: bytes)
             timeline = try TwitterDecoder(archiveOwner: owner).decode(bytes, sourceName: sourceName)

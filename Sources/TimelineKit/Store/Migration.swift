@@ -8,10 +8,12 @@ struct Migration: Sendable {
     let name: String
     /// The statements, run in the same transaction that sets `user_version`.
     let sql: String
-    /// Whether it changes tables, indexes or rows. One that does not (it only sets a header
-    /// field) leaves the database readable by the code of the version before, takes no time
-    /// whatever the size, and so is neither held back by `Configuration.migrationSizeLimit` nor
-    /// needed to read a database that cannot be written.
+    /// Whether it changes existing tables, indexes or rows. One that does not (it sets a header
+    /// field, or adds new empty tables) leaves the timeline readable by the code of the version
+    /// before and takes no time whatever the size, and so is neither held back by
+    /// `Configuration.migrationSizeLimit` nor needed to read the timeline of a database that
+    /// cannot be written (what it adds, e.g. the sync tables, stays missing there until the
+    /// database can be written; nothing can be synced into such a database anyway).
     let changesTables: Bool
 
     init(version: Int, name: String, sql: String, changesTables: Bool = true) {
@@ -298,6 +300,68 @@ struct Migration: Sendable {
         Migration(version: 5, name: "application id", sql: """
             PRAGMA application_id = 1414351950;  -- DatabaseIdentity.applicationID, "TMLN"
             """, changesTables: false),
+        // New tables only: nothing existing is rewritten, so it takes no time at any size.
+        // No trigger of change tracking looks at them: a sync's bookkeeping is not a change to
+        // the timeline, and marking messages read through them moves the counts as usual.
+        Migration(version: 6, name: "synced accounts: home timelines, gaps, read markers, notifications", sql: #"""
+            -- Which messages came from which synced account's home timeline, in the server's
+            -- order: `position` grows with it (newer is larger). Server IDs are opaque strings,
+            -- never compared as numbers, so this order is the only one the sync trusts: "read
+            -- up to the marker" means every entry at or below the marker's position. Positions
+            -- of separate fetches are far apart (2^32), so a gap between them can be filled later.
+            CREATE TABLE account_home (
+                account     TEXT NOT NULL,
+                position    INTEGER NOT NULL,
+                status_id   TEXT NOT NULL,  -- the server's ID (the message's is `authority/status_id`)
+                message_seq INTEGER NOT NULL REFERENCES messages (seq) ON DELETE CASCADE,
+                PRIMARY KEY (account, position)
+            ) WITHOUT ROWID;
+            CREATE UNIQUE INDEX account_home_by_status ON account_home (account, status_id);
+            -- For the cascade: deleting a message finds its rows without a scan.
+            CREATE INDEX account_home_by_message ON account_home (message_seq);
+
+            -- An account's notifications, in the server's order like the home timeline.
+            CREATE TABLE account_notifications (
+                account    TEXT NOT NULL,
+                position   INTEGER NOT NULL,
+                id         TEXT NOT NULL,  -- the server's notification ID
+                type       TEXT NOT NULL,  -- mention, reblog, favourite, follow, … kept as sent
+                created_at INTEGER NOT NULL,
+                actor_id   TEXT,           -- users.id of whoever acted
+                message_id TEXT,           -- messages.id of the status it is about
+                PRIMARY KEY (account, position)
+            ) WITHOUT ROWID;
+            CREATE UNIQUE INDEX account_notifications_by_id ON account_notifications (account, id);
+            CREATE INDEX account_notifications_by_time ON account_notifications (created_at DESC, account, position);
+
+            -- Where each account's sync of each timeline stands. Moved only in the transaction
+            -- that stores the page it describes, so a sync killed at any moment resumes exactly.
+            CREATE TABLE account_sync (
+                account         TEXT NOT NULL,
+                timeline        TEXT NOT NULL CHECK (timeline IN ('home', 'notifications')),
+                server          TEXT NOT NULL,  -- the authority the account's IDs are namespaced by
+                top_id          TEXT,           -- the newest entry's server ID
+                top_position    INTEGER,
+                synced_at       INTEGER,        -- when a sync last completed (ms since 1970)
+                marker_id       TEXT,           -- home: the server's read marker as last seen or set
+                marker_position INTEGER,        -- its position in account_home; NULL until stored
+                PRIMARY KEY (account, timeline)
+            ) WITHOUT ROWID;
+
+            -- Parts of a timeline not fetched yet: below the entry `upper_id` and above
+            -- `lower_id`, or, with no lower end, the `remaining` older entries a first sync still
+            -- wants. Filled newest first by later syncs; a gap is never silently dropped.
+            CREATE TABLE account_gaps (
+                account        TEXT NOT NULL,
+                timeline       TEXT NOT NULL,
+                upper_id       TEXT NOT NULL,  -- fetch below it (max_id)
+                upper_position INTEGER NOT NULL,
+                lower_id       TEXT,           -- down to it (since_id)
+                lower_position INTEGER,
+                remaining      INTEGER,
+                PRIMARY KEY (account, timeline, upper_position)
+            ) WITHOUT ROWID;
+            """#, changesTables: false),
     ]
 
     /// Whether a database at `version` still needs a migration that changes tables.

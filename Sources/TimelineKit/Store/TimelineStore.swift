@@ -317,6 +317,12 @@ public final class TimelineStore: Sendable {
     ///   rewritten (the database is fine; the old snapshot stays).
     @discardableResult
     public func write<T: Sendable>(_ body: (TimelineTransaction) throws -> T) throws -> T {
+        try write(refreshingSnapshot: true, body)
+    }
+
+    /// `write(_:)`, leaving the snapshot as it is when `refreshingSnapshot` is false: a sync
+    /// stores page after page and rewrites the snapshot once, at its end.
+    func write<T: Sendable>(refreshingSnapshot: Bool, _ body: (TimelineTransaction) throws -> T) throws -> T {
         if let creation, creation.isPending {
             let outcome = try creation.createIfPending(configuration: configuration, body)
             // The empty timeline in memory gives way to the file.
@@ -324,7 +330,7 @@ public final class TimelineStore: Sendable {
             if case let .created(value) = outcome {
                 try Self.unwrap(writer.withConnection { connection throws(TimelineStoreError) in
                     defer { maintainAfterWrite(using: connection) }
-                    try refreshSnapshotAfterWrite(using: connection)
+                    if refreshingSnapshot { try refreshSnapshotAfterWrite(using: connection) }
                 })
                 return value
             }
@@ -334,7 +340,7 @@ public final class TimelineStore: Sendable {
                 let value = try Self.inWriteTransaction(connection, body)
                 // The snapshot first: it is what every terminal's `show` waits for.
                 defer { maintainAfterWrite(using: connection) }
-                try refreshSnapshotAfterWrite(using: connection)
+                if refreshingSnapshot { try refreshSnapshotAfterWrite(using: connection) }
                 return value
             }
         } catch {
@@ -414,9 +420,11 @@ public final class TimelineStore: Sendable {
     }
 
     /// `write(_:)` for bodies that throw only store errors, keeping the error type.
-    func storeWrite<T: Sendable>(_ body: (TimelineTransaction) throws(TimelineStoreError) -> T) throws(TimelineStoreError) -> T {
+    func storeWrite<T: Sendable>(
+        refreshingSnapshot: Bool = true, _ body: (TimelineTransaction) throws(TimelineStoreError) -> T
+    ) throws(TimelineStoreError) -> T {
         do {
-            return try write { transaction in try body(transaction) }
+            return try write(refreshingSnapshot: refreshingSnapshot) { transaction in try body(transaction) }
         } catch let error as TimelineStoreError {
             throw error
         } catch {

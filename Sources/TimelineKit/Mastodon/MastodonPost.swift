@@ -1,0 +1,124 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A status to publish with `MastodonSync.post(_:)` (`POST /api/v1/statuses`).
+///
+/// ```swift
+/// let post = MastodonPost(text: "Shipping today 🚀", contentWarning: "work", visibility: .unlisted)
+/// let message = try await sync.post(post)       // the server's status, stored
+/// // After a time-out, retry with the same `post` (same idempotencyKey): never published twice.
+/// ```
+public struct MastodonPost: Sendable, Hashable {
+    /// Who may see it.
+    public enum Visibility: String, Sendable, Hashable, CaseIterable {
+        case `public`, unlisted, `private`, direct
+    }
+
+    /// The text (the server counts and formats it).
+    public var text: String
+    /// A content warning, shown instead of the text until opened (`spoiler_text`).
+    public var contentWarning: String?
+    /// The message replied to: a stored message's ID (`mastodon.social/1098…`, of this
+    /// account's server; a boost stands for the status it boosts), or the server's own
+    /// status ID as written in its web address.
+    public var replyTo: String?
+    /// Who may see it; the account's default when `nil`.
+    public var visibility: Visibility?
+    /// Sent as `Idempotency-Key`: the server publishes a status once per key (Mastodon keeps
+    /// keys for an hour), so a request retried after a time-out, or a command run again with the
+    /// same key, never publishes twice. A new random key unless given.
+    public var idempotencyKey: String
+
+    public init(text: String, contentWarning: String? = nil, replyTo: String? = nil, visibility: Visibility? = nil,
+                idempotencyKey: String = MastodonPost.newIdempotencyKey()) {
+        self.text = text
+        self.contentWarning = contentWarning
+        self.replyTo = replyTo
+        self.visibility = visibility
+        self.idempotencyKey = idempotencyKey
+    }
+
+    /// A fresh random key (a UUID).
+    public static func newIdempotencyKey() -> String {
+        UUID().uuidString.lowercased()
+    }
+
+    /// The request body, with `in_reply_to_id` already the server's ID.
+    func body(replyToServerID: String?) -> [UInt8] {
+        var bytes: [UInt8] = Array(#"{"status":"#.utf8)
+        JSONLineEncoder.appendString(text, to: &bytes)
+        let fields: [(String, String?)] = [("spoiler_text", contentWarning), ("in_reply_to_id", replyToServerID),
+                                           ("visibility", visibility?.rawValue)]
+        for (name, value) in fields {
+            guard let value else { continue }
+            bytes += Array(",\"\(name)\":".utf8)
+            JSONLineEncoder.appendString(value, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+}
+
+extension MastodonSync {
+    /// Publishes `post` as the account and stores the status the server answers with (read:
+    /// the person wrote it). Its ID is namespaced like every synced message. A retry with the
+    /// same `post` sends the same `Idempotency-Key`, so the status is published once.
+    ///
+    /// - Throws: `MastodonError.replyTargetElsewhere` when `replyTo` is a message of another
+    ///   server, the client's errors (`.rejected` with the server's reason for a refused post:
+    ///   too long, empty), `.store`.
+    @discardableResult
+    public func post(_ post: MastodonPost) async throws(MastodonError) -> Message {
+        let replyTo = try post.replyTo.map { id throws(MastodonError) in try serverStatusID(replyingTo: id) }
+        let url = client.server.url("/api/v1/statuses")
+        let response = try await client.send(.post, url, json: post.body(replyToServerID: replyTo),
+                                             headers: [HTTPHeader(name: "Idempotency-Key", value: post.idempotencyKey)])
+        let (id, timeline) = try Self.status(in: response, from: url, namespace: namespace)
+        var stored = timeline
+        if var message = timeline.message(id: id) {
+            message.isRead = true
+            stored.add(message)
+        }
+        try storeCall { () throws(TimelineStoreError) in
+            try store.storeWrite { transaction throws(TimelineStoreError) in
+                try transaction.upsert(users: stored.users)
+                try transaction.upsert(messages: stored.messages)
+            }
+        }
+        guard let message = try storeCall({ () throws(TimelineStoreError) in try store.message(id: id) }) else {
+            throw .invalidResponse(url: url, problem: "the status it answered with was not stored.")
+        }
+        return message
+    }
+
+    /// The server's ID of the status a reply answers.
+    private func serverStatusID(replyingTo id: String) throws(MastodonError) -> String {
+        // No `/`: the server's own ID, as its web address shows it.
+        guard id.contains("/") else { return id }
+        guard let serverID = namespace.serverID(of: id) else {
+            throw .replyTargetElsewhere(messageID: id, server: client.server.baseURL)
+        }
+        // A boost has no text of its own: replying to it answers the status it boosts.
+        let stored = try storeCall { () throws(TimelineStoreError) in try store.message(id: id) }
+        if let original = stored?.repostOfID, let originalID = namespace.serverID(of: original) { return originalID }
+        return serverID
+    }
+
+    /// One status (`POST /api/v1/statuses`, an event's data): its namespaced ID and what it holds.
+    static func status(in response: HTTPResponse, from url: String, namespace: MastodonNamespace) throws(MastodonError) -> (String, DecodedTimeline) {
+        try status(inBody: MastodonResponseReader.body(of: response, from: url), from: url, namespace: namespace)
+    }
+
+    /// One status in `body`.
+    static func status(inBody body: [UInt8], from url: String, namespace: MastodonNamespace) throws(MastodonError) -> (String, DecodedTimeline) {
+        let (id, timeline) = try MastodonResponseReader.read(body: body, from: url) { document throws(JSONLineFailure) in
+            var timeline = DecodedTimeline()
+            let view = try JSONObjectView(document, path: "", expected: "a status object")
+            return (try MastodonDecoder().status(view, into: &timeline), timeline)
+        }
+        return (namespace.id(id), namespace.apply(to: timeline))
+    }
+}

@@ -1,0 +1,55 @@
+/// Reads the JSON body of a server's answer with the import's strict parser, so a truncated or
+/// malformed body, or one of the wrong shape, becomes a `MastodonError.invalidResponse` that
+/// names the URL, the place in the body (line, column, JSON path) and what was wrong.
+enum MastodonResponseReader {
+    /// The one JSON document of `response` (the answer to `url`), read by `read`.
+    static func read<T>(
+        _ response: HTTPResponse, from url: String, _ read: (JSONNode) throws(JSONLineFailure) -> T
+    ) throws(MastodonError) -> T {
+        try self.read(body: body(of: response, from: url), from: url, read)
+    }
+
+    /// The body of `response`, refused when the server says it is not JSON (an HTML error page
+    /// of a proxy in front of the server, say).
+    static func body(of response: HTTPResponse, from url: String) throws(MastodonError) -> [UInt8] {
+        if let type = response.header("Content-Type"), !type.lowercased().contains("json") {
+            throw .invalidResponse(url: url, problem: "it is \(ImportError.quoted(type)), not JSON.")
+        }
+        return response.body
+    }
+
+    /// The one JSON document in `body` (from `url`, or an event of the stream at `url`).
+    static func read<T>(
+        body: [UInt8], from url: String, _ read: (JSONNode) throws(JSONLineFailure) -> T
+    ) throws(MastodonError) -> T {
+        let outcome: Result<T, JSONLineFailure> = body.withUnsafeBufferPointer { buffer in
+            var parser = JSONTreeParser(buffer, at: APIDocumentReader.contentStart(of: buffer))
+            do throws(JSONLineFailure) {
+                guard let document = try parser.nextDocument() else {
+                    return .failure(JSONLineFailure(offset: nil, field: nil, problem: .malformedJSON("the body is empty")))
+                }
+                if try parser.nextDocument() != nil {
+                    return .failure(JSONLineFailure(offset: parser.index, field: nil,
+                                                    problem: .malformedJSON("more follows the JSON document")))
+                }
+                return .success(try read(document))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case let .success(value):
+            return value
+        case let .failure(failure):
+            throw .invalidResponse(url: url, problem: problem(failure, in: body))
+        }
+    }
+
+    /// "at line 1, column 532: `[0].account` is missing." from a parser failure.
+    static func problem(_ failure: JSONLineFailure, in body: [UInt8]) -> String {
+        let error = ImportError(source: "", field: failure.field, problem: failure.problem)
+        guard let offset = failure.offset else { return error.sentence }
+        let position = body.withUnsafeBufferPointer { SourcePosition(offset: offset, in: $0) }
+        return "at line \(position.line), column \(position.column) of its \(body.count) bytes: \(error.sentence)"
+    }
+}

@@ -1,0 +1,120 @@
+/// A Mastodon-API server's address: its base URL, the origin that requests may go to, and the
+/// authority that names where its IDs come from (see `MastodonNamespace`).
+///
+/// ```swift
+/// let server = try MastodonServer("https://mastodon.social")
+/// server.authority                                        // "mastodon.social"
+/// server.url("/api/v1/timelines/home", query: [("limit", "40")])
+/// ```
+public struct MastodonServer: Sendable, Hashable {
+    /// `scheme://host[:port][/path]`, lowercased scheme and host, no trailing slash.
+    public let baseURL: String
+    /// `scheme://host[:port]`: requests (and `Link` targets followed) never leave it, so the
+    /// token is only ever sent to the server it belongs to.
+    public let origin: String
+    /// `host[:port]`, lowercased, the port only when it is not the scheme's default
+    /// (`mastodon.social`, `127.0.0.1:8080`, `[::1]:3000`): the namespace of this server's IDs.
+    public let authority: String
+
+    /// Reads a base URL as `timeline login` stores it (`https://mastodon.social`); a bare host
+    /// (`mastodon.social`) means `https://`. Whether plain `http://` is allowed (loopback only)
+    /// is the transport's rule, checked when a request is made.
+    ///
+    /// - Throws: `MastodonError.invalidServer` for anything but an `http(s)` URL with a host,
+    ///   or one with a user name, query or fragment.
+    public init(_ text: String) throws(MastodonError) {
+        var rest = Substring(text)
+        while rest.first == " " { rest = rest.dropFirst() }
+        while rest.last == " " || rest.last == "/" { rest = rest.dropLast() }
+        let scheme: String
+        if let separator = rest.firstRange(of: "://") {
+            scheme = rest[..<separator.lowerBound].lowercased()
+            rest = rest[separator.upperBound...]
+        } else {
+            scheme = "https"
+        }
+        guard scheme == "https" || scheme == "http" else {
+            throw .invalidServer(text, reason: "only https:// (and http:// to this machine) servers can be reached")
+        }
+        guard rest.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw .invalidServer(text, reason: "it holds spaces or characters that are not ASCII (write an international domain name in its xn-- form)")
+        }
+        guard !rest.contains("?"), !rest.contains("#") else {
+            throw .invalidServer(text, reason: "give the server's address only, without ? or #")
+        }
+        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+        var hostAndPort = rest[..<authorityEnd].lowercased()
+        let path = rest[authorityEnd...]
+        guard !hostAndPort.isEmpty, !hostAndPort.contains("@") else {
+            throw .invalidServer(text, reason: hostAndPort.isEmpty ? "it names no host" : "a user name does not belong in the server's address")
+        }
+        let defaultPort = scheme == "https" ? ":443" : ":80"
+        if hostAndPort.hasSuffix(defaultPort) { hostAndPort.removeLast(defaultPort.count) }
+        authority = hostAndPort
+        origin = scheme + "://" + hostAndPort
+        baseURL = origin + path
+    }
+
+    /// The absolute URL of `path` (starting with `/`) on this server, with `query` percent-encoded.
+    public func url(_ path: String, query: [(name: String, value: String)] = []) -> String {
+        var url = baseURL + path
+        if !query.isEmpty {
+            url += "?" + query.map { Self.percentEncoded($0.name) + "=" + Self.percentEncoded($0.value) }.joined(separator: "&")
+        }
+        return url
+    }
+
+    /// Whether `url` is on this server's origin (scheme, host and port), so that it may carry
+    /// the token.
+    public func isOnOrigin(_ url: String) -> Bool {
+        guard url.utf8.count > origin.utf8.count else { return url.lowercased() == origin }
+        let head = url.prefix(origin.count)
+        let next = url[url.index(url.startIndex, offsetBy: origin.count)]
+        return head.lowercased() == origin && (next == "/" || next == "?")
+    }
+
+    /// `text` with every byte but RFC 3986's unreserved ones (letters, digits, `-._~`)
+    /// percent-encoded, so an ID or a bracketed parameter name (`timeline[]`) arrives as sent.
+    static func percentEncoded(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var output: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                output.append(byte)
+            default:
+                output += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The value of the query parameter `name` in `url`, percent-decoded; `nil` when absent.
+    static func queryValue(_ name: String, in url: String) -> String? {
+        guard let question = url.firstIndex(of: "?") else { return nil }
+        let query = url[url.index(after: question)...].prefix { $0 != "#" }
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if percentDecoded(parts[0]) == name { return parts.count > 1 ? percentDecoded(parts[1]) : "" }
+        }
+        return nil
+    }
+
+    private static func percentDecoded(_ text: Substring) -> String {
+        var bytes: [UInt8] = []
+        var utf8 = Array(text.utf8)[...]
+        while let byte = utf8.popFirst() {
+            if byte == UInt8(ascii: "%"), utf8.count >= 2,
+               let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                utf8 = utf8.dropFirst(2)
+            } else if byte == UInt8(ascii: "+") {
+                bytes.append(UInt8(ascii: " "))
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

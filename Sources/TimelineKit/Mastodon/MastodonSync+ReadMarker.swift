@@ -1,0 +1,94 @@
+/// What `MastodonSync.syncReadMarker()` did.
+public struct ReadMarkerSync: Sendable, Hashable {
+    /// Messages marked read because the server's marker moved past them.
+    public var markedRead = 0
+    /// The server's status ID the marker was set to, when it was set.
+    public var markerSet: String?
+
+    public init(markedRead: Int = 0, markerSet: String? = nil) {
+        self.markedRead = markedRead
+        self.markerSet = markerSet
+    }
+}
+
+extension MastodonSync {
+    /// How many times a marker that keeps conflicting (409) is read again and set again.
+    static let markerAttempts = 3
+
+    /// Brings the home read position into step with the server, both ways (part of `run()`;
+    /// call it alone right after a local mark-read when online):
+    ///
+    /// 1. **From the server**: when the home marker moved since it was last seen, every home
+    ///    entry at or below it (by the server's order, see `MastodonSync`) is marked read, with
+    ///    what it boosts or quotes. A marker whose status is not stored yet is kept and applied
+    ///    when the status arrives, and older entries stored later arrive read.
+    /// 2. **To the server**: the newest home entry such that it and every entry below it are
+    ///    read locally, and no unfetched gap lies below it, becomes the marker, when it is past
+    ///    the server's. The marker never moves back: when the server's marker is not among the
+    ///    stored entries, the server is asked whether it is older (one request) first.
+    ///
+    /// - Throws: `MastodonError.markerConflict` when the marker kept changing (409) for
+    ///   `markerAttempts` rounds, and the client's errors.
+    @discardableResult
+    public func syncReadMarker() async throws(MastodonError) -> ReadMarkerSync {
+        let authority = namespace.authority
+        try write { transaction throws(TimelineStoreError) in
+            try transaction.withSQLite { () throws(SQLiteError) in try ledger(transaction.connection, .home).begin(server: authority) }
+        }
+        var result = ReadMarkerSync()
+        for attempt in 1 ... Self.markerAttempts {
+            let marker = try await client.homeMarker()
+            result.markedRead += try applyServerMarker(marker)
+            guard let target = try await markerTarget() else { return result }
+            do {
+                try await client.setHomeMarker(lastReadID: target.statusID)
+            } catch {
+                if case .rejected(_, 409, _) = error {
+                    if attempt < Self.markerAttempts { continue }
+                    throw .markerConflict(url: client.server.url("/api/v1/markers"), attempts: attempt)
+                }
+                throw error
+            }
+            try write { transaction throws(TimelineStoreError) in
+                try transaction.withSQLite { () throws(SQLiteError) in
+                    try ledger(transaction.connection, .home).setMarker(id: target.statusID, position: target.position)
+                }
+            }
+            result.markerSet = target.statusID
+            return result
+        }
+        return result
+    }
+
+    /// Records the server's marker and, when it moved, marks read what is at or below it.
+    private func applyServerMarker(_ marker: MastodonMarker?) throws(MastodonError) -> Int {
+        guard let marker else { return 0 }
+        return try write { transaction throws(TimelineStoreError) -> Int in
+            try transaction.withSQLite { () throws(SQLiteError) -> Int in
+                let ledger = ledger(transaction.connection, .home)
+                guard let cursor = try ledger.cursor(), cursor.markerID != marker.lastReadID else { return 0 }
+                let position = try ledger.positions(of: [marker.lastReadID])[marker.lastReadID]
+                try ledger.setMarker(id: marker.lastReadID, position: position)
+                guard let position else { return 0 }
+                return try ledger.markHomeRead(from: .min, through: position)
+            }
+        }
+    }
+
+    /// The home entry the marker should move to, when it should move.
+    private func markerTarget() async throws(MastodonError) -> (statusID: String, position: Int64)? {
+        let (cursor, through, hasGaps) = try read { connection throws(SQLiteError) in
+            let ledger = ledger(connection, .home)
+            return (try ledger.cursor(), try ledger.readThrough(), try ledger.hasBoundedGaps())
+        }
+        guard let through, let cursor, through.statusID != cursor.markerID else { return nil }
+        guard let markerID = cursor.markerID else { return through }
+        if let markerPosition = cursor.markerPosition { return through.position > markerPosition ? through : nil }
+        // The server's marker is on a status not stored here: older than what was synced (the
+        // usual case), deleted, or in a gap. Only the server can order it against `through`:
+        // a status below `through` and above the marker exists only when the marker is older.
+        guard !hasGaps else { return nil }
+        let between = try await fetch(.home, maxID: through.statusID, sinceID: markerID, limit: 1)
+        return between.isEmpty ? nil : through
+    }
+}

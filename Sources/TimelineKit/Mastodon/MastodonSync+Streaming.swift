@@ -1,0 +1,211 @@
+import Synchronization
+
+extension MastodonClient {
+    /// Where the server's streaming API is: `configuration.urls.streaming` of
+    /// `GET /api/v2/instance` (`wss://streaming.mastodon.social`), as the `https://` URL that
+    /// serves server-sent events; the server's own address when it names none (Mastodon serves
+    /// the stream there too, behind its proxy).
+    public func streamingBaseURL() async throws(MastodonError) -> String {
+        let url = server.url("/api/v2/instance")
+        let response: HTTPResponse
+        do {
+            response = try await send(.get, url)
+        } catch {
+            // Servers of the API without v2 (older Pleroma, GoToSocial before 0.14) stream at home.
+            if case let .rejected(_, status, _) = error, status == 404 || status == 410 { return server.baseURL }
+            throw error
+        }
+        let streaming = try MastodonResponseReader.read(response, from: url) { document throws(JSONLineFailure) -> String? in
+            let instance = try JSONObjectView(document, path: "", expected: "an instance object")
+            return try instance.object("configuration", expected: "an object")?.object("urls", expected: "an object")?.string("streaming")
+        }
+        guard var streaming, !streaming.isEmpty else { return server.baseURL }
+        if streaming.lowercased().hasPrefix("wss://") {
+            streaming = "https://" + streaming.dropFirst(6)
+        } else if streaming.lowercased().hasPrefix("ws://") {
+            streaming = "http://" + streaming.dropFirst(5)
+        }
+        while streaming.hasSuffix("/") { streaming.removeLast() }
+        return streaming
+    }
+}
+
+extension MastodonSync {
+    /// Follows the account's event stream (`GET /api/v1/streaming/user`, server-sent events)
+    /// until the server ends it, storing each event as it arrives and then calling `onEvent`:
+    /// `update` (a new home status, placed at the top of the account's home timeline),
+    /// `status.update` (an edit, in place), `delete` (the message is removed), `notification`.
+    /// Each event is one transaction, after which the snapshot is rewritten, so every terminal's
+    /// `show` sees it. Other events are reported as `.ignored`, as is an event whose data cannot
+    /// be read (it is skipped, the stream goes on).
+    ///
+    /// Statuses that arrived between the last sync and the connection are not in the stream:
+    /// the first status of a connection is placed above a recorded gap, which the next sync
+    /// fills. Run `run()` before, or use `follow(pollInterval:onEvent:)`, which does both.
+    ///
+    /// - Throws: `.unauthorized`; `.rejected` when the server refuses to stream; the transport's
+    ///   failures as `.unreachable`; `.store` when an event cannot be stored (the stream stops).
+    public func stream(onEvent: @escaping @Sendable (MastodonStreamEvent) -> Void = { _ in }) async throws(MastodonError) {
+        let url = try await client.streamingBaseURL() + "/api/v1/streaming/user"
+        let request = HTTPRequest(method: .get, url: url, headers: client.headers(accept: "text/event-stream"),
+                                  timeout: Self.streamSilenceLimit)
+        let receiver = StreamReceiver(sync: self, url: url, onEvent: onEvent)
+        let response: HTTPResponse
+        do {
+            response = try await client.transport.stream(request) { status, chunk in receiver.receive(status: status, chunk) }
+        } catch {
+            if case .cancelled = error { throw .cancelled }
+            throw .unreachable(error, attempts: 1)
+        }
+        if let failure = receiver.failure { throw failure }
+        switch response.status {
+        case 200 ..< 300: return
+        case 401: throw .unauthorized(server: client.server.baseURL)
+        default: throw .rejected(url: url, status: response.status, reason: MastodonError.reason(inBody: receiver.refusal))
+        }
+    }
+
+    /// Keeps the store live from the server until the task is cancelled (what `show -f` does
+    /// with an account): a sync, then the event stream; when the stream ends or fails, a sync
+    /// again (which fills the gap the disconnection left) and a new connection, waiting 1 s,
+    /// 2 s, 4 s… up to a minute between failed attempts. Where the server refuses to stream,
+    /// it syncs every `pollInterval` instead.
+    ///
+    /// - Throws: `.unauthorized` (log in again), `.cancelled` when the task is cancelled,
+    ///   `.store`, and errors of a sync that are not temporary.
+    public func follow(
+        pollInterval: Duration = .seconds(120), onEvent: @escaping @Sendable (MastodonStreamEvent) -> Void = { _ in }
+    ) async throws(MastodonError) {
+        var backoff = Duration.seconds(1)
+        var streams = true
+        while true {
+            if Task.isCancelled { throw .cancelled }
+            do {
+                try await run()
+            } catch {
+                guard error.isTemporary else { throw error }
+            }
+            if streams {
+                do {
+                    try await stream(onEvent: onEvent)
+                    backoff = .seconds(1)
+                } catch {
+                    switch error {
+                    case .rejected, .invalidResponse:
+                        streams = false
+                    case .unauthorized, .cancelled, .store:
+                        throw error
+                    default:
+                        backoff = min(backoff * 2, .seconds(60))
+                    }
+                }
+            }
+            do {
+                try await client.clock.sleep(streams ? backoff : pollInterval)
+            } catch {
+                throw .cancelled
+            }
+        }
+    }
+
+    /// The longest silence on a stream before it counts as broken: Mastodon sends a comment
+    /// every few seconds to keep it open.
+    static let streamSilenceLimit: Duration = .seconds(90)
+
+    /// Stores one event of the stream. Returns what it changed; `previous` is the entry of each
+    /// timeline that this connection placed last.
+    func apply(_ event: ServerSentEvent, url: String, previous: inout [SyncedTimeline: String]) throws(MastodonError) -> MastodonStreamEvent {
+        let source = url + " (event \(ImportError.quoted(event.type)))"
+        switch event.type {
+        case "update":
+            let (id, timeline) = try Self.status(inBody: Array(event.data.utf8), from: source, namespace: namespace)
+            let serverID = namespace.serverID(of: id) ?? id
+            let page = FetchedPage(entryIDs: [serverID], timeline: timeline, notifications: [], olderCursor: nil)
+            if try store(page, of: .home, at: .streamed(previous: previous[.home]), depth: options.homeDepth,
+                         refreshingSnapshot: true).newEntries > 0 {
+                previous[.home] = serverID
+            }
+            return .status(messageID: id)
+        case "status.update":
+            let (id, timeline) = try Self.status(inBody: Array(event.data.utf8), from: source, namespace: namespace)
+            try write(refreshingSnapshot: true) { transaction throws(TimelineStoreError) in
+                try transaction.upsert(users: timeline.users)
+                try transaction.upsert(messages: timeline.messages)
+            }
+            return .edited(messageID: id)
+        case "delete":
+            let id = namespace.id(event.data.trimmedSpaces)
+            _ = try write(refreshingSnapshot: true) { transaction throws(TimelineStoreError) in
+                try transaction.deleteMessages(ids: [id])
+            }
+            return .deleted(messageID: id)
+        case "notification":
+            var timeline = DecodedTimeline()
+            let notification = try MastodonResponseReader.read(body: Array(event.data.utf8), from: source) { document throws(JSONLineFailure) in
+                try DecodedNotification(JSONObjectView(document, path: "", expected: "a notification object"), into: &timeline)
+            }
+            let page = FetchedPage(entryIDs: [notification.id], timeline: namespace.apply(to: timeline),
+                                   notifications: [notification.namespaced(namespace)], olderCursor: nil)
+            if try store(page, of: .notifications, at: .streamed(previous: previous[.notifications]),
+                         depth: options.notificationDepth, refreshingSnapshot: true).newEntries > 0 {
+                previous[.notifications] = notification.id
+            }
+            return .notification(serverID: notification.id)
+        default:
+            return .ignored(type: event.type)
+        }
+    }
+}
+
+/// The state of one streaming connection, fed from the transport's callback: the event parser,
+/// what the connection placed, and the first failure.
+final class StreamReceiver: Sendable {
+    private struct State {
+        var parser = ServerSentEventParser()
+        var previous: [SyncedTimeline: String] = [:]
+        var refusal: [UInt8] = []
+        var failure: MastodonError?
+    }
+
+    private let sync: MastodonSync
+    private let url: String
+    private let onEvent: @Sendable (MastodonStreamEvent) -> Void
+    private let state = Mutex(State())
+
+    init(sync: MastodonSync, url: String, onEvent: @escaping @Sendable (MastodonStreamEvent) -> Void) {
+        self.sync = sync
+        self.url = url
+        self.onEvent = onEvent
+    }
+
+    /// The first error that stopped the stream.
+    var failure: MastodonError? { state.withLock { $0.failure } }
+    /// The start of the body of a refused stream (its reason).
+    var refusal: [UInt8] { state.withLock { $0.refusal } }
+
+    /// Takes the next bytes; returns whether to go on reading.
+    func receive(status: Int, _ chunk: [UInt8]) -> Bool {
+        var reported: [MastodonStreamEvent] = []
+        let goOn = state.withLock { state -> Bool in
+            guard (200 ..< 300).contains(status) else {
+                state.refusal += chunk.prefix(max(0, (64 << 10) - state.refusal.count))
+                return state.refusal.count < 64 << 10
+            }
+            for event in state.parser.parse(chunk) {
+                do throws(MastodonError) {
+                    reported.append(try sync.apply(event, url: url, previous: &state.previous))
+                } catch {
+                    if case .invalidResponse = error {
+                        reported.append(.ignored(type: event.type))
+                        continue
+                    }
+                    state.failure = error
+                    return false
+                }
+            }
+            return true
+        }
+        for event in reported { onEvent(event) }
+        return goOn
+    }
+}

@@ -1,0 +1,182 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Keeps one Mastodon-API account's home timeline, notifications and read position in a
+/// `TimelineStore`: what `timeline sync` does for each account.
+///
+/// ```swift
+/// let sync = try MastodonSync(store: store, server: "https://mastodon.social", token: token,
+///                             account: "alice@mastodon.social", transport: transport)
+/// let summary = try await sync.run()   // pages, notifications, read marker; one snapshot write
+/// print(summary.newStatuses, summary.requests)
+/// ```
+///
+/// **Paging.** The first sync of an account stores the newest `Options.homeDepth` statuses
+/// (200), newest page first, following each page's `Link: <…>; rel="next"`. Every later sync
+/// asks for the newest page and stores what is above the newest status it already has: one
+/// request when less than a page is new. When more is new, the part between is recorded as a
+/// gap (table `account_gaps`) and filled at once, newest first, down to the status it already
+/// had, within `Options.maximumPagesPerTimeline` requests; what is left stays recorded and a
+/// later sync fills it, so nothing is silently lost and the newest statuses always come first.
+/// IDs are opaque strings: they are compared for equality, never ordered; the order is the
+/// server's (the `Link` headers, `max_id` and `since_id`). An edited status (`edited_at`)
+/// updates its message in place whenever it is fetched again; deletions arrive through the
+/// event stream (`follow`).
+///
+/// **Nothing lost, nothing repeated.** Each page is stored in one transaction together with the
+/// sync position it moves, so a sync killed at any moment leaves the database at the end of a
+/// page, and the next run goes on from there. The snapshot is rewritten once, at the end.
+///
+/// **Where messages come from.** IDs are namespaced by the server (`MastodonNamespace`:
+/// `mastodon.social/109876543210`), so accounts on two servers never collide and a status
+/// synced twice, or by two accounts of one server, is one message. Which messages came from
+/// which account's home timeline, in the server's order, is kept in `account_home`: markers and
+/// gaps are decided by that order.
+///
+/// **Read position** (`syncReadMarker()`, part of `run()`): the home marker
+/// (`GET /api/v1/markers`) marks read every home entry at or below it, once each time it moves;
+/// the other way, the newest home entry such that it and every entry below it are read (and no
+/// unfetched gap lies below it) becomes the marker (`POST /api/v1/markers`) when it is past the
+/// server's. A marker never moves back; 409 Conflict reads the marker again and retries.
+///
+/// **Notifications** are synced the same way into `account_notifications`, with the user who
+/// acted and the status they are about; read them with `TimelineStore.notifications(account:limit:)`
+/// and say them with `NotificationRenderer`.
+public struct MastodonSync: Sendable {
+    /// What a sync fetches, and how much.
+    public struct Options: Sendable, Hashable {
+        /// How many of the newest home statuses the first sync of an account stores.
+        public var homeDepth: Int
+        /// How many of the newest notifications the first sync stores.
+        public var notificationDepth: Int
+        /// Entries asked for per request (Mastodon gives at most 40 statuses, 80 notifications).
+        public var pageSize: Int
+        /// The most requests for one timeline in one sync; what is left is a gap that the next
+        /// sync fills.
+        public var maximumPagesPerTimeline: Int
+        /// Whether `run()` syncs notifications.
+        public var syncsNotifications: Bool
+        /// Whether `run()` reads and sets the home read marker.
+        public var syncsReadMarker: Bool
+        /// Retries, back-off and the rate limit.
+        public var policy: MastodonRequestPolicy
+
+        public init(
+            homeDepth: Int = 200, notificationDepth: Int = 80, pageSize: Int = 40, maximumPagesPerTimeline: Int = 25,
+            syncsNotifications: Bool = true, syncsReadMarker: Bool = true, policy: MastodonRequestPolicy = MastodonRequestPolicy()
+        ) {
+            self.homeDepth = max(1, homeDepth)
+            self.notificationDepth = max(1, notificationDepth)
+            self.pageSize = max(1, pageSize)
+            self.maximumPagesPerTimeline = max(1, maximumPagesPerTimeline)
+            self.syncsNotifications = syncsNotifications
+            self.syncsReadMarker = syncsReadMarker
+            self.policy = policy
+        }
+    }
+
+    /// The store that receives what is synced.
+    public let store: TimelineStore
+    /// The account's name (`alice@mastodon.social`), which keys its sync state.
+    public let account: String
+    /// The requests, their limits and faults.
+    public let client: MastodonClient
+    /// How IDs of this server are stored.
+    public let namespace: MastodonNamespace
+    /// What is fetched, and how much.
+    public let options: Options
+
+    /// Prepares to sync `account` of the server at `server` (`https://mastodon.social`, or
+    /// `http://127.0.0.1:PORT` for a local test server) with the access token `token`.
+    ///
+    /// - Throws: `MastodonError.invalidServer` when `server` is not a usable address,
+    ///   `.invalidToken` when `token` cannot be one (it is never sent then).
+    public init(
+        store: TimelineStore, server: String, token: String, account: String, transport: any HTTPTransport,
+        options: Options = Options(), clock: SyncClock = .system
+    ) throws(MastodonError) {
+        let server = try MastodonServer(server)
+        // RFC 6750's b64token, and every token seen in the wild: printable ASCII, no spaces.
+        guard !token.isEmpty, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw .invalidToken }
+        self.store = store
+        self.account = account
+        self.options = options
+        self.namespace = MastodonNamespace(server: server)
+        self.client = MastodonClient(server: server, token: token, transport: transport, policy: options.policy, clock: clock)
+    }
+
+    /// Syncs the home timeline, then notifications, then the read marker (as `options` say),
+    /// and rewrites the snapshot once at the end (also after a failure, when something was
+    /// stored before it).
+    ///
+    /// - Throws: `MastodonError`; what was stored before the failure stays, and the next run
+    ///   goes on from it.
+    @discardableResult
+    public func run() async throws(MastodonError) -> MastodonSyncSummary {
+        var summary = MastodonSyncSummary(account: account)
+        let generation = try storeCall { () throws(TimelineStoreError) in try store.state().generation }
+        do throws(MastodonError) {
+            let home = try await sync(.home)
+            summary.newStatuses = home.newEntries
+            summary.gapsLeft = home.gapsLeft
+            if options.syncsNotifications {
+                summary.newNotifications = try await sync(.notifications).newEntries
+            }
+            if options.syncsReadMarker {
+                let marker = try await syncReadMarker()
+                summary.markedRead = home.markedRead + marker.markedRead
+                summary.markerSet = marker.markerSet
+            } else {
+                summary.markedRead = home.markedRead
+            }
+            let now = MillisecondTime.milliseconds(from: client.clock.now())
+            try write { transaction throws(TimelineStoreError) in
+                try transaction.withSQLite { () throws(SQLiteError) in
+                    for timeline in SyncedTimeline.allCases {
+                        try SyncLedger(connection: transaction.connection, account: account, timeline: timeline).setSynced(at: now)
+                    }
+                }
+            }
+        } catch {
+            if (try? store.state().generation) != generation { _ = try? store.writeSnapshot() }
+            throw error
+        }
+        summary.snapshot = try storeCall { () throws(TimelineStoreError) in try store.writeSnapshot() }
+        summary.requests = client.requestsSent
+        return summary
+    }
+
+    // MARK: Store access
+
+    /// One write transaction, without a snapshot rewrite unless asked: a sync rewrites it once.
+    func write<T: Sendable>(
+        refreshingSnapshot: Bool = false, _ body: (TimelineTransaction) throws(TimelineStoreError) -> T
+    ) throws(MastodonError) -> T {
+        try storeCall { () throws(TimelineStoreError) in try store.storeWrite(refreshingSnapshot: refreshingSnapshot, body) }
+    }
+
+    /// One read transaction.
+    func read<T: Sendable>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(MastodonError) -> T {
+        try storeCall { () throws(TimelineStoreError) in
+            try store.read { reader throws(SQLiteError) in try body(reader.connection) }
+        }
+    }
+
+    func storeCall<T>(_ body: () throws(TimelineStoreError) -> T) throws(MastodonError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .store(error)
+        }
+    }
+}
+
+extension TimelineTransaction {
+    /// Runs SQL of the sync's own tables inside this transaction.
+    func withSQLite<T>(_ body: () throws(SQLiteError) -> T) throws(TimelineStoreError) -> T {
+        try connection.reportingStoreErrors(body)
+    }
+}

@@ -1,0 +1,27 @@
+/// What one `MastodonSync.run()` did, for a summary line or `--json`.
+public struct MastodonSyncSummary: Sendable, Equatable {
+    /// The account synced.
+    public var account: String
+    /// Home statuses stored that the account's home timeline did not hold before.
+    public var newStatuses = 0
+    /// Notifications stored that were not stored before.
+    public var newNotifications = 0
+    /// Messages marked read because of the server's read marker.
+    public var markedRead = 0
+    /// The server's status ID the read marker was set to, when local reading moved it.
+    public var markerSet: String?
+    /// Parts of the home timeline between fetched parts that are still to fetch (the request
+    /// bound was reached); the next sync goes on with them. 0 means caught up.
+    public var gapsLeft = 0
+    /// Requests sent, retries included.
+    public var requests = 0
+    /// What happened to the snapshot at the end.
+    public var snapshot: TimelineStore.SnapshotWrite?
+
+    public init(account: String) {
+        self.account = account
+    }
+
+    /// Whether the home timeline is complete from the newest status down.
+    public var isCaughtUp: Bool { gapsLeft == 0 }
+}

@@ -1,0 +1,95 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Says a notification in words, one line each: who did what, and to which post.
+///
+/// ```
+/// ♥ Alice liked your post "Shipping today 🚀" · 3m
+/// ⇄ Bob boosted your post "Shipping today 🚀" · 5m
+/// @ Carol mentioned you: "@alice are you coming tonight?" · 1h
+/// + Dan followed you · 2d
+/// ▤ A poll by Eve has ended: "Tabs or spaces?" · Nov 3
+/// ✎ Frank edited a post you boosted: "Fixed the link" · now
+/// ```
+///
+/// Names and texts come from other people: they go through `TerminalText.line`, so no escape
+/// sequence, control character or bidirectional override in them reaches the terminal, and a
+/// text with line breaks stays on the line. A post behind a content warning is quoted by its
+/// warning (`CW: spoilers`), not its text. A kind this version does not know is said generally
+/// (`· Gina: pleroma:emoji_reaction "…"`), never dropped.
+public struct NotificationRenderer: Sendable {
+    /// The widest a quoted post may be, in terminal columns, before it is cut with `…`.
+    public var excerptWidth: Int
+
+    public init(excerptWidth: Int = 60) {
+        self.excerptWidth = max(1, excerptWidth)
+    }
+
+    /// The notification as one line, its age at the end (`· 3m`, as `show` writes ages).
+    public func line(for notification: TimelineNotification, now: Date) -> String {
+        sentence(for: notification) + " · " + RelativeTime.string(for: notification.createdAt, now: now)
+    }
+
+    /// The notification as one sentence, without its age.
+    public func sentence(for notification: TimelineNotification) -> String {
+        let who = notification.actor.map(Self.name) ?? "Someone"
+        let post = excerpt(notification)
+        switch notification.kind {
+        case .favourite: return "♥ \(who) liked your post\(post.map { " " + $0 } ?? "")"
+        case .reblog: return "⇄ \(who) boosted your post\(post.map { " " + $0 } ?? "")"
+        case .quote: return "❝ \(who) quoted your post\(post.map { ": " + $0 } ?? "")"
+        case .mention: return "@ \(who) mentioned you\(post.map { ": " + $0 } ?? "")"
+        case .status: return "• \(who) posted\(post.map { ": " + $0 } ?? "")"
+        case .follow: return "+ \(who) followed you"
+        case .followRequest: return "? \(who) asked to follow you"
+        case .poll:
+            let owner = notification.actor.map { "A poll by \(Self.name($0))" } ?? "A poll"
+            return "▤ \(owner) has ended\(post.map { ": " + $0 } ?? "")"
+        case .update: return "✎ \(who) edited a post you boosted\(post.map { ": " + $0 } ?? "")"
+        case .adminSignUp: return "+ \(who) signed up"
+        case .adminReport: return "! \(who) filed a report"
+        default:
+            return "· \(who): \(TerminalText.line(notification.kind.rawValue))\(post.map { " " + $0 } ?? "")"
+        }
+    }
+
+    /// A person as the timeline names them: the display name, else the handle.
+    private static func name(_ user: User) -> String {
+        let name = TerminalText.line(user.name)
+        return name.isEmpty ? "@" + TerminalText.line(user.handle) : name
+    }
+
+    /// The post in quotes, cut to `excerptWidth` columns; its content warning instead of its
+    /// text when it has one; `nil` for a notification without a post, `(a deleted post)` for
+    /// one whose post is no longer stored.
+    private func excerpt(_ notification: TimelineNotification) -> String? {
+        guard let message = notification.message else {
+            return notification.messageID == nil ? nil : "(a deleted post)"
+        }
+        if let warning = message.contentWarning {
+            return "\"CW: " + cut(TerminalText.line(warning), to: excerptWidth - 4) + "\""
+        }
+        let text = TerminalText.line(message.text)
+        if text.isEmpty {
+            return message.attachments.isEmpty ? "(a post without text)" : "(\(TimelineRenderer.attachmentSummary(message.attachments)))"
+        }
+        return "\"" + cut(text, to: excerptWidth) + "\""
+    }
+
+    /// `text` cut to `width` columns, ending with `…` when it was longer.
+    private func cut(_ text: String, to width: Int) -> String {
+        guard DisplayWidth.of(text) > width else { return text }
+        var result = ""
+        var used = 0
+        for character in text {
+            let columns = DisplayWidth.of(character: character)
+            if used + columns > max(0, width - 1) { break }
+            result.append(character)
+            used += columns
+        }
+        return result + "…"
+    }
+}

@@ -1,0 +1,251 @@
+/// The timelines a sync follows for an account: the account's home timeline, its notifications.
+enum SyncedTimeline: String, Sendable, CaseIterable {
+    case home
+    case notifications
+
+    /// The API path that pages it.
+    var path: String {
+        switch self {
+        case .home: "/api/v1/timelines/home"
+        case .notifications: "/api/v1/notifications"
+        }
+    }
+}
+
+/// Where an account's sync of one timeline stands: its newest entry and read marker.
+struct SyncCursor: Sendable, Hashable {
+    var server: String
+    var topID: String?
+    var topPosition: Int64?
+    var markerID: String?
+    var markerPosition: Int64?
+}
+
+/// A part of a timeline not fetched yet (see the `account_gaps` table).
+struct SyncGap: Sendable, Hashable {
+    /// Fetch below this server ID (`max_id`)…
+    var upperID: String
+    /// …whose entry sits at this position (new entries go below it).
+    var upperPosition: Int64
+    /// …down to this one (`since_id`), or, when `nil`, `remaining` more entries.
+    var lowerID: String?
+    var lowerPosition: Int64?
+    var remaining: Int?
+}
+
+/// The SQL of the sync's bookkeeping — which entries an account's timelines hold, where each
+/// sync stands, the gaps — on the connection of a transaction (or a read): the one place that
+/// knows the `account_*` tables of migration 5.
+struct SyncLedger {
+    let connection: SQLiteConnection
+    let account: String
+    let timeline: SyncedTimeline
+
+    /// The cursor, or `nil` before the account's first sync of this timeline.
+    func cursor() throws(SQLiteError) -> SyncCursor? {
+        let statement = try connection.statement("""
+            SELECT server, top_id, top_position, marker_id, marker_position FROM account_sync
+            WHERE account = ?1 AND timeline = ?2
+            """)
+        defer { statement.reset() }
+        try bindKey(statement)
+        guard try statement.step() else { return nil }
+        return SyncCursor(server: statement.text(at: 0), topID: statement.optionalText(at: 1),
+                          topPosition: statement.optionalInt64(at: 2), markerID: statement.optionalText(at: 3),
+                          markerPosition: statement.optionalInt64(at: 4))
+    }
+
+    /// Creates the cursor row for `server` when there is none. When the account's name now
+    /// points at another server, what was synced for it under the old one no longer describes
+    /// it: its entries, gaps and notifications are forgotten (the messages stay).
+    func begin(server: String) throws(SQLiteError) {
+        if let existing = try cursor(), existing.server == server { return }
+        if try cursor() != nil { try Self.forget(account: account, on: connection) }
+        let insert = try connection.statement("INSERT INTO account_sync (account, timeline, server) VALUES (?1, ?2, ?3)")
+        try bindKey(insert)
+        try insert.bind(server, at: 3)
+        try insert.run()
+    }
+
+    /// Everything synced for `account` (its timelines' entries, gaps, notifications and
+    /// cursors); the messages and users stay.
+    static func forget(account: String, on connection: SQLiteConnection) throws(SQLiteError) {
+        for table in ["account_home", "account_notifications", "account_gaps", "account_sync"] {
+            let statement = try connection.statement("DELETE FROM \(table) WHERE account = ?1")
+            try statement.bind(account, at: 1)
+            try statement.run()
+        }
+    }
+
+    func setTop(id: String, position: Int64) throws(SQLiteError) {
+        let statement = try connection.statement(
+            "UPDATE account_sync SET top_id = ?3, top_position = ?4 WHERE account = ?1 AND timeline = ?2")
+        try bindKey(statement)
+        try statement.bind(id, at: 3)
+        try statement.bind(position, at: 4)
+        try statement.run()
+    }
+
+    func setSynced(at milliseconds: Int64) throws(SQLiteError) {
+        let statement = try connection.statement(
+            "UPDATE account_sync SET synced_at = ?3 WHERE account = ?1 AND timeline = ?2")
+        try bindKey(statement)
+        try statement.bind(milliseconds, at: 3)
+        try statement.run()
+    }
+
+    /// The positions of the entries among `ids` (server IDs) that this timeline already holds.
+    func positions(of ids: [String]) throws(SQLiteError) -> [String: Int64] {
+        guard !ids.isEmpty else { return [:] }
+        let table = timeline == .home ? "account_home" : "account_notifications"
+        let column = timeline == .home ? "status_id" : "id"
+        let statement = try connection.statement("""
+            SELECT \(column), position FROM \(table)
+            WHERE account = ?1 AND \(column) IN (SELECT value FROM json_each(?2))
+            """)
+        defer { statement.reset() }
+        try statement.bind(account, at: 1)
+        try statement.bind(SQLiteJSONArray(ids), at: 2)
+        var result: [String: Int64] = [:]
+        while try statement.step() { result[statement.text(at: 0)] = statement.int64(at: 1) }
+        return result
+    }
+
+    /// Records that the home timeline holds the status `statusID` (stored as `messageID`) at
+    /// `position`.
+    func insertHomeEntry(position: Int64, statusID: String, messageID: String) throws(SQLiteError) {
+        let statement = try connection.statement("""
+            INSERT INTO account_home (account, position, status_id, message_seq)
+            SELECT ?1, ?2, ?3, seq FROM messages WHERE id = ?4
+            """)
+        try statement.bind(account, at: 1)
+        try statement.bind(position, at: 2)
+        try statement.bind(statusID, at: 3)
+        try statement.bind(messageID, at: 4)
+        try statement.run()
+    }
+
+    func insertNotification(position: Int64, _ notification: DecodedNotification) throws(SQLiteError) {
+        let statement = try connection.statement("""
+            INSERT INTO account_notifications (account, position, id, type, created_at, actor_id, message_id)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            """)
+        try statement.bind(account, at: 1)
+        try statement.bind(position, at: 2)
+        try statement.bind(notification.id, at: 3)
+        try statement.bind(notification.kind.rawValue, at: 4)
+        try statement.bind(notification.createdAt, at: 5)
+        try statement.bind(notification.actorID, at: 6)
+        try statement.bind(notification.messageID, at: 7)
+        try statement.run()
+    }
+
+    // MARK: Gaps
+
+    /// The gaps, the newest (highest) first: the part of the timeline a person sees first.
+    func gaps() throws(SQLiteError) -> [SyncGap] {
+        let statement = try connection.statement("""
+            SELECT upper_id, upper_position, lower_id, lower_position, remaining FROM account_gaps
+            WHERE account = ?1 AND timeline = ?2 ORDER BY upper_position DESC
+            """)
+        defer { statement.reset() }
+        try bindKey(statement)
+        var result: [SyncGap] = []
+        while try statement.step() {
+            result.append(SyncGap(upperID: statement.text(at: 0), upperPosition: statement.int64(at: 1),
+                                  lowerID: statement.optionalText(at: 2), lowerPosition: statement.optionalInt64(at: 3),
+                                  remaining: statement.optionalInt64(at: 4).map { Int($0) }))
+        }
+        return result
+    }
+
+    func insert(_ gap: SyncGap) throws(SQLiteError) {
+        let statement = try connection.statement("""
+            INSERT INTO account_gaps (account, timeline, upper_id, upper_position, lower_id, lower_position, remaining)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            """)
+        try bindKey(statement)
+        try statement.bind(gap.upperID, at: 3)
+        try statement.bind(gap.upperPosition, at: 4)
+        try statement.bind(gap.lowerID, at: 5)
+        try statement.bind(gap.lowerPosition, at: 6)
+        try statement.bind(gap.remaining.map(Int64.init), at: 7)
+        try statement.run()
+    }
+
+    /// Removes the gap whose upper end is at `upperPosition`.
+    func deleteGap(upperPosition: Int64) throws(SQLiteError) {
+        let statement = try connection.statement(
+            "DELETE FROM account_gaps WHERE account = ?1 AND timeline = ?2 AND upper_position = ?3")
+        try bindKey(statement)
+        try statement.bind(upperPosition, at: 3)
+        try statement.run()
+    }
+
+    // MARK: Read marker (home)
+
+    /// Records the server's read marker; `position` is its place in the home timeline when
+    /// stored, else `nil` (it is placed when its status arrives).
+    func setMarker(id: String, position: Int64?) throws(SQLiteError) {
+        let statement = try connection.statement(
+            "UPDATE account_sync SET marker_id = ?3, marker_position = ?4 WHERE account = ?1 AND timeline = ?2")
+        try bindKey(statement)
+        try statement.bind(id, at: 3)
+        try statement.bind(position, at: 4)
+        try statement.run()
+    }
+
+    /// Marks read the home entries from `lowest` up to `highest` (positions, both included) and
+    /// the messages they boost or quote, which show inside them. Returns how many changed.
+    func markHomeRead(from lowest: Int64, through highest: Int64) throws(SQLiteError) -> Int {
+        let statement = try connection.statement("""
+            DELETE FROM unread_messages WHERE seq IN (
+                SELECT message_seq FROM account_home WHERE account = ?1 AND position BETWEEN ?2 AND ?3
+                UNION ALL
+                SELECT original.seq FROM account_home AS entry
+                    JOIN messages AS shown ON shown.seq = entry.message_seq
+                    JOIN messages AS original ON original.id IN (shown.repost_of_id, shown.quote_of_id)
+                WHERE entry.account = ?1 AND entry.position BETWEEN ?2 AND ?3)
+            """)
+        try statement.bind(account, at: 1)
+        try statement.bind(lowest, at: 2)
+        try statement.bind(highest, at: 3)
+        try statement.run()
+        return connection.changes
+    }
+
+    /// The entry the read marker should point at by local read state: the newest home entry
+    /// such that it and every entry below it are read, and that is not above a part of the
+    /// timeline still unfetched (a gap's contents are unknown, so not read). `nil` when the
+    /// lowest entry is unread.
+    func readThrough() throws(SQLiteError) -> (statusID: String, position: Int64)? {
+        let statement = try connection.statement("""
+            SELECT status_id, position FROM account_home
+            WHERE account = ?1
+              AND position < coalesce((SELECT min(entry.position) FROM account_home AS entry
+                                       JOIN unread_messages AS unread ON unread.seq = entry.message_seq
+                                       WHERE entry.account = ?1), 9223372036854775807)
+              AND position <= coalesce((SELECT min(lower_position) FROM account_gaps
+                                        WHERE account = ?1 AND timeline = 'home'), 9223372036854775807)
+            ORDER BY position DESC LIMIT 1
+            """)
+        defer { statement.reset() }
+        try statement.bind(account, at: 1)
+        guard try statement.step() else { return nil }
+        return (statement.text(at: 0), statement.int64(at: 1))
+    }
+
+    /// Whether a part of the timeline between two fetched parts is still missing.
+    func hasBoundedGaps() throws(SQLiteError) -> Bool {
+        let statement = try connection.statement(
+            "SELECT 1 FROM account_gaps WHERE account = ?1 AND timeline = ?2 AND lower_id IS NOT NULL LIMIT 1")
+        defer { statement.reset() }
+        try bindKey(statement)
+        return try statement.step()
+    }
+
+    private func bindKey(_ statement: SQLiteStatement) throws(SQLiteError) {
+        try statement.bind(account, at: 1)
+        try statement.bind(timeline.rawValue, at: 2)
+    }
+}

@@ -1,0 +1,96 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Where one account's sync stands, as `TimelineStore.syncedAccount(named:)` reads it.
+public struct SyncedAccountState: Sendable, Hashable {
+    /// The account's name.
+    public var account: String
+    /// The server its IDs come from (`MastodonServer.authority`).
+    public var server: String
+    /// When its last sync completed, if ever (`timeline sync --if-older` compares with it).
+    public var lastSyncedAt: Date?
+    /// How many statuses its home timeline holds here.
+    public var homeStatuses: Int
+    /// Parts of the home timeline still to fetch between fetched parts.
+    public var gapsLeft: Int
+    /// The server's home read marker as last seen or set (the server's status ID).
+    public var readMarker: String?
+}
+
+extension TimelineStore {
+    /// The newest `limit` notifications, of `account` or of every synced account, newest first,
+    /// with the users who acted and the messages they are about.
+    ///
+    /// ```swift
+    /// for notification in try store.notifications(limit: 20) {
+    ///     print(NotificationRenderer().line(for: notification, now: .now))
+    /// }
+    /// ```
+    public func notifications(account: String? = nil, limit: Int) throws(TimelineStoreError) -> [TimelineNotification] {
+        try read { reader throws(SQLiteError) -> [TimelineNotification] in
+            let statement = try reader.connection.statement("""
+                SELECT account, id, type, created_at, actor_id, message_id FROM account_notifications
+                WHERE ?1 IS NULL OR account = ?1
+                ORDER BY created_at DESC, account, position DESC LIMIT ?2
+                """)
+            defer { statement.reset() }
+            try statement.bind(account, at: 1)
+            try statement.bind(max(0, limit), at: 2)
+            var rows: [(account: String, id: String, kind: String, createdAt: Int64, actorID: String?, messageID: String?)] = []
+            while try statement.step() {
+                rows.append((statement.text(at: 0), statement.text(at: 1), statement.text(at: 2), statement.int64(at: 3),
+                             statement.optionalText(at: 4), statement.optionalText(at: 5)))
+            }
+            let messages = try reader.messages(ids: Set(rows.compactMap(\.messageID)))
+            let messagesByID = Dictionary(messages.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let users = try reader.users(ids: Set(rows.compactMap(\.actorID)))
+            let usersByID = Dictionary(users.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            return rows.map { row in
+                TimelineNotification(
+                    account: row.account, serverID: row.id, kind: NotificationKind(rawValue: row.kind),
+                    createdAt: MillisecondTime.date(fromMilliseconds: row.createdAt),
+                    actor: row.actorID.flatMap { usersByID[$0] }, message: row.messageID.flatMap { messagesByID[$0] },
+                    messageID: row.messageID)
+            }
+        }
+    }
+
+    /// Where the sync of `account` stands; `nil` when it was never synced.
+    public func syncedAccount(named account: String) throws(TimelineStoreError) -> SyncedAccountState? {
+        try syncedAccounts().first { $0.account == account }
+    }
+
+    /// Every account that was ever synced into this database, by name.
+    public func syncedAccounts() throws(TimelineStoreError) -> [SyncedAccountState] {
+        try read { reader throws(SQLiteError) -> [SyncedAccountState] in
+            let statement = try reader.connection.statement("""
+                SELECT account, server, synced_at, marker_id,
+                       (SELECT count(*) FROM account_home WHERE account_home.account = account_sync.account),
+                       (SELECT count(*) FROM account_gaps WHERE account_gaps.account = account_sync.account
+                           AND timeline = 'home' AND lower_id IS NOT NULL)
+                FROM account_sync WHERE timeline = 'home' ORDER BY account
+                """)
+            defer { statement.reset() }
+            var result: [SyncedAccountState] = []
+            while try statement.step() {
+                result.append(SyncedAccountState(
+                    account: statement.text(at: 0), server: statement.text(at: 1),
+                    lastSyncedAt: statement.optionalInt64(at: 2).map(MillisecondTime.date(fromMilliseconds:)),
+                    homeStatuses: statement.int(at: 4), gapsLeft: statement.int(at: 5), readMarker: statement.optionalText(at: 3)))
+            }
+            return result
+        }
+    }
+
+    /// Forgets what was synced for `account` (`timeline logout`): which messages its timelines
+    /// held, its gaps, notifications and read marker. The messages and users stay; a later sync
+    /// starts again as a first sync.
+    public func forgetSyncedAccount(named account: String) throws(TimelineStoreError) {
+        try storeWrite(refreshingSnapshot: false) { transaction throws(TimelineStoreError) in
+            try transaction.withSQLite { () throws(SQLiteError) in try SyncLedger.forget(account: account, on: transaction.connection) }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+@testable import TimelineKit
+
+/// A store, a fake server and a test clock, and the sync between them.
+final class SyncFixture {
+    let directory = TemporaryDirectory()
+    let server: FakeMastodonServer
+    let clock = TestClock()
+    let store: TimelineStore
+    var account = "me@social.example"
+    var options = MastodonSync.Options(policy: MastodonRequestPolicy(maximumAttempts: 1))
+
+    init(server: FakeMastodonServer = FakeMastodonServer(), databaseName: String = "timeline.sqlite") throws {
+        self.server = server
+        store = try TimelineStore(path: directory.file(databaseName))
+    }
+
+    func sync(server base: String = FakeMastodonServer.base, transport: (any HTTPTransport)? = nil) throws -> MastodonSync {
+        try MastodonSync(store: store, server: base, token: "token", account: account, transport: transport ?? server,
+                         options: options, clock: clock.clock)
+    }
+
+    @discardableResult
+    func run() async throws -> MastodonSyncSummary {
+        try await sync().run()
+    }
+
+    /// The server IDs of the account's home timeline as stored, newest first.
+    func homeIDs(_ account: String? = nil) throws -> [String] {
+        try rows("SELECT status_id FROM account_home WHERE account = ?1 ORDER BY position DESC", account ?? self.account)
+    }
+
+    func notificationIDs(_ account: String? = nil) throws -> [String] {
+        try rows("SELECT id FROM account_notifications WHERE account = ?1 ORDER BY position DESC", account ?? self.account)
+    }
+
+    /// The account's gaps as `upper..lower(remaining)` strings, newest first.
+    func gaps(_ timeline: String = "home") throws -> [String] {
+        try rows("""
+            SELECT upper_id || '..' || coalesce(lower_id, '') || '(' || coalesce(remaining, '') || ')' FROM account_gaps
+            WHERE account = ?1 AND timeline = '\(timeline)' ORDER BY upper_position DESC
+            """, account)
+    }
+
+    /// The server IDs of the account's unread home entries, newest first.
+    func unreadHomeIDs() throws -> [String] {
+        try rows("""
+            SELECT status_id FROM account_home JOIN unread_messages ON unread_messages.seq = account_home.message_seq
+            WHERE account = ?1 ORDER BY position DESC
+            """, account)
+    }
+
+    /// Everything a sync leaves, in a form two databases can be compared by: every message
+    /// (ID, text, edit time, read flag), every user, the account's timelines in order, gaps,
+    /// cursors and marker.
+    func everything() throws -> [String] {
+        let messages = try rows("""
+            SELECT id || ' ' || author_id || ' ' || text || ' ' || coalesce(edited_at, '-') || ' ' ||
+                   (seq IN (SELECT seq FROM unread_messages)) FROM messages ORDER BY id
+            """, nil)
+        let users = try rows("SELECT id || ' ' || handle || ' ' || name FROM users ORDER BY id", nil)
+        let sync = try rows("""
+            SELECT timeline || ' ' || coalesce(top_id, '-') || ' ' || coalesce(marker_id, '-') || ' ' ||
+                   (marker_position IS NOT NULL) FROM account_sync ORDER BY account, timeline
+            """, nil)
+        let notifications = try rows("""
+            SELECT id || ' ' || type || ' ' || coalesce(actor_id, '-') || ' ' || coalesce(message_id, '-')
+            FROM account_notifications ORDER BY account, position DESC
+            """, nil)
+        return messages + users + ["home:"] + (try homeIDs()) + ["notifications:"] + notifications + ["gaps:"] + (try gaps())
+            + (try gaps("notifications")) + ["sync:"] + sync
+    }
+
+    private func rows(_ sql: String, _ parameter: String?) throws -> [String] {
+        try store.read { reader throws(SQLiteError) -> [String] in
+            let statement = try reader.connection.statement(sql)
+            defer { statement.reset() }
+            if let parameter { try statement.bind(parameter, at: 1) }
+            var result: [String] = []
+            while try statement.step() { result.append(statement.text(at: 0)) }
+            return result
+        }
+    }
+}
