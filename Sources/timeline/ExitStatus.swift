@@ -84,6 +84,17 @@ func exitStatus(for error: any Error) -> Int32 {
         case .unknownAccount: ExitStatus.usage
         case .tokenCommandFailed: ExitStatus.noPermission
         }
+    case let error as MastodonError:
+        switch error {
+        case .invalidServer, .replyTargetElsewhere: ExitStatus.usage
+        case .invalidToken, .unauthorized: ExitStatus.noPermission
+        case let .unreachable(transportError, _): error.isTemporary ? ExitStatus.busy : exitStatus(for: transportError)
+        case let .store(storeError): exitStatus(for: storeError)
+        case .rejected, .invalidResponse: ExitStatus.protocolError
+        case .cancelled: ExitStatus.failure
+        case .rateLimited, .timelineBeingRebuilt, .serverFailed, .markerConflict: ExitStatus.busy
+        }
+    case is SyncGate.Failure: ExitStatus.failure
     case is ValidationError: ExitStatus.usage
     default: ExitStatus.failure
     }

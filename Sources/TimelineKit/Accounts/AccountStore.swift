@@ -76,6 +76,10 @@ public struct AccountStore: Sendable {
         return AccountStore(directory: home + "/.config/timeline")
     }
 
+    /// Whether an accounts file exists: one `lstat`, for shell start-up, which must not read and
+    /// check the file when nobody ever logged in.
+    public var hasAccountsFile: Bool { FileSystem.kind(at: path) != .missing }
+
     /// Every account, in the order they were first stored. No file yet: none.
     public func accounts() throws(AccountError) -> [Account] {
         try load().accounts

@@ -155,6 +155,12 @@ package final class ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, errorLog, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0o600)
+        // A detached child must hold none of this process's other descriptors: a pipe it kept
+        // open would make whoever reads this process's output wait for the whole sync. (glibc's
+        // closefrom action is not visible to Swift, so the open descriptors are listed.)
+        for fd in openDescriptorsAboveStandard() {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -378,6 +384,19 @@ package final class ChildProcess {
 }
 
 /// `kill(2)`, named apart from ``ChildProcess/kill()``.
+/// This process's open descriptors above 2, from `/proc/self/fd` (none where it does not exist).
+private func openDescriptorsAboveStandard() -> [Int32] {
+    guard let directory = opendir("/proc/self/fd") else { return [] }
+    defer { closedir(directory) }
+    let own = dirfd(directory)
+    var descriptors: [Int32] = []
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if let fd = Int32(name), fd > 2, fd != own { descriptors.append(fd) }
+    }
+    return descriptors
+}
+
 #if canImport(Glibc)
 // glibc's POSIX_SPAWN_SETSID (<spawn.h>, glibc 2.26 and later) is defined only under
 // _GNU_SOURCE, which Swift's Glibc module does not see; the value is fixed by its ABI.

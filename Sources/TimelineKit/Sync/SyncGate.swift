@@ -33,6 +33,25 @@ public struct SyncGate: Sendable {
         stampPath = databasePath + ".last-sync"
     }
 
+    /// Where a background sync's standard error goes (appended), since no terminal sees it.
+    public var logPath: String { lockPath.dropLast("sync-lock".count) + "sync.log" }
+
+    /// Starts `executable` with `arguments` (the first is its name) detached from this process
+    /// and its terminal, standard error appended to ``logPath``, and returns at once. Creates the
+    /// database's directory (0700) if it is missing, as the sync would.
+    public func startInBackground(executable: String, arguments: [String]) throws {
+        do throws(FileSystemError) {
+            try FileSystem.createDirectories(FileSystem.parentDirectory(of: logPath), permissions: 0o700)
+        } catch {
+            throw Failure(file: error)
+        }
+        do throws(ChildProcess.SpawnError) {
+            try ChildProcess.spawnDetached(executable: executable, arguments: arguments, errorLog: logPath)
+        } catch {
+            throw Failure(reason: "cannot start a background sync (\(executable)): \(error.reason)")
+        }
+    }
+
     /// When the last sync that succeeded for every account ended, to the second; `nil` if none has.
     public var lastSuccess: Date? {
         FileSystem.modificationTime(at: stampPath).map { Date(timeIntervalSince1970: Double($0)) }
@@ -55,13 +74,21 @@ public struct SyncGate: Sendable {
         case alreadyRunning
     }
 
-    /// Why the gate could not be used.
+    /// Why the gate could not be used: its lock file could not be made or taken, or a
+    /// background sync could not be started.
     public struct Failure: Error, Sendable, CustomStringConvertible {
-        /// The lock or stamp file that could not be created or changed.
-        public let file: FileSystemError
-        public var description: String {
-            "\(file). Syncs keep their lock and time stamp beside the database: make that directory writable."
+        /// What went wrong, naming the file or the program.
+        public let reason: String
+
+        init(file: FileSystemError) {
+            reason = "\(file). Syncs keep their lock, time stamp and log beside the database: make that directory writable"
         }
+
+        init(reason: String) {
+            self.reason = reason
+        }
+
+        public var description: String { reason + "." }
     }
 
     /// Runs `body` holding the lock, unless a sync succeeded less than `age` ago (`nil`: always

@@ -1,0 +1,166 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import TimelineKit
+
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Fetch what is new for your accounts: home timeline, notifications, read position.",
+        discussion: """
+            For every account (`timeline accounts`), or the one --account names: the home \
+            timeline from the newest stored status on (the first sync: the newest 200), the \
+            notifications, and the read marker both ways (what you read on your phone is read \
+            here, and back). Each page is stored in one transaction; the snapshot is rewritten at \
+            the end. One summary line, or --json (one object per account).
+
+            For shell start-up: --if-older 5m does nothing when the last sync that succeeded is \
+            more recent, and --background returns at once and syncs in a detached process. A lock \
+            keeps syncs single-flight: ten terminals opening together send one round of \
+            requests. A background sync's errors go to the database's `.sync.log` beside it.
+
+            Examples:
+              timeline sync
+              timeline sync --account alice@mastodon.social --json
+              timeline sync --if-older 5m --background
+            """)
+
+    @OptionGroup var location: LocationOptions
+
+    @Option(name: .long, help: ArgumentHelp("Sync only this account (its name in `timeline accounts`).", valueName: "name"))
+    var account: String?
+
+    @Flag(name: .long, help: "Print one JSON object per account instead of a summary line.")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Do nothing if the last successful sync is more recent: 90s is not a unit; 5m, 1h, 1d.", valueName: "duration"))
+    var ifOlder: String?
+
+    @Flag(name: .long, help: "Return at once and sync in a detached process (its errors go to the .sync.log beside the database).")
+    var background = false
+
+    func validate() throws {
+        if let ifOlder, AgeLimit(ifOlder) == nil {
+            throw ValidationError("--if-older: '\(ifOlder)' is not a duration; give \(AgeLimit.usage).")
+        }
+    }
+
+    private var age: Duration? { ifOlder.flatMap(AgeLimit.init).map { .seconds($0.seconds) } }
+
+    func run() throws {
+        let location = try location.location()
+        let gate = SyncGate(databasePath: location.databasePath)
+        let accountStore = try reportingErrors { try AccountStore.standard() }
+        // Shell start-up runs this in every terminal: with no account, or a recent sync, it
+        // must cost no more than a stat or two and print nothing.
+        let quietWhenIdle = background || ifOlder != nil
+        if quietWhenIdle, !accountStore.hasAccountsFile { return }
+        if let age, !gate.isDue(olderThan: age) { return }
+
+        if background {
+            var arguments = ["timeline", "sync", "--db", location.databasePath]
+            if let account { arguments += ["--account", account] }
+            if let ifOlder { arguments += ["--if-older", ifOlder] }
+            try reportingErrors { try gate.startInBackground(executable: Self.ownExecutable, arguments: arguments) }
+            return
+        }
+
+        // Each account's token is asked for when its turn comes: one failing token_command
+        // (a locked password manager) must not stop the other accounts.
+        let accounts = try reportingErrors { try account.map { [try accountStore.account(named: $0)] } ?? accountStore.accounts() }
+        if accounts.isEmpty {
+            if quietWhenIdle { return }
+            Terminal.emitError("timeline: no accounts to sync. Log in first: timeline login mastodon https://your.server\n")
+            throw ExitCode(ExitStatus.noInput)
+        }
+        let outcome = try reportingErrors {
+            // A foreground sync waits for one already running (its results are then shared);
+            // one started by --background (or with --if-older) leaves it to finish alone.
+            try gate.run(ifOlderThan: age, waitingAtMost: quietWhenIdle ? .zero : .seconds(120)) {
+                () throws(ExitCode) -> (value: [AccountSync], succeeded: Bool) in
+                let results = try syncAll(accounts)
+                return (results, results.allSatisfy { $0.error == nil })
+            }
+        }
+        guard case let .ran(results) = outcome else { return }
+        report(results)
+        if let worst = results.compactMap(\.error).map(exitStatus(for:)).max() { throw ExitCode(worst) }
+    }
+
+    /// One account's sync: what it did, or why it stopped.
+    struct AccountSync {
+        var name: String
+        var summary: MastodonSyncSummary?
+        var error: (any Error)?
+    }
+
+    private func syncAll(_ accounts: [Account]) throws(ExitCode) -> [AccountSync] {
+        let store = try location.openStore(create: true)
+        let transport = CurlTransport()
+        var results: [AccountSync] = []
+        for account in accounts {
+            do {
+                let token = try account.accessToken()
+                let sync = try MastodonSync(store: store, server: account.server, token: token.value,
+                                            account: account.name, transport: transport)
+                let summary = try waitFor { () async throws(MastodonError) -> MastodonSyncSummary in try await sync.run() }
+                results.append(AccountSync(name: account.name, summary: summary))
+            } catch {
+                results.append(AccountSync(name: account.name, error: error))
+            }
+        }
+        return results
+    }
+
+    private func report(_ results: [AccountSync]) {
+        for result in results {
+            if let error = result.error {
+                Terminal.emitError("timeline: \(TerminalText.line(result.name)): \(error)\n")
+            }
+        }
+        if json {
+            for result in results {
+                var object = JSONObjectWriter()
+                object.add("account", result.name)
+                if let summary = result.summary {
+                    object.add("ok", true)
+                    object.add("new_statuses", summary.newStatuses)
+                    object.add("new_notifications", summary.newNotifications)
+                    object.add("marked_read", summary.markedRead)
+                    object.add("gaps_left", summary.gapsLeft)
+                    object.add("requests", summary.requests)
+                } else {
+                    object.add("ok", false)
+                    object.add("error", result.error.map { "\($0)" } ?? "")
+                }
+                Terminal.emit(object.finish() + "\n")
+            }
+            return
+        }
+        let done = results.compactMap(\.summary)
+        guard !done.isEmpty else { return }
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+        let statuses = done.reduce(0) { $0 + $1.newStatuses }
+        let notifications = done.reduce(0) { $0 + $1.newNotifications }
+        let read = done.reduce(0) { $0 + $1.markedRead }
+        let requests = done.reduce(0) { $0 + $1.requests }
+        let gaps = done.reduce(0) { $0 + $1.gapsLeft }
+        let who = done.count == 1 ? TerminalText.line(done[0].account) : count(done.count, "account")
+        var line = "Synced \(who): \(count(statuses, "new message")), \(count(notifications, "notification")), \(read) marked read (\(count(requests, "request")))"
+        if gaps > 0 { line += "; older messages are still to fetch: run `timeline sync` again" }
+        Terminal.emit(line + ".\n")
+    }
+
+    /// This program, to start again in the background: the kernel's name for it on Linux
+    /// (whatever PATH or the working directory say), else how it was started.
+    static var ownExecutable: String {
+        #if os(Linux)
+        "/proc/self/exe"
+        #else
+        CommandLine.arguments[0]
+        #endif
+    }
+}

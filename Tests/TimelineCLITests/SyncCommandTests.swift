@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import TimelineKit
+
+/// `timeline sync` against the loopback Mastodon server, as a person and a shell start-up run it.
+@Suite struct SyncCommandTests {
+    /// A scenario logged in to `server` with `--token-stdin`.
+    static func loggedIn(to server: MastodonTestServer) throws -> Scenario {
+        let (scenario, _) = AccountCommandTests.scenario()
+        let login = try scenario.timeline.run(["login", "mastodon", server.baseURL, "--token-stdin"],
+                                              input: Data((MastodonTestServer.token + "\n").utf8))
+        precondition(login.status == 0, "login failed: \(login.errors)")
+        return scenario
+    }
+
+    static func homeRequests(_ server: MastodonTestServer) throws -> Int {
+        try server.requests().filter { ($0["path"] as? String) == "/api/v1/timelines/home" }.count
+    }
+
+    @Test func aSyncStoresTheHomeTimelineAndSaysWhatItDidInOneLine() throws {
+        let server = try MastodonTestServer(statuses: 300)
+        let scenario = try Self.loggedIn(to: server)
+        let sync = try scenario.timeline.run(["sync"])
+        #expect(sync.status == 0, "\(sync.errors)")
+        let lines = sync.output.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(sync.output.hasPrefix("Synced tester@127.0.0.1:\(server.port): 200 new messages, "), "\(sync.output)")
+        #expect(!(sync.output + sync.errors).contains(MastodonTestServer.token))
+        // The newest status on the server is what `show` paints first, from a fresh snapshot.
+        let newest = try #require(try server.state()["newest_status_id"] as? String)
+        #expect(try scenario.sqlite("SELECT count(*) FROM messages WHERE id = '127.0.0.1:\(server.port)/\(newest)'") == "1")
+        #expect(try scenario.timeline.run(["show", "-n", "3"]).output.split(separator: "\n").count > 3)
+        #expect(try scenario.timeline.run(["snapshot", "--check"]).status == 0)
+
+        // Nothing new: one request for the home timeline, nothing stored.
+        let before = try Self.homeRequests(server)
+        let again = try scenario.timeline.run(["sync", "--json"])
+        #expect(again.status == 0, "\(again.errors)")
+        #expect(again.output.contains("\"new_statuses\":0"))
+        #expect(try Self.homeRequests(server) == before + 1)
+    }
+
+    @Test func ifOlderSkipsARecentSyncWithoutARequestAndWithoutOutput() throws {
+        let server = try MastodonTestServer()
+        let scenario = try Self.loggedIn(to: server)
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        let count = try server.requests().count
+        let skipped = try scenario.timeline.run(["sync", "--if-older", "5m"])
+        #expect(skipped.status == 0)
+        #expect(skipped.output.isEmpty && skipped.errors.isEmpty)
+        #expect(try server.requests().count == count)
+        // Due again once the stamp is older than the age given.
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-600)],
+                                              ofItemAtPath: scenario.databasePath + ".last-sync")
+        #expect(try scenario.timeline.run(["sync", "--if-older", "5m"]).status == 0)
+        #expect(try server.requests().count > count)
+    }
+
+    /// Ten terminals opening together start ten background syncs: one round of requests goes out.
+    @Test func tenBackgroundSyncsStartedTogetherSendOneRoundOfRequests() throws {
+        let server = try MastodonTestServer(statuses: 300)
+        let scenario = try Self.loggedIn(to: server)
+        // Slow answers keep the first sync holding the lock while the others start.
+        try server.control("faults", ["path": "/api/v1/timelines/home", "delay": 0.3, "times": 3])
+        let timeline = scenario.timeline
+        DispatchQueue.concurrentPerform(iterations: 10) { _ in
+            let result = try? timeline.run(["sync", "--if-older", "5m", "--background"])
+            precondition(result?.status == 0 && result?.output.isEmpty == true, "background sync: \(result?.errors ?? "")")
+        }
+        // Wait for the background sync to finish: the stamp appears.
+        let stamp = scenario.databasePath + ".last-sync"
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: stamp), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(FileManager.default.fileExists(atPath: stamp))
+        Thread.sleep(forTimeInterval: 0.5)
+        // One first sync of 200 statuses is 5 pages of 40; ten syncs would be 50 or more.
+        #expect(try Self.homeRequests(server) == 5)
+        #expect(try scenario.timeline.run(["stats", "--json"]).output.contains("\"messages\":204"), "200 statuses and the 4 originals they boost")
+    }
+
+    @Test func aBackgroundSyncReturnsBeforeTheServerAnswers() throws {
+        let server = try MastodonTestServer()
+        let scenario = try Self.loggedIn(to: server)
+        try server.control("faults", ["path": "/api/v1/timelines/home", "delay": 3])
+        let result = try scenario.timeline.run(["sync", "--background"])
+        #expect(result.status == 0)
+        #expect(result.output.isEmpty && result.errors.isEmpty)
+        // The server holds its answer for 3 s: the command is back while the sync still waits.
+        #expect(!FileManager.default.fileExists(atPath: scenario.databasePath + ".last-sync"))
+        let stamp = scenario.databasePath + ".last-sync"
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: stamp), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(FileManager.default.fileExists(atPath: stamp))
+    }
+
+    @Test func aRefusedTokenSaysToLogInAgainWithStatus77() throws {
+        let server = try MastodonTestServer()
+        let scenario = try Self.loggedIn(to: server)
+        try server.control("faults", ["path": "/api/v1/timelines/home", "status": 401])
+        let sync = try scenario.timeline.run(["sync"])
+        #expect(sync.status == 77)
+        #expect(sync.errors.contains("timeline login"), "\(sync.errors)")
+        #expect(!FileManager.default.fileExists(atPath: scenario.databasePath + ".last-sync"))
+    }
+
+    @Test func aRateLimitWithALongResetStopsWithStatus75AndSaysWhen() throws {
+        let server = try MastodonTestServer()
+        let scenario = try Self.loggedIn(to: server)
+        try server.control("faults", ["path": "/api/v1/timelines/home", "status": 429, "reset_in": 3600, "times": 10])
+        let sync = try scenario.timeline.run(["sync"])
+        #expect(sync.status == 75, "\(sync.errors)")
+        #expect(sync.errors.contains("rate limit"), "\(sync.errors)")
+    }
+
+    @Test func withoutAnAccountSyncSaysHowToLogInButShellStartUpStaysSilent() throws {
+        let (scenario, _) = AccountCommandTests.scenario()
+        let plain = try scenario.timeline.run(["sync"])
+        #expect(plain.status == 66)
+        #expect(plain.errors.contains("timeline login mastodon"))
+        for arguments in [["sync", "--if-older", "5m"], ["sync", "--background"], ["sync", "--if-older", "5m", "--background"]] {
+            let quiet = try scenario.timeline.run(arguments)
+            #expect(quiet.status == 0 && quiet.output.isEmpty && quiet.errors.isEmpty, "\(arguments): \(quiet.errors)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: scenario.databasePath))
+    }
+}
