@@ -123,4 +123,56 @@ import TimelineKit
         }
         #expect(!FileManager.default.fileExists(atPath: scenario.databasePath))
     }
+
+    @Test func postPublishesOnceThroughTheAccountAndStoresTheServersStatus() throws {
+        let server = try MastodonTestServer()
+        let scenario = try Self.loggedIn(to: server)
+        let arguments = ["post", "--cw", "test", "--visibility", "unlisted", "--idempotency-key", "k-1", "hello from a terminal 🚀"]
+        let posted = try scenario.timeline.run(arguments)
+        #expect(posted.status == 0, "\(posted.errors)")
+        #expect(posted.output.hasPrefix("Posted 127.0.0.1:\(server.port)/"), "\(posted.output)")
+        // The same command again with the same key (a retry after a time-out): one status.
+        let again = try scenario.timeline.run(arguments)
+        #expect(again.output == posted.output)
+        let statuses = try server.requests().filter { ($0["path"] as? String) == "/api/v1/statuses" && ($0["method"] as? String) == "POST" }
+        #expect(statuses.count == 2)
+        #expect(statuses.allSatisfy { ($0["idempotency_key"] as? String) == "k-1" })
+        // "Posted ID URL." or "Posted ID."
+        var id = String(posted.output.split(separator: " ")[1]).trimmingCharacters(in: .whitespacesAndNewlines)
+        if id.hasSuffix(".") { id.removeLast() }
+        let stored = try scenario.sqlite("SELECT content_warning || '|' || text FROM messages WHERE id = '\(id)'")
+        #expect(stored == "test|hello from a terminal 🚀", "\(id): \(stored)")
+        #expect(!(posted.output + posted.errors).contains(MastodonTestServer.token))
+    }
+
+    @Test func withSeveralAccountsPostAsksWhichAndLocalPostsStayLocal() throws {
+        let server = try MastodonTestServer()
+        let scenario = try Self.loggedIn(to: server)
+        _ = try scenario.timeline.run(["login", "mastodon", server.baseURL, "--token-stdin", "--name", "second"],
+                                      input: Data((MastodonTestServer.token + "\n").utf8))
+        let ambiguous = try scenario.timeline.run(["post", "which one?"])
+        #expect(ambiguous.status == 64)
+        #expect(ambiguous.errors.contains("--account"))
+        #expect(try scenario.timeline.run(["user", "me", "--handle", "me", "--name", "Me"]).status == 0)
+        let local = try scenario.timeline.run(["post", "--local", "--as", "me", "a note to self"])
+        #expect(local.status == 0, "\(local.errors)")
+        #expect(try server.requests().filter { ($0["path"] as? String) == "/api/v1/statuses" }.isEmpty)
+    }
+
+    @Test func notificationsSayWhoDidWhatNewestFirst() throws {
+        let server = try MastodonTestServer()
+        let scenario = try Self.loggedIn(to: server)
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        let shown = try scenario.timeline.run(["show", "--notifications", "-n", "50"])
+        #expect(shown.status == 0, "\(shown.errors)")
+        let lines = shown.output.split(separator: "\n")
+        #expect(lines.count > 5)
+        #expect(lines.contains { $0.hasPrefix("♥ ") && $0.contains("liked your post") })
+        #expect(lines.contains { $0.hasPrefix("+ ") && $0.contains("followed you") })
+        let json = try scenario.timeline.run(["show", "--notifications", "--json", "-n", "3"])
+        let objects = json.output.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.count == 3)
+        let times = objects.compactMap { $0?["created_at"] as? String }
+        #expect(times == times.sorted(by: >))
+    }
 }

@@ -1,35 +1,104 @@
 import ArgumentParser
 import TimelineKit
 
+extension MastodonPost.Visibility: ExpressibleByArgument {}
+
 struct PostCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "post",
-        abstract: "Add a message written here.",
+        abstract: "Publish a message to your account, or add one written here.",
         discussion: """
-            The author is a stored user, named by handle (add one with `timeline user`). The message \
-            is marked read: you wrote it.
+            With an account (`timeline login`), the message is published there and the server's \
+            status is stored; with several accounts, --account says which. A request that fails \
+            and is retried never publishes twice: each post carries an Idempotency-Key, which \
+            --idempotency-key lets a script fix, so running the same command again with the same \
+            key after a time-out is safe too.
 
-            Example:
-              timeline post --as alice "Shipping the new release today 🚀"
+            --local (or no account at all) keeps the message here only: its author is a stored \
+            user named by handle (add one with `timeline user`), and it is marked read.
+
+            Examples:
+              timeline post "Shipping the new release today 🚀"
+              timeline post --cw "film spoilers" --visibility unlisted "The ending…"
+              timeline post --reply-to mastodon.social/113542871234567890 "Agreed!"
+              timeline post --local --as alice "A note to self"
             """)
 
     @OptionGroup var location: LocationOptions
 
-    @Option(name: .customLong("as"), help: ArgumentHelp("The author's handle (with or without @).", valueName: "handle"))
-    var handle: String
+    @Option(name: .long, help: ArgumentHelp("The account to publish to (its name in `timeline accounts`).", valueName: "name"))
+    var account: String?
+
+    @Option(name: .long, help: ArgumentHelp("A content warning shown instead of the text until opened.", valueName: "text"))
+    var cw: String?
+
+    @Option(name: .long, help: ArgumentHelp("The message this replies to (its ID as `timeline show --json` prints it).", valueName: "id"))
+    var replyTo: String?
+
+    @Option(name: .long, help: ArgumentHelp("Who may see it: public, unlisted, private or direct (default: the account's).", valueName: "visibility"))
+    var visibility: MastodonPost.Visibility?
+
+    @Option(name: .long, help: ArgumentHelp("The Idempotency-Key to send (default: a new random one).", valueName: "key"))
+    var idempotencyKey: String?
+
+    @Flag(name: .long, help: "Keep the message here only, written by --as.")
+    var local = false
+
+    @Option(name: .customLong("as"), help: ArgumentHelp("With --local: the author's handle (with or without @).", valueName: "handle"))
+    var handle: String?
 
     @Argument(help: "The text of the message.")
     var text: String
 
+    func validate() throws {
+        if local, account != nil { throw ValidationError("--local keeps the message here; it cannot go to --account too.") }
+        if local || handle != nil, cw != nil || replyTo != nil || visibility != nil || idempotencyKey != nil {
+            throw ValidationError("--cw, --reply-to, --visibility and --idempotency-key are for publishing to an account, not for --local posts.")
+        }
+    }
+
     func run() throws {
+        let accountStore = try reportingErrors { try AccountStore.standard() }
+        let accounts = try reportingErrors { try accountStore.hasAccountsFile ? accountStore.accounts() : [] }
+        if local || handle != nil || (accounts.isEmpty && account == nil) {
+            try postLocally()
+            return
+        }
+        let target: Account
+        if let account {
+            target = try reportingErrors { try accountStore.account(named: account) }
+        } else if accounts.count == 1 {
+            target = accounts[0]
+        } else {
+            let names = accounts.map { TerminalText.line($0.name) }.joined(separator: ", ")
+            throw fail(ValidationError("several accounts (\(names)): say which with --account NAME, or --local --as HANDLE."))
+        }
         let store = try location.openStore(create: true)
-        let handle = handle.hasPrefix("@") ? String(handle.dropFirst()) : handle
-        let authors = try reportingErrors { try store.users(handle: handle) }
+        let post = MastodonPost(text: text, contentWarning: cw, replyTo: replyTo, visibility: visibility,
+                                idempotencyKey: idempotencyKey ?? MastodonPost.newIdempotencyKey())
+        let message = try reportingErrors {
+            let token = try target.accessToken()
+            let sync = try MastodonSync(store: store, server: target.server, token: token.value, account: target.name,
+                                        transport: CurlTransport())
+            return try waitFor { () async throws(MastodonError) -> Message in try await sync.post(post) }
+        }
+        var line = "Posted \(TerminalText.line(message.id))"
+        if let url = message.url { line += " \(TerminalText.line(url))" }
+        Terminal.emit(line + ".\n")
+    }
+
+    private func postLocally() throws {
+        guard let handle else {
+            throw fail(ValidationError("a local post needs its author: --as HANDLE (or log in to an account: timeline login mastodon URL)."))
+        }
+        let store = try location.openStore(create: true)
+        let bare = handle.hasPrefix("@") ? String(handle.dropFirst()) : handle
+        let authors = try reportingErrors { try store.users(handle: bare) }
         guard authors.count == 1, let author = authors.first else {
             if authors.isEmpty {
-                Terminal.emitError("timeline: no user has the handle @\(handle). Add one first: timeline user ID --handle \(handle) --name \"Your Name\"\n")
+                Terminal.emitError("timeline: no user has the handle @\(bare). Add one first: timeline user ID --handle \(bare) --name \"Your Name\"\n")
             } else {
-                Terminal.emitError("timeline: several users have the handle @\(handle) (IDs \(authors.map(\.id).joined(separator: ", "))). Give them different handles with `timeline user ID --handle NEW`.\n")
+                Terminal.emitError("timeline: several users have the handle @\(bare) (IDs \(authors.map(\.id).joined(separator: ", "))). Give them different handles with `timeline user ID --handle NEW`.\n")
             }
             throw ExitCode(ExitStatus.dataError)
         }

@@ -33,6 +33,7 @@ struct ShowCommand: ParsableCommand {
               timeline show --json | jq -r .text
               timeline show -f
               timeline show -f --json | while read -r line; do notify-send "$line"; done
+              timeline show --notifications -n 10
             """)
 
     @OptionGroup var location: LocationOptions
@@ -61,7 +62,13 @@ struct ShowCommand: ParsableCommand {
     @Flag(name: [.customShort("f"), .long], help: "Stay open and show each new message, edit and removal as it is committed.")
     var follow = false
 
+    @Flag(name: .long, help: "Show your accounts' notifications (stored by `timeline sync`): who did what, newest first.")
+    var notifications = false
+
     func validate() throws {
+        if notifications && (follow || noReconcile || fromDb) {
+            throw ValidationError("--notifications lists what `timeline sync` stored; it cannot be combined with --follow, --no-reconcile or --from-db.")
+        }
         if follow && noReconcile { throw ValidationError("--follow needs the database; it cannot be used with --no-reconcile.") }
         if let limit, limit < 1 { throw ValidationError("-n/--limit must be at least 1, not \(limit).") }
         if let width, width < 1 { throw ValidationError("--width must be at least 1, not \(width).") }
@@ -75,6 +82,10 @@ struct ShowCommand: ParsableCommand {
     }
 
     func run() throws {
+        if notifications {
+            try NotificationsOutput(location: location, limit: limit ?? 20, json: json, width: width).print()
+            return
+        }
         let status = ShowRunner(request: request).run()
         if status != ExitStatus.success { throw ExitCode(status) }
     }

@@ -1,0 +1,47 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import TimelineKit
+
+/// `timeline show --notifications`: the notifications `sync` stored, newest first, one line
+/// each saying who did what (`♥ Alice liked your post "…" · 3m`), or JSON Lines.
+struct NotificationsOutput {
+    let location: LocationOptions
+    let limit: Int
+    let json: Bool
+    let width: Int?
+
+    func print() throws {
+        let store = try location.openStore(create: false)
+        let notifications = try reportingErrors { try store.notifications(limit: limit) }
+        if notifications.isEmpty, !json {
+            Terminal.emitError("timeline: no notifications stored. `timeline sync` fetches them for your accounts.\n")
+            return
+        }
+        let now = Date()
+        // The quoted post takes what is left of the line once the sentence around it is said.
+        let columns = width ?? Terminal.windowSize()?.columns ?? 80
+        let renderer = NotificationRenderer(excerptWidth: max(20, columns - 40))
+        for notification in notifications {
+            if json {
+                var object = JSONObjectWriter()
+                object.add("account", notification.account)
+                object.add("id", notification.serverID)
+                object.add("type", notification.kind.rawValue)
+                object.add("created_at", notification.createdAt.formatted(.iso8601))
+                if let actor = notification.actor {
+                    object.add("actor_id", actor.id)
+                    object.add("actor_handle", actor.handle)
+                    object.add("actor_name", actor.name)
+                }
+                if let messageID = notification.messageID { object.add("message_id", messageID) }
+                object.add("text", renderer.sentence(for: notification))
+                Terminal.emit(object.finish() + "\n")
+            } else {
+                Terminal.emit(renderer.line(for: notification, now: now) + "\n")
+            }
+        }
+    }
+}
