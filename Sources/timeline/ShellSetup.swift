@@ -8,7 +8,10 @@
 /// nothing while the start-up file is read: it registers a hook that runs once, just before
 /// the first prompt, and only when that shell is interactive, its output is a terminal, and
 /// `timeline` is still on `PATH` (uninstalling timeline never breaks a shell). The hook keeps
-/// `$?` as it found it, for prompts that show the last status.
+/// `$?` as it found it, for prompts that show the last status. The same hook starts
+/// `timeline sync --if-older 5m --background` first: it returns at once (one `stat` when nothing
+/// is due, nothing at all without an account), so the prompt never waits for the network, and
+/// the next terminal shows what it fetched.
 enum ShellSetup: String, CaseIterable {
     case bash
     case zsh
@@ -27,6 +30,7 @@ enum ShellSetup: String, CaseIterable {
                 if [[ -z ${__timeline_shown-} ]]; then
                   __timeline_shown=1
                   if [[ -t 1 ]] && command -v timeline >/dev/null 2>&1; then
+                    command timeline sync --if-older 5m --background 2>/dev/null
                     command timeline show
                   fi
                 fi
@@ -45,6 +49,7 @@ enum ShellSetup: String, CaseIterable {
                 local exit_status=$?
                 add-zsh-hook -d precmd __timeline_first_prompt
                 if [[ -t 1 ]] && (( ${+commands[timeline]} )); then
+                  command timeline sync --if-older 5m --background 2>/dev/null
                   command timeline show
                 fi
                 return $exit_status
@@ -62,6 +67,7 @@ enum ShellSetup: String, CaseIterable {
                 function __timeline_first_prompt --on-event fish_prompt
                     functions --erase __timeline_first_prompt
                     if isatty stdout; and command -q timeline
+                        command timeline sync --if-older 5m --background 2>/dev/null
                         command timeline show
                     end
                 end
