@@ -123,6 +123,8 @@ public struct TextWrapper: Sendable {
         let subsequentIndent: (text: String, width: Int)
         let maximumLines: Int
         var lines: [Line] = []
+        /// The lines that hold more than their indent.
+        private var shownLines = 0
 
         init(width: Int, initialIndent: (String, Int), subsequentIndent: (String, Int), maximumLines: Int) {
             self.width = width
@@ -130,9 +132,6 @@ public struct TextWrapper: Sendable {
             self.subsequentIndent = subsequentIndent
             self.maximumLines = maximumLines
         }
-
-        /// The lines that hold more than their indent.
-        private var shownLines = 0
 
         /// Whether the lines asked for are all there: wrapping stops.
         var isFull: Bool {

@@ -405,11 +405,14 @@ public struct TimelineRenderer: Sendable {
     /// cut to the bytes of those rows, and wrapped to one line more than the entry has left,
     /// which `finish` cuts off.
     private func appendText(of message: Message, to lines: inout [StyledLine], in context: Context) {
-        let cells = context.maximumLines.map { $0 * context.width }
+        let cells = context.maximumLines.map { maximum in
+            let (cells, overflow) = maximum.multipliedReportingOverflow(by: context.width)
+            return overflow ? Int.max : cells
+        }
         let rawWarning = message.contentWarning ?? ""
         let warning = cells.map { Self.neutralisedLine(rawWarning, cells: $0) } ?? TerminalText.line(rawWarning)
         func linesLeft() -> Int {
-            context.maximumLines.map { max($0 - lines.count + 1, 1) } ?? .max
+            context.maximumLines.map { max($0 - lines.count, 0) + 1 } ?? .max
         }
         if !warning.isEmpty {
             let label = Self.indent + "CW:"

@@ -158,6 +158,16 @@ import Testing
         }
     }
 
+    @Test func anyNumberOfRowsAndAnyWidthRenderWithoutOverflow() {
+        let page = Self.page("words " + String(repeating: "🇯🇵", count: 100))
+        for width in [0, 1, 20, 80, Int.max / 2, Int.max] {
+            for rows in [Int.min, -1, 0, 1, 40, Int.max / 2, Int.max] {
+                let entries = TimelineRenderer(options: RenderOptions(width: width)).render(page, now: RenderingSamples.now, fittingRows: rows)
+                #expect(!entries.isEmpty)
+            }
+        }
+    }
+
     @Test func aHeadIsCutBetweenScalarsAtTheByteLimit() {
         let text = String(repeating: "日", count: 100)  // 300 bytes
         let head = TimelineRenderer.head(of: text, cells: 1)  // 16 bytes: 5 whole characters
