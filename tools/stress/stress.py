@@ -625,7 +625,7 @@ def hostile_text(binary, work, table, ratio_limit=5.0):
     directory = os.path.join(work, "text")
     os.makedirs(directory, exist_ok=True)
 
-    def fastest(timeline, args, terminal=False, runs=3):
+    def fastest(timeline, args, terminal=False, runs=5):
         best = None
         for _ in range(runs):
             if terminal:
