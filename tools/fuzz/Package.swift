@@ -25,6 +25,10 @@ let package = Package(
             name: "import-fuzz",
             dependencies: [.product(name: "TimelineKit", package: rootPackage)]
         ),
+        // Issue 12: HTML to text, and rendering (width, wrapping, neutralising); `run-text` runs them.
+        .target(name: "FuzzSupport"),
+        .executableTarget(name: "html-fuzz", dependencies: ["FuzzSupport", .product(name: "TimelineKit", package: rootPackage)]),
+        .executableTarget(name: "render-fuzz", dependencies: ["FuzzSupport", .product(name: "TimelineKit", package: rootPackage)]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -760,6 +760,133 @@ def hostile_json_shapes(binary, work, table):
 
 
 # ---------------------------------------------------------------------------------------------
+# 7. Hostile text (issue 12): truncated HTML, quadratic markup, names and texts that are slow to
+# measure. Each hostile case is timed against a normal case of the same size in the same run.
+
+
+def hostile_text(binary, work, table, ratio_limit=5.0):
+    failures = []
+    tried = 0
+    directory = os.path.join(work, "text")
+    os.makedirs(directory, exist_ok=True)
+
+    def fastest(timeline, args, terminal=False, runs=5):
+        best = None
+        for _ in range(runs):
+            if terminal:
+                status, _, errors, seconds = timeline.run_in_terminal(args, timeout=600)
+            else:
+                status, _, errors, seconds = timeline.run(args, timeout=600)
+            if status != 0:
+                failures.append("%s: exit %d (%s)" % (" ".join(args)[:60], status, errors.strip()[:200]))
+            best = seconds if best is None else min(best, seconds)
+        return best
+
+    def status(id, content, name="Alice"):
+        return {"id": id, "created_at": "2026-01-01T00:00:%02dZ" % (int(id) % 60), "content": content,
+                "account": {"id": "a1", "acct": "alice", "display_name": name}}
+
+    def mastodon(name, statuses):
+        path = os.path.join(directory, name + ".json")
+        with open(path, "w") as file:
+            json.dump(statuses, file)
+        return path
+
+    # Content that ends inside a tag: text, no crash.
+    truncated = {"a <": "a <", "<": "<", "a </": "a </", "<p>x</p><": "x\n\n<", '<p>x<a href="y': 'x<a href="y'}
+    timeline = Timeline(binary, os.path.join(directory, "truncated"))
+    path = mastodon("truncated", [status(str(n + 1), html) for n, html in enumerate(truncated)])
+    code, _, errors, _ = timeline.run(["import", "--format", "mastodon", path])
+    tried += len(truncated)
+    stored = dict(timeline.query("SELECT text, 1 FROM messages")) if code == 0 else {}
+    if code != 0:
+        failures.append("content ending inside a tag: exit %d (%s)" % (code, errors.strip()[:200]))
+    for html, text in truncated.items():
+        if text not in stored:
+            failures.append("content %r: stored %r, not %r" % (html, sorted(stored), text))
+
+    # Markup that took quadratic time, against normal markup of the same size.
+    normal_html = "<p>" + "a b " * 10_000 + "</p>"
+    shapes = {
+        "<a x 20,000": "<a" * 20_000,
+        "unclosed quotes": '<a href="x ' * 4_000,
+        "stray closing tags": "<span>" * 3_000 + "</script>" * 3_000,
+        "<! x 20,000": "<!" * 20_000,
+    }
+    slowest = 0.0
+    for name, html in shapes.items():
+        hostile_timeline = Timeline(binary, os.path.join(directory, "html-" + str(tried)))
+        normal_timeline = Timeline(binary, os.path.join(directory, "html-normal-" + str(tried)))
+        hostile_path = mastodon("hostile-%d" % tried, [status("1", html)])
+        normal_path = mastodon("normal-%d" % tried, [status("1", normal_html)])
+        tried += 1
+        ratio = fastest(hostile_timeline, ["import", "--format", "mastodon", hostile_path]) / \
+            fastest(normal_timeline, ["import", "--format", "mastodon", normal_path])
+        slowest = max(slowest, ratio)
+        if ratio > ratio_limit:
+            failures.append("import of %s: %.1fx a normal import" % (name, ratio))
+    path = mastodon("too-large", [status("1", "<p>" + "x" * 1_000_001 + "</p>")])
+    code, _, errors, _ = Timeline(binary, os.path.join(directory, "too-large")).run(["import", "--format", "mastodon", path])
+    tried += 1
+    if code != 65 or "content" not in errors or "1,000,000" not in errors:
+        failures.append("content over 1,000,000 bytes: exit %d (%s)" % (code, errors.strip()[:200]))
+
+    # Names and texts slow to measure, painted on a pipe and in a terminal.
+    texts = {
+        "50,000 regional indicators as a name": ("\U0001F1E6" * 50_000, "hello"),
+        "12,500 flags as a text": ("Alice", "🇯🇵" * 12_500),
+        "combining marks": ("Alice", "a" + "\u0301" * 49_999),
+        "a ZWJ chain": ("Alice", "👩\u200d" * 14_000),
+        "skin tones": ("Alice", "👍🏽" * 12_000),
+        "variation selectors": ("Alice", "❤\ufe0f" * 16_000),
+        "100 KB without a space": ("Alice", "x" * 100_000),
+        "wide characters": ("Alice", "日" * 33_000),
+    }
+    normal = Timeline(binary, os.path.join(directory, "paint-normal"))
+    normal_path = os.path.join(directory, "paint-normal.jsonl")
+    write_lines(normal_path, [user_line("u1", "alice", "Alice " * 10), message_line("m1", "u1", "hello world " * 8_000, 1_800_000_000_000)])
+    normal.run(["import", normal_path])
+    normal.run(["show"])
+    baseline = {terminal: fastest(normal, ["show", "--color", "never"], terminal) for terminal in (False, True)}
+    for name, (user_name, text) in texts.items():
+        hostile = Timeline(binary, os.path.join(directory, "paint-%d" % tried))
+        path = os.path.join(directory, "paint-%d.jsonl" % tried)
+        tried += 1
+        write_lines(path, [user_line("u1", "alice", user_name), message_line("m1", "u1", text, 1_800_000_000_000)])
+        code, _, errors, _ = hostile.run(["import", path])
+        if code != 0:
+            failures.append("%s: import exit %d (%s)" % (name, code, errors.strip()[:200]))
+            continue
+        hostile.run(["show"])
+        for terminal in (False, True):
+            ratio = fastest(hostile, ["show", "--color", "never"], terminal) / baseline[terminal]
+            slowest = max(slowest, ratio)
+            if ratio > ratio_limit:
+                failures.append("show of %s%s: %.1fx a normal paint" % (name, " in a terminal" if terminal else "", ratio))
+    # A name written past the import (another program, an older database) is not bounded by it.
+    hostile = Timeline(binary, os.path.join(directory, "paint-past-import"))
+    path = os.path.join(directory, "paint-past-import.jsonl")
+    write_lines(path, [user_line("u1", "alice", "Alice"), message_line("m1", "u1", "hello", 1_800_000_000_000)])
+    hostile.run(["import", path])
+    connection = sqlite3.connect(hostile.db, timeout=30)
+    with connection:
+        connection.execute("UPDATE users SET name = ?", ("\U0001F1E6" * 50_000,))
+    connection.close()
+    hostile.run(["show"])
+    tried += 1
+    for terminal in (False, True):
+        ratio = fastest(hostile, ["show", "--color", "never"], terminal) / baseline[terminal]
+        slowest = max(slowest, ratio)
+        if ratio > ratio_limit:
+            failures.append("show of 50,000 regional indicators stored past the import%s: %.1fx a normal paint" % (" in a terminal" if terminal else "", ratio))
+
+    table.add("hostile text", "HTML ending inside tags, <a x 20,000, unclosed quotes, stray closing tags, content over the limit; names and texts of flags, marks, ZWJ chains, skin tones, selectors, 100 KB words, wide characters",
+              "%d inputs (slowest %.1fx its normal counterpart)" % (tried, slowest),
+              "truncated HTML stored as text; every hostile import and paint within %.0fx a normal one of the same size; oversized content refused with exit 65" % ratio_limit,
+              failures)
+
+
+# ---------------------------------------------------------------------------------------------
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -769,7 +896,7 @@ def main():
     parser.add_argument("--timeline", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", default="crash,terminals,lock,snapshots,imports,json-shapes")
+    parser.add_argument("--only", default="crash,terminals,lock,snapshots,imports,json-shapes,text")
     parser.add_argument("--seed", type=int, default=6)
     arguments = parser.parse_args()
     only = set(arguments.only.split(","))
@@ -791,6 +918,8 @@ def main():
         hostile_imports(arguments.timeline, arguments.work, table)
     if "json-shapes" in only:
         hostile_json_shapes(arguments.timeline, arguments.work, table)
+    if "text" in only:
+        hostile_text(arguments.timeline, arguments.work, table)
     table.print()
     print("stress: %.0f s in all; %s" % (time.monotonic() - started, "FAILURES FOUND" if table.failed else "everything held"))
     shutil.rmtree(arguments.work, ignore_errors=True)

@@ -19,8 +19,10 @@ public struct DecodedTimeline: Sendable, Equatable {
 
     public init() {}
 
-    /// Adds `user`, replacing a user with the same ID added before.
+    /// Adds `user`, replacing a user with the same ID added before, with its name and handle
+    /// held to `UserLimits`.
     public mutating func add(_ user: User) {
+        let user = UserLimits.applied(to: user)
         if let index = userIndex[user.id] {
             users[index] = user
         } else {

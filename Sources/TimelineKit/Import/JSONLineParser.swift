@@ -113,13 +113,13 @@ struct JSONLineParser {
     }
 
     private mutating func user() throws(JSONLineFailure) -> JSONLinesRecord {
-        .user(User(
+        .user(UserLimits.applied(to: User(
             id: try requiredID(.id),
             handle: try requiredString(.handle),
             name: try requiredString(.name),
             url: try optionalString(.url),
             isBot: try optionalBool(.bot) ?? false
-        ))
+        )))
     }
 
     private mutating func message() throws(JSONLineFailure) -> JSONLinesRecord {

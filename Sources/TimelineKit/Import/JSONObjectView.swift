@@ -150,12 +150,13 @@ struct JSONObjectView {
         }
     }
 
-    /// Message text, held to the JSON Lines import's limit.
-    func checkedText(_ text: String, key: String) throws(JSONLineFailure) -> String {
+    /// Message text, held to the JSON Lines import's limit (or to `limit`: HTML content is held
+    /// to its own before it is converted).
+    func checkedText(_ text: String, key: String, limit: Int = JSONLineParser.maximumTextBytes) throws(JSONLineFailure) -> String {
         let length = text.utf8.count
-        guard length <= JSONLineParser.maximumTextBytes else {
+        guard length <= limit else {
             throw JSONLineFailure(offset: field(key)?.offset ?? node.offset, field: path(key),
-                                  problem: .textTooLong(bytes: length, limit: JSONLineParser.maximumTextBytes))
+                                  problem: .textTooLong(bytes: length, limit: limit))
         }
         return text
     }

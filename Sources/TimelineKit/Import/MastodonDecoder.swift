@@ -145,7 +145,8 @@ public struct MastodonDecoder: Sendable {
         let message = Message(
             id: id,
             authorID: author.id,
-            text: try view.checkedText(MastodonHTML.plainText(try view.string("content") ?? ""), key: "content"),
+            text: try view.checkedText(MastodonHTML.plainText(try view.checkedText(
+                try view.string("content") ?? "", key: "content", limit: MastodonHTML.maximumContentBytes)), key: "content"),
             createdAt: createdAt,
             editedAt: try view.rfc3339Time("edited_at").map(MillisecondTime.date(fromMilliseconds:)),
             replyToID: try view.id("in_reply_to_id"),

@@ -14,10 +14,24 @@
 ///   `script` and `style`. Raw line breaks and tabs in the HTML are spaces, as in a browser.
 /// - Custom emoji shortcodes (`:blobcat:`) are plain text already and stay.
 ///
+/// Malformed HTML gives text, never a crash, in one pass however it is malformed: a `<` that
+/// starts no tag (`a < b`, or a `<` or `</` at the very end) is text; a tag still open at the end of
+/// the content (`<a href="…` whose quote never closes) makes the rest of the content text, as
+/// written; an unclosed comment hides the rest, as in a browser; a closing tag that matches
+/// nothing is ignored.
+///
 /// The result is still untrusted text: it can hold control characters (`&#27;`), bidirectional
 /// overrides and anything else a sender chose. `TimelineRenderer` neutralises it, like all text.
 public enum MastodonHTML {
+    /// The largest `content` the decoders convert, in bytes of UTF-8: ten times the text limit
+    /// (`JSONLinesImporter.maximumTextBytes`), room for the markup of a text at that limit (a
+    /// link's markup is a few hundred bytes for a few dozen shown). Larger content is refused
+    /// before it is converted, like a text over the limit.
+    public static let maximumContentBytes = 10 * JSONLinesImporter.maximumTextBytes
+
     /// The plain text of `html`, without blank lines at its start or end.
+    ///
+    /// Time and memory are linear in the length of `html`, whatever it holds.
     public static func plainText(_ html: String) -> String {
         guard html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else {
             return html
@@ -31,6 +45,21 @@ public enum MastodonHTML {
         case plain, hidden, ellipsis
     }
 
+    /// The elements that stay open in the converter: the only ones whose closing tag matters.
+    private enum Element: Int, CaseIterable {
+        case span, script, style, template
+
+        init?(name: String) {
+            switch name {
+            case "span": self = .span
+            case "script": self = .script
+            case "style": self = .style
+            case "template": self = .template
+            default: return nil
+            }
+        }
+    }
+
     private struct Tag {
         var name: String
         var isClosing: Bool
@@ -39,33 +68,59 @@ public enum MastodonHTML {
         var end: Int
     }
 
+    /// What a `<` starts.
+    private enum Markup {
+        case tag(Tag)
+        /// Nothing: the `<` is text (`a < b`, or no `>` anywhere after it).
+        case text
+        /// A tag that the content ends inside (within a quoted attribute value).
+        case unterminated
+    }
+
     private struct Converter {
         let input: [Unicode.Scalar]
+        /// The index of the last `>` in the input, -1 when there is none. A tag or declaration
+        /// that starts after it cannot end: knowing that at once, instead of scanning to the end
+        /// for every such `<`, is what keeps `<a<a<a…` linear.
+        let lastClosingBracket: Int
+        /// Set once a tag has run into the end of the input: everything after it is text, so no
+        /// other `<` scans to the end again.
+        var tagsEnded = false
         var output = String.UnicodeScalarView()
         /// Line feeds owed before the next visible character (dropped at the start of the text).
         var pendingBreaks = 0
         /// How many open elements hide their contents.
         var hiddenDepth = 0
-        /// Open `span`, `script`, `style` elements, innermost last.
-        var open: [(name: String, effect: Open)] = []
+        /// Open `span`, `script`, `style`, `template` elements, innermost last.
+        var open: [(element: Element, effect: Open)] = []
+        /// How many of `open` are each element: a closing tag of an element that is not open
+        /// is dismissed at once, not by searching the whole stack (thousands of stray `</span>`
+        /// after thousands of `<span>` would take quadratic time).
+        var openCounts = [Int](repeating: 0, count: Element.allCases.count)
 
         init(_ input: [Unicode.Scalar]) {
             self.input = input
+            lastClosingBracket = input.lastIndex(of: ">") ?? -1
         }
 
         mutating func run() -> String {
             var index = 0
             while index < input.count {
                 let scalar = input[index]
-                if scalar == "<" {
+                if scalar == "<" && !tagsEnded {
                     if let next = skipComment(at: index) {
                         index = next
                         continue
                     }
-                    if let tag = tag(at: index) {
+                    switch markup(at: index) {
+                    case let .tag(tag):
                         handle(tag)
                         index = tag.end
                         continue
+                    case .text:
+                        break
+                    case .unterminated:
+                        tagsEnded = true
                     }
                 }
                 index += 1
@@ -108,11 +163,12 @@ public enum MastodonHTML {
                 if hiddenDepth == 0 { pendingBreaks = max(pendingBreaks, 2) }
             case "li", "tr", "dt", "dd":
                 if hiddenDepth == 0 { pendingBreaks = max(pendingBreaks, 1) }
-            case "span", "script", "style", "template":
+            default:
+                guard let element = Element(name: tag.name) else { break }
                 if tag.isClosing {
-                    close(tag.name)
+                    close(element)
                 } else {
-                    let effect: Open = if tag.name != "span" || tag.classes.contains("invisible") {
+                    let effect: Open = if element != .span || tag.classes.contains("invisible") {
                         .hidden
                     } else if tag.classes.contains("ellipsis") {
                         .ellipsis
@@ -120,23 +176,24 @@ public enum MastodonHTML {
                         .plain
                     }
                     if effect == .hidden { hiddenDepth += 1 }
-                    open.append((tag.name, effect))
+                    open.append((element, effect))
+                    openCounts[element.rawValue] += 1
                 }
-            default:
-                break
             }
         }
 
-        /// Closes the innermost open element named `name` and any left open inside it.
-        private mutating func close(_ name: String) {
-            guard let position = open.lastIndex(where: { $0.name == name }) else { return }
-            while open.count > position {
-                let element = open.removeLast()
-                switch element.effect {
+        /// Closes the innermost open `element` and any left open inside it. Every element
+        /// searched past is closed too, so the search costs no more than the opening did.
+        private mutating func close(_ element: Element) {
+            guard openCounts[element.rawValue] > 0 else { return }
+            while let innermost = open.popLast() {
+                openCounts[innermost.element.rawValue] -= 1
+                switch innermost.effect {
                 case .hidden: hiddenDepth -= 1
                 case .ellipsis: if hiddenDepth == 0 { append("…") }
                 case .plain: break
                 }
+                if innermost.element == element { return }
             }
         }
 
@@ -151,19 +208,22 @@ public enum MastodonHTML {
                 }
                 return input.count  // an unclosed comment hides the rest, as in a browser
             }
+            guard start < lastClosingBracket else { return nil }
+            // Found: `lastClosingBracket` lies after `start`. The run goes on after it, so
+            // every scalar is scanned once.
             return input[start...].firstIndex(of: ">").map { $0 + 1 }
         }
 
-        /// The tag starting at the `<` at `start`, or `nil` when the `<` starts no tag (`a < b`)
-        /// or the tag never ends; then it is text.
-        private func tag(at start: Int) -> Tag? {
+        /// What the `<` at `start` starts: a tag, text (`a < b`, or no `>` after it), or a tag
+        /// the input ends inside.
+        private func markup(at start: Int) -> Markup {
             var index = start + 1
             var isClosing = false
             if index < input.count, input[index] == "/" {
                 isClosing = true
                 index += 1
             }
-            guard isASCIILetter(input[index]) else { return nil }
+            guard index < input.count, isASCIILetter(input[index]), start < lastClosingBracket else { return .text }
             var name = ""
             while index < input.count, isASCIILetter(input[index]) || ("0" ... "9").contains(input[index]) {
                 name.unicodeScalars.append(input[index])
@@ -171,10 +231,12 @@ public enum MastodonHTML {
             }
             var classes: [Substring] = []
             // Attributes: name, optionally = and a value in double quotes, single quotes or bare.
+            // Outside quotes every `>` ends the tag, and there is one after `start`: only a quote
+            // left open can take the scan to the end of the input.
             while index < input.count {
                 let scalar = input[index]
                 if scalar == ">" {
-                    return Tag(name: name.lowercased(), isClosing: isClosing, classes: classes, end: index + 1)
+                    return .tag(Tag(name: name.lowercased(), isClosing: isClosing, classes: classes, end: index + 1))
                 }
                 guard isAttributeNameScalar(scalar) else {
                     index += 1
@@ -185,10 +247,10 @@ public enum MastodonHTML {
                     attribute.unicodeScalars.append(input[index])
                     index += 1
                 }
-                while index < input.count, input[index] == " " || input[index] == "\n" || input[index] == "\t" { index += 1 }
+                while index < input.count, isSpace(input[index]) { index += 1 }
                 guard index < input.count, input[index] == "=" else { continue }
                 index += 1
-                while index < input.count, input[index] == " " || input[index] == "\n" || input[index] == "\t" { index += 1 }
+                while index < input.count, isSpace(input[index]) { index += 1 }
                 var value = String.UnicodeScalarView()
                 if index < input.count, input[index] == "\"" || input[index] == "'" {
                     let quote = input[index]
@@ -197,10 +259,10 @@ public enum MastodonHTML {
                         value.append(input[index])
                         index += 1
                     }
-                    guard index < input.count else { return nil }
+                    guard index < input.count else { return .unterminated }
                     index += 1
                 } else {
-                    while index < input.count, input[index] != ">", input[index] != " ", input[index] != "\t", input[index] != "\n" {
+                    while index < input.count, input[index] != ">", !isSpace(input[index]) {
                         value.append(input[index])
                         index += 1
                     }
@@ -209,11 +271,15 @@ public enum MastodonHTML {
                     classes = String(value).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
                 }
             }
-            return nil
+            return .unterminated
         }
 
         private func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool {
             ("a" ... "z").contains(scalar) || ("A" ... "Z").contains(scalar)
+        }
+
+        private func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == " " || scalar == "\n" || scalar == "\t"
         }
 
         private func isAttributeNameScalar(_ scalar: Unicode.Scalar) -> Bool {

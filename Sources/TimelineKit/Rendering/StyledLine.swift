@@ -42,16 +42,28 @@ struct StyledLine {
 
     /// The line cut to at most `maximum` columns, ending in `…` where it was cut.
     func fitted(to maximum: Int) -> StyledLine {
-        guard width > maximum else { return self }
+        width > maximum ? cut(to: maximum) : self
+    }
+
+    /// The line ending in `…`, within `maximum` columns: for a line that what followed it was
+    /// cut from. A line that ends in `…` already is left as it is.
+    func ellipsized(to maximum: Int) -> StyledLine {
+        if spans.last?.text.hasSuffix("…") == true && width <= maximum { return self }
+        return cut(to: maximum)
+    }
+
+    /// As much of the line as fits in `maximum - 1` columns, and `…`.
+    private func cut(to maximum: Int) -> StyledLine {
         var fitted = StyledLine()
         for span in spans {
             let spanWidth = DisplayWidth.of(span.text)
             guard fitted.width + spanWidth <= maximum - 1 else {
                 fitted.append(TextWrapper.ellipsized(span.text, toWidth: maximum - fitted.width), span.style)
-                break
+                return fitted
             }
             fitted.append(span.text, span.style, width: spanWidth)
         }
+        fitted.append("…", spans.last?.style, width: 1)
         return fitted
     }
 

@@ -14,6 +14,9 @@
 /// for it. That happens to a 2-column cluster (`日`, `😀`) when only 1 column is available, and
 /// otherwise only to clusters that no real text holds, such as ten Hangul initial consonants in
 /// a row (the Unicode rules join them into one cluster of 20 columns).
+///
+/// Time is linear in the length of the text for any text, and `wrappedLines(_:maximumLines:)`
+/// stops after the lines a screen can show, however long the text.
 public struct TextWrapper: Sendable {
     /// The maximum width of a line, indent included.
     public var width: Int
@@ -79,22 +82,27 @@ public struct TextWrapper: Sendable {
         var endsParagraph: Bool
     }
 
-    func wrappedLines(_ text: String) -> [Line] {
+    /// The lines of `text` up to the `maximumLines`th that holds more than its indent (all of
+    /// them by default): lines with nothing to show are not counted, since a renderer drops or
+    /// merges them. The text after that line is neither measured nor wrapped, so asking for one
+    /// line more than fits tells whether the text fits at the cost of what is shown.
+    func wrappedLines(_ text: String, maximumLines: Int = .max) -> [Line] {
         var state = State(
             width: width,
             initialIndent: (initialIndent, DisplayWidth.of(initialIndent)),
-            subsequentIndent: (subsequentIndent, DisplayWidth.of(subsequentIndent))
+            subsequentIndent: (subsequentIndent, DisplayWidth.of(subsequentIndent)),
+            maximumLines: maximumLines
         )
         var paragraphStart = text.startIndex
         var index = text.utf8.startIndex
-        while index < text.utf8.endIndex {
+        while index < text.utf8.endIndex && !state.isFull {
             if text.utf8[index] == 0x0A {
                 state.wrap(text[paragraphStart..<index], endsParagraph: true)
                 paragraphStart = text.utf8.index(after: index)
             }
             index = text.utf8.index(after: index)
         }
-        state.wrap(text[paragraphStart...], endsParagraph: false)
+        if !state.isFull { state.wrap(text[paragraphStart...], endsParagraph: false) }
         return state.lines
     }
 
@@ -113,12 +121,21 @@ public struct TextWrapper: Sendable {
         let width: Int
         let initialIndent: (text: String, width: Int)
         let subsequentIndent: (text: String, width: Int)
+        let maximumLines: Int
         var lines: [Line] = []
+        /// The lines that hold more than their indent.
+        private var shownLines = 0
 
-        init(width: Int, initialIndent: (String, Int), subsequentIndent: (String, Int)) {
+        init(width: Int, initialIndent: (String, Int), subsequentIndent: (String, Int), maximumLines: Int) {
             self.width = width
             self.initialIndent = initialIndent
             self.subsequentIndent = subsequentIndent
+            self.maximumLines = maximumLines
+        }
+
+        /// Whether the lines asked for are all there: wrapping stops.
+        var isFull: Bool {
+            shownLines >= maximumLines
         }
 
         private var indent: (text: String, width: Int) {
@@ -127,6 +144,7 @@ public struct TextWrapper: Sendable {
 
         private mutating func emit(_ content: Substring, width: Int, removed: Substring, endsParagraph: Bool) {
             let indent = self.indent
+            if width > 0 { shownLines += 1 }
             lines.append(Line(
                 text: indent.text.isEmpty ? String(content) : indent.text + content,
                 width: indent.width + width,
@@ -183,6 +201,7 @@ public struct TextWrapper: Sendable {
             let bytes = paragraph.utf8
             var index = paragraph.startIndex
             while index < paragraph.endIndex {
+                if isFull { return }
                 if bytes[index] == 0x20 && !Self.isGlued(paragraph, spaceAt: index) {
                     line.width += 1
                     index = bytes.index(after: index)
@@ -211,6 +230,7 @@ public struct TextWrapper: Sendable {
                 }
                 index = wordEnd
             }
+            guard !isFull else { return }
             emit(paragraph[line.start..<line.contentEnd], width: line.contentWidth,
                  removed: paragraph[line.contentEnd...], endsParagraph: endsParagraph)
         }
@@ -232,7 +252,7 @@ public struct TextWrapper: Sendable {
         private mutating func placeByCluster(_ word: Substring, of paragraph: Substring, _ line: inout Cursor) {
             var previous: Character?
             var index = word.startIndex
-            while index < word.endIndex {
+            while index < word.endIndex && !isFull {
                 let character = paragraph[index]
                 let next = paragraph.utf8.index(index, offsetBy: character.utf8.count)
                 let characterWidth = DisplayWidth.of(character: character)

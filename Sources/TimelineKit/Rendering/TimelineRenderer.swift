@@ -42,6 +42,13 @@ import Foundation
 /// most `RenderOptions.width` columns (at least `RenderOptions.minimumWidth`), and with colour
 /// off no line holds an escape character. Entries are separated by one empty line that is part
 /// of neither entry.
+///
+/// What a paint costs is bounded by the screen, not by the data: a name, handle or quote is laid
+/// out from at most the bytes a line can show (16 a column: real text needs at most a few, and
+/// beyond that only marks and invisible characters pile up), and when rendering to fit rows, a
+/// text or content warning from at most the bytes and lines those rows can show; what is left
+/// out ends the part it was cut from with `…`. Measuring and wrapping take linear time in what
+/// they are given, whatever Unicode it holds.
 public struct TimelineRenderer: Sendable {
     /// The layout's settings.
     public let options: RenderOptions
@@ -50,6 +57,10 @@ public struct TimelineRenderer: Sendable {
     public init(options: RenderOptions = RenderOptions()) {
         self.options = options
     }
+
+    /// The fewest lines an entry taller than the screen is cut to: on a screen of a few rows, a
+    /// header and a line or two of text would say too little, and the terminal scrolls instead.
+    public static let shortestCut = 8
 
     /// One entry per message of `page`, in page order, with ages measured from `now`.
     public func render(_ page: TimelinePage, now: Date) -> [RenderedEntry] {
@@ -67,13 +78,18 @@ public struct TimelineRenderer: Sendable {
     }
 
     /// The first entries of `page` that fit in `rows` terminal rows together with the empty lines
-    /// between them (see `rowCount(of:)`), and always at least the first. Messages after those
-    /// are not rendered at all: a screenful is a few entries of a page of hundreds.
+    /// between them (see `rowCount(of:)`), and always at least the first, cut to `rows` lines
+    /// when it is taller (to `shortestCut` on a shorter screen), its last line ending in `…`.
+    /// Messages after those are not rendered at all: a screenful is a few entries of a page of
+    /// hundreds, and of an entry only what the rows can show is laid out.
     public func render(_ page: TimelinePage, now: Date, fittingRows rows: Int) -> [RenderedEntry] {
-        let context = Context(page: page, time: RelativeTime(now: now), width: max(options.width, RenderOptions.minimumWidth))
+        var context = Context(page: page, time: RelativeTime(now: now), width: max(options.width, RenderOptions.minimumWidth))
         var shown: [RenderedEntry] = []
         var used = 0
         for message in page.messages {
+            // The first entry is cut to the rows; of any other, one line more than is left tells
+            // that it does not fit.
+            context.maximumLines = shown.isEmpty ? max(rows, Self.shortestCut) : max(rows - used, 1)
             let entry = entry(for: message, in: context)
             let needed = entry.lines.count + (shown.isEmpty ? 0 : 1)
             if !shown.isEmpty && used + needed > rows { break }
@@ -147,6 +163,8 @@ public struct TimelineRenderer: Sendable {
         let width: Int
         /// The search whose matches are highlighted in message text.
         var highlight: SearchQuery?
+        /// The most lines an entry may have, when rendering to fit rows: it is cut to them.
+        var maximumLines: Int?
 
         init(page: TimelinePage, time: RelativeTime, width: Int) {
             self.page = page
@@ -178,7 +196,7 @@ public struct TimelineRenderer: Sendable {
         }
 
         func author(id: String) -> Author? {
-            userIndices[id].map { Author(page.users[$0]) }
+            userIndices[id].map { Author(page.users[$0], width: width) }
         }
     }
 
@@ -205,9 +223,11 @@ public struct TimelineRenderer: Sendable {
             self.isBot = isBot
         }
 
-        init(_ user: User) {
-            let name = TerminalText.line(user.name)
-            let handle = TerminalText.line(user.handle)
+        /// The author `user` is, laid out from no more of their name and handle than a line of
+        /// `width` columns can show.
+        init(_ user: User, width: Int) {
+            let name = TimelineRenderer.neutralisedLine(user.name, cells: width)
+            let handle = TimelineRenderer.neutralisedLine(user.handle, cells: width)
             if handle.isEmpty {
                 self.init(name: name.isEmpty ? "(unknown user)" : name, handle: nil, bareHandle: "", isBot: user.isBot)
             } else if name.isEmpty {
@@ -261,9 +281,42 @@ public struct TimelineRenderer: Sendable {
     }
 
     private func finish(_ lines: [StyledLine], id: String, in context: Context) -> RenderedEntry {
+        var lines = lines
+        if let maximum = context.maximumLines, lines.count > maximum {
+            lines.removeLast(lines.count - maximum)
+            lines[maximum - 1] = lines[maximum - 1].ellipsized(to: context.width)
+        }
         // Every line is built to fit, but for text that puts a cluster wider than the line in
         // it (see `TextWrapper`): fitting again cuts that, and guards against mistakes.
-        RenderedEntry(messageID: id, lines: lines.map { $0.fitted(to: context.width).rendered(color: options.color) })
+        return RenderedEntry(messageID: id, lines: lines.map { $0.fitted(to: context.width).rendered(color: options.color) })
+    }
+
+    /// Of the bytes a field holds, how many are laid out for each terminal cell it can fill.
+    /// Real text takes at most a few a cell (a CJK character 1.5, a flag 4, a family emoji about
+    /// 12); beyond that only combining marks and invisible characters pile up, of which a
+    /// screen shows nothing more.
+    static let bytesPerCell = 16
+
+    /// The start of `text` that `cells` terminal cells can show: all of it when it is at most
+    /// `bytesPerCell × cells` bytes, or else that many bytes cut between two scalars; and whether
+    /// it was cut. Neutralising, measuring and wrapping that costs what the screen holds.
+    static func head(of text: String, cells: Int) -> (text: String, isCut: Bool) {
+        // Far beyond any terminal, and no overflow however wide a `--width` is asked for.
+        let limit = min(max(cells, 1), 1 << 24) * bytesPerCell
+        guard text.utf8.count > limit else { return (text, false) }
+        var end = text.utf8.index(text.utf8.startIndex, offsetBy: limit)
+        // In bounds: `end` is inside the text; a UTF-8 continuation byte (10xxxxxx) always
+        // follows a lead byte, so stepping back stops at the start of a scalar.
+        while text.utf8[end] & 0xC0 == 0x80 { end = text.utf8.index(before: end) }
+        return (String(text[..<end]), true)
+    }
+
+    /// A single-line field neutralised from what a line of `cells` columns can show, ending in
+    /// `…` when it was cut.
+    static func neutralisedLine(_ text: String, cells: Int) -> String {
+        let head = head(of: text, cells: cells)
+        let line = TerminalText.line(head.text)
+        return head.isCut ? line + "…" : line
     }
 
     /// `⟲ Alice reposted · 5m`, dim, the name cut to fit (and `reposted` left out when there
@@ -347,13 +400,24 @@ public struct TimelineRenderer: Sendable {
     }
 
     /// The content warning and the text, or the text alone.
+    ///
+    /// When rendering to fit rows, only what they can show is laid out: the text and warning are
+    /// cut to the bytes of those rows, and wrapped to one line more than the entry has left,
+    /// which `finish` cuts off.
     private func appendText(of message: Message, to lines: inout [StyledLine], in context: Context) {
-        let text = TerminalText.body(message.text)
-        let warning = TerminalText.line(message.contentWarning ?? "")
+        let cells = context.maximumLines.map { maximum in
+            let (cells, overflow) = maximum.multipliedReportingOverflow(by: context.width)
+            return overflow ? Int.max : cells
+        }
+        let rawWarning = message.contentWarning ?? ""
+        let warning = cells.map { Self.neutralisedLine(rawWarning, cells: $0) } ?? TerminalText.line(rawWarning)
+        func linesLeft() -> Int {
+            context.maximumLines.map { max($0 - lines.count, 0) + 1 } ?? .max
+        }
         if !warning.isEmpty {
             let label = Self.indent + "CW:"
             let wrapper = TextWrapper(width: context.width, initialIndent: label + " ", subsequentIndent: "      ")
-            for (index, wrapped) in wrapper.wrappedLines(warning).enumerated() {
+            for (index, wrapped) in wrapper.wrappedLines(warning, maximumLines: linesLeft()).enumerated() {
                 var line = StyledLine()
                 if index == 0 {
                     line.append(Self.indent, width: 2)
@@ -365,7 +429,8 @@ public struct TimelineRenderer: Sendable {
                 lines.append(line)
             }
             guard options.revealsContentWarnings else {
-                let count = text.count
+                // The count is of the whole text, the one thing here that reads all of it.
+                let count = TerminalText.body(message.text).count
                 if count > 0 {
                     lines.append(detailLine("[text hidden: \(count) character\(count == 1 ? "" : "s")]", in: context))
                 }
@@ -373,6 +438,8 @@ public struct TimelineRenderer: Sendable {
             }
         }
 
+        let head = cells.map { Self.head(of: message.text, cells: $0) } ?? (text: message.text, isCut: false)
+        let text = TerminalText.body(head.text)
         let wrapper = TextWrapper(width: context.width, initialIndent: Self.indent, subsequentIndent: Self.indent)
         var pendingBlank = false
         var hasText = false
@@ -380,7 +447,8 @@ public struct TimelineRenderer: Sendable {
         // Where the current line's text starts in `text`: the lines give the text back (see
         // `TextWrapper.Line`), which places each match on its lines.
         var position = text.startIndex
-        for wrapped in wrapper.wrappedLines(text) {
+        let textStart = lines.count
+        for wrapped in wrapper.wrappedLines(text, maximumLines: linesLeft()) {
             var lineText: Range<String.Index>?
             if !matches.isEmpty {
                 let content = wrapped.text.utf8.dropFirst(Self.indent.utf8.count)
@@ -409,6 +477,11 @@ public struct TimelineRenderer: Sendable {
             }
             lines.append(line)
         }
+        // Text the wrapper stopped before makes the entry too tall, and `finish` cuts it; text
+        // cut before wrapping may not.
+        if head.isCut && lines.count > textStart {
+            lines[lines.count - 1] = lines[lines.count - 1].ellipsized(to: context.width)
+        }
     }
 
     /// Appends `text[range]`, the parts inside `matches` in the match style.
@@ -431,8 +504,8 @@ public struct TimelineRenderer: Sendable {
         }
         let author = context.author(of: quoted)
         var quote = "❝ " + (author.handle ?? author.name)
-        let warning = TerminalText.line(quoted.contentWarning ?? "")
-        let text = warning.isEmpty ? TerminalText.line(quoted.text) : "CW: " + warning
+        let warning = Self.neutralisedLine(quoted.contentWarning ?? "", cells: context.width)
+        let text = warning.isEmpty ? Self.neutralisedLine(quoted.text, cells: context.width) : "CW: " + warning
         if !text.isEmpty { quote += ": " + text }
         return detailLine(quote, in: context)
     }
@@ -470,7 +543,8 @@ public struct TimelineRenderer: Sendable {
 
     /// `2 images (1 without description)`, `video`, `3 attachments (no descriptions)`.
     static func attachmentSummary(_ attachments: [Attachment]) -> String {
-        let kind = attachments.allSatisfy { $0.kind == attachments[0].kind } ? attachments[0].kind : ""
+        let first = attachments.first?.kind ?? ""
+        let kind = attachments.allSatisfy { $0.kind == first } ? first : ""
         let noun: (singular: String, plural: String) = switch kind {
         case "image": ("image", "images")
         case "video": ("video", "videos")

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TimelineKit
 
@@ -34,5 +35,104 @@ import TimelineKit
     @Test func rawNewlinesInTheHTMLAreSpacesAndEscapeCharactersSurviveForTheRendererToNeutralise() {
         #expect(MastodonHTML.plainText("<p>a\nb</p>") == "a b")
         #expect(MastodonHTML.plainText("<p>&#27;[31mred</p>") == "\u{1B}[31mred")
+    }
+
+    // MARK: Malformed and hostile HTML (issue 12)
+
+    @Test func contentThatEndsInsideATagIsTextNotACrash() {
+        // Each of these killed `timeline import` with SIGILL.
+        #expect(MastodonHTML.plainText("a <") == "a <")
+        #expect(MastodonHTML.plainText("<") == "<")
+        #expect(MastodonHTML.plainText("a </") == "a </")
+        #expect(MastodonHTML.plainText("<p>x</p><") == "x\n\n<")
+        // Every other way to end inside markup.
+        let endings: [(String, String)] = [
+            ("<p>x</p><a", "x\n\n<a"), ("x </p", "x </p"), ("x <p ", "x <p "), ("x <p class", "x <p class"),
+            ("x <p class=", "x <p class="), ("x <p class=\"", "x <p class=\""), ("x <p class='y", "x <p class='y"),
+            ("x <p class=y", "x <p class=y"), ("x <!", "x <!"), ("x <!-", "x <!-"), ("x <!--", "x "), ("x <!-- y --", "x "),
+            ("x <!DOCTYPE", "x <!DOCTYPE"), ("x <?", "x <?"), ("x &", "x &"), ("x &#", "x &#"), ("x &#x", "x &#x"),
+            ("x &#x1F6", "x &#x1F6"), ("x &amp", "x &amp"), ("<span class=\"invisible\">x", ""),
+            ("<span class=\"ellipsis\">x", "x"), ("<script>x", ""), ("x</span></script>", "x"),
+        ]
+        for (html, text) in endings {
+            #expect(MastodonHTML.plainText(html) == text, "\(html.debugDescription)")
+        }
+    }
+
+    @Test func realStatusHTMLCutAtEveryScalarIsText() throws {
+        let statuses = try JSONSerialization.jsonObject(with: Data(RealData.bytes("mastodon4j/tag.json"))) as? [[String: Any]]
+        var contents = (statuses ?? []).prefix(8).compactMap { $0["content"] as? String }
+        #expect(contents.count == 8)
+        contents.append(#"<p><span class="h-card"><a href="https://mstdn.io/@alexl" class="u-url mention">@<span>alexl</span></a></span> &amp; <a href="https://example.com/a/very/long/path"><span class="invisible">https://</span><span class="ellipsis">example.com/a/very</span><span class="invisible">/long/path</span></a><br />two &#x1F600;<!-- c --><script>s</script></p><p>end</p>"#)
+        for html in contents {
+            let scalars = Array(html.unicodeScalars)
+            for end in 0...scalars.count {
+                var cut = String.UnicodeScalarView()
+                cut.append(contentsOf: scalars[..<end])
+                // Text, never longer than the markup it came from.
+                #expect(MastodonHTML.plainText(String(cut)).unicodeScalars.count <= end, "\(String(cut).debugDescription)")
+            }
+        }
+    }
+
+    @Test func aTagLeftOpenByAnUnclosedQuoteMakesTheRestOfTheContentText() {
+        #expect(MastodonHTML.plainText(#"<p>x<a href="y>z</a></p>"#) == #"x<a href="y>z</a></p>"#)
+        #expect(MastodonHTML.plainText(#"<p>x</p><a title='a "b'>c</a>"#) == "x\n\nc")
+    }
+
+    @Test func closingTagsThatMatchNothingAreIgnoredAndCloseOnlyTheirOwnElement() {
+        #expect(MastodonHTML.plainText("</span></script>a</style></template>b") == "ab")
+        #expect(MastodonHTML.plainText(#"<span class="invisible">hidden<span>x</span></script>still hidden</span>shown"#) == "shown")
+        #expect(MastodonHTML.plainText(#"<span class="ellipsis">cut<span>in</span></span>!"#) == "cutin…!")
+    }
+
+    /// `unit` repeated to about 40 KB, after `prefix`, before `suffix`.
+    private static func repeated(_ unit: String, prefix: String = "", suffix: String = "") -> String {
+        prefix + String(repeating: unit, count: 40_000 / unit.utf8.count) + suffix
+    }
+
+    @Test func convertingHostileMarkupCostsWhatNormalMarkupCosts() {
+        let normal = Self.repeated(#"<p>Hello <a href="https://example.com/x" class="mention">@<span>alex</span></a> &amp; 日本 #tag<br></p>"#)
+        let shapes: [(String, String)] = [
+            ("<a repeated without >", Self.repeated("<a")),
+            ("<a repeated, then >", Self.repeated("<a", suffix: ">")),
+            ("unclosed attribute quotes", Self.repeated(#"<a href="x "#)),
+            ("unclosed quotes of both kinds, then >", Self.repeated(#"<a b='" <a c="' "#, suffix: ">")),
+            ("an unclosed quote, then tags", Self.repeated("<b>x</b>", prefix: #"<a href="x"#)),
+            ("stray closing tags", Self.repeated("</span>")),
+            ("stray closing tags after open ones", Self.repeated("<span>", suffix: Self.repeated("</script>"))),
+            ("closing tags of an element opened once", Self.repeated("<span>x", prefix: "<script>", suffix: Self.repeated("</span>"))),
+            ("<! without >", Self.repeated("<!")),
+            ("<!-- without -->", Self.repeated("<!-- -")),
+            ("</ without >", Self.repeated("</")),
+            ("entities without ;", Self.repeated("&#x1F60")),
+        ]
+        for (name, html) in shapes {
+            CostRatio.expect(name) {
+                _ = MastodonHTML.plainText(html)
+            } normal: {
+                _ = MastodonHTML.plainText(normal)
+            }
+        }
+    }
+
+    @Test func contentLargerThanItsLimitIsRefusedBeforeConversion() throws {
+        func status(_ content: String) -> [UInt8] {
+            Array(#"[{"id":"1","created_at":"2026-01-01T00:00:00Z","account":{"id":"a1","acct":"alice"},"content":"\#(content)"}]"#.utf8)
+        }
+        let limit = MastodonHTML.maximumContentBytes
+        #expect(limit == 1_000_000)
+        // At the limit: converted (the markup goes, the text stays within its own limit).
+        let atLimit = "<b>" + String(repeating: "<i></i>", count: (limit - 7) / 7) + String(repeating: "x", count: (limit - 7) % 7) + "</b>"
+        #expect(atLimit.utf8.count == limit)
+        #expect(try MastodonDecoder().decode(status(atLimit)).messages.first?.text == String(repeating: "x", count: (limit - 7) % 7))
+        do {
+            _ = try MastodonDecoder().decode(status(atLimit + " "), sourceName: "home.json")
+            Issue.record("content over the limit was accepted")
+        } catch {
+            #expect(error.problem == .textTooLong(bytes: limit + 1, limit: limit))
+            #expect("\(error)".contains("content"))
+            #expect("\(error)".contains("1,000,000 bytes"))
+        }
     }
 }

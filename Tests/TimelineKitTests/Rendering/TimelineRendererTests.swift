@@ -16,17 +16,32 @@ import Testing
         #expect(entries.map(\.messageID) == page.messages.map(\.id))
     }
 
-    @Test func renderingToFitRowsStopsAtTheFirstEntryThatWouldOverflow() {
+    @Test func renderingToFitRowsStopsAtTheFirstEntryThatWouldOverflowAndCutsAFirstEntryTallerThanTheRows() {
         let renderer = TimelineRenderer(options: RenderOptions())
-        let all = renderer.render(page, now: now)
-        for rows in 0...(TimelineRenderer.rowCount(of: all) + 2) {
-            let fitted = renderer.render(page, now: now, fittingRows: rows)
-            // The longest prefix of the full rendering within `rows`, but never nothing.
-            var expected = 1
-            while expected < all.count && TimelineRenderer.rowCount(of: Array(all.prefix(expected + 1))) <= rows {
-                expected += 1
+        // Every message first in turn: the first entry is the one that may be cut.
+        for start in page.messages.indices {
+            let rotated = TimelinePage(messages: Array(page.messages[start...] + page.messages[..<start]),
+                                       related: page.related, users: page.users)
+            let all = renderer.render(rotated, now: now)
+            for rows in 0...(TimelineRenderer.rowCount(of: all) + 2) {
+                let fitted = renderer.render(rotated, now: now, fittingRows: rows)
+                // The longest prefix of the full rendering within `rows`, but never nothing.
+                var expected = 1
+                while expected < all.count && TimelineRenderer.rowCount(of: Array(all.prefix(expected + 1))) <= rows {
+                    expected += 1
+                }
+                #expect(fitted.dropFirst() == all.prefix(expected).dropFirst(), "rows: \(rows)")
+                // The first entry whole when it fits, else its first lines, the last ending in `…`.
+                let first = all[0].lines, shown = fitted.first?.lines ?? []
+                let room = max(rows, TimelineRenderer.shortestCut)
+                if first.count <= room {
+                    #expect(shown == first, "rows: \(rows)")
+                } else {
+                    #expect(shown.count == room, "rows: \(rows)")
+                    #expect(shown.dropLast() == first.prefix(room - 1), "rows: \(rows)")
+                    #expect(shown.last?.hasSuffix("…") == true, "rows: \(rows): \(shown)")
+                }
             }
-            #expect(fitted == Array(all.prefix(expected)), "rows: \(rows)")
         }
     }
 
