@@ -117,6 +117,7 @@ public struct MastodonSync: Sendable {
     @discardableResult
     public func run() async throws(MastodonError) -> MastodonSyncSummary {
         var summary = MastodonSyncSummary(account: account)
+        let requestsBefore = client.requestsSent
         let generation = try storeCall { () throws(TimelineStoreError) in try store.state().generation }
         do throws(MastodonError) {
             let home = try await sync(.home)
@@ -145,7 +146,7 @@ public struct MastodonSync: Sendable {
             throw error
         }
         summary.snapshot = try storeCall { () throws(TimelineStoreError) in try store.writeSnapshot() }
-        summary.requests = client.requestsSent
+        summary.requests = client.requestsSent - requestsBefore
         return summary
     }
 

@@ -27,12 +27,15 @@ import Testing
     @Test func aLaterSyncAsksOnceWhenLessThanAPageIsNew() async throws {
         let fixture = try SyncFixture()
         fixture.server.post(50)
-        try await fixture.run()
+        let sync = try fixture.sync()
+        try await sync.run()
         let before = fixture.server.requestCount
         fixture.server.post(7)
-        let summary = try await fixture.run()
+        let summary = try await sync.run()
         let home = fixture.server.requests.dropFirst(before).filter { $0.url.contains("/timelines/home") }
         #expect(home.count == 1)
+        // The home page, the notifications page, the read marker: a run counts its own requests.
+        #expect(summary.requests == 3)
         #expect(summary.newStatuses == 7)
         #expect(try fixture.homeIDs() == fixture.server.homeIDs)
         // Nothing new: nothing changes, not even the generation.
