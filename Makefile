@@ -13,11 +13,14 @@ else
 RELEASE_FLAGS := -c release
 endif
 
-SYSTEM_PACKAGES := libsqlite3-dev liblz4-dev
+# curl is what `timeline login` and `sync` run to reach servers (see README, Network). macOS
+# ships curl and python3, so Homebrew installs neither.
+SYSTEM_PACKAGES := libsqlite3-dev liblz4-dev curl
 # The real programs the end-to-end tests drive: the sqlite3 shell (writes from another
-# process), lz4 (the snapshot is a standard frame), tmux (a real terminal) and the shells whose
-# start-up `timeline init` writes for, and man (the installed manual page is read).
-TEST_PACKAGES   := sqlite3 lz4 tmux bash zsh fish man-db
+# process), lz4 (the snapshot is a standard frame), tmux (a real terminal), the shells whose
+# start-up `timeline init` writes for, man (the installed manual page is read), curl (the network
+# transport) and python3 (the loopback Mastodon server in tools/mastodon-test-server).
+TEST_PACKAGES   := sqlite3 lz4 tmux bash zsh fish man-db curl python3
 
 # Where `make install` puts completions: the places bash-completion, zsh and fish search.
 BASH_COMPLETIONS ?= $(PREFIX)/share/bash-completion/completions
@@ -37,7 +40,7 @@ DEMO_DB := $(CURDIR)/demo/timeline.sqlite
 
 all: build
 
-## deps: install the SQLite and LZ4 development packages when they are missing (Debian/Ubuntu).
+## deps: install the SQLite and LZ4 development packages and curl when they are missing (Debian/Ubuntu).
 deps:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(SYSTEM_PACKAGES)"
 
@@ -58,7 +61,7 @@ install-packages:
 	  fi; \
 	elif command -v brew >/dev/null 2>&1; then \
 	  for p in $(PACKAGES); do \
-	    case $$p in libsqlite3-dev) p=sqlite;; liblz4-dev) p=lz4;; esac; \
+	    case $$p in libsqlite3-dev) p=sqlite;; liblz4-dev) p=lz4;; curl|python3) continue;; esac; \
 	    brew list $$p >/dev/null 2>&1 || brew install $$p; \
 	  done; \
 	fi

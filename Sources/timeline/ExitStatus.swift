@@ -19,9 +19,20 @@ enum ExitStatus {
     static let dataError: Int32 = 65
     /// A file that must exist does not: no database yet for a command that needs one (EX_NOINPUT).
     static let noInput: Int32 = 66
+    /// The database, or the directory that holds it, cannot be written by this user (EX_NOPERM).
+    static let readOnly: Int32 = 77
     /// The database was written by a newer timeline (EX_SOFTWARE would blame us; EX_CONFIG fits).
     static let newerDatabase: Int32 = 78
-    /// The database stayed locked by another process past the timeout; try again (EX_TEMPFAIL).
+    /// The accounts file is refused (permissions, content, newer format) (EX_CONFIG).
+    static let configuration: Int32 = 78
+    /// A server cannot be reached, or curl is not installed (EX_UNAVAILABLE).
+    static let unavailable: Int32 = 69
+    /// A server's answer is not what its API sends (EX_PROTOCOL).
+    static let protocolError: Int32 = 76
+    /// A server refused the credentials, or no token could be had: log in again (EX_NOPERM).
+    static let noPermission: Int32 = 77
+    /// The database stayed locked by another process past the timeout, or a server is busy or
+    /// too slow; try again (EX_TEMPFAIL).
     static let busy: Int32 = 75
 }
 
@@ -39,6 +50,7 @@ func exitStatus(for error: any Error) -> Int32 {
         case .busy, .migrationNeeded: ExitStatus.busy
         case .databaseMissing: ExitStatus.noInput
         case .databaseNewerThanLibrary: ExitStatus.newerDatabase
+        case .readOnly: ExitStatus.readOnly
         case .unknownAuthor, .invalidValue: ExitStatus.dataError
         case .invalidSearch: ExitStatus.usage
         case .notATimelineDatabase, .cannotOpen, .snapshotNotWritten, .sqlite: ExitStatus.failure
@@ -48,6 +60,29 @@ func exitStatus(for error: any Error) -> Int32 {
         case let .store(storeError): exitStatus(for: storeError)
         case .cannotRead: ExitStatus.noInput
         default: ExitStatus.dataError
+        }
+    case let error as HTTPTransportError:
+        switch error {
+        case .invalidURL, .insecureURL, .invalidHeader: ExitStatus.usage
+        case .cannotConnect, .unavailable: ExitStatus.unavailable
+        case .timedOut: ExitStatus.busy
+        case .responseTooLarge, .malformedResponse: ExitStatus.protocolError
+        case .cancelled: ExitStatus.failure
+        }
+    case let error as LoginError:
+        switch error {
+        case .invalidServer, .invalidCode: ExitStatus.usage
+        case let .transport(transportError): exitStatus(for: transportError)
+        case .refused: ExitStatus.noPermission
+        case .temporaryFailure: ExitStatus.busy
+        case .unexpectedAnswer: ExitStatus.protocolError
+        }
+    case let error as AccountError:
+        switch error {
+        case .noConfigurationDirectory, .readableByOthers, .ownedByAnotherUser, .invalidFile, .newerFile: ExitStatus.configuration
+        case .fileSystem: ExitStatus.failure
+        case .unknownAccount: ExitStatus.usage
+        case .tokenCommandFailed: ExitStatus.noPermission
         }
     case is ValidationError: ExitStatus.usage
     default: ExitStatus.failure

@@ -18,8 +18,10 @@ struct LocationOptions: ParsableArguments {
     }
 
     /// Opens the store. Commands that only read pass `create: false` and get a friendly error
-    /// when there is no database yet. A database locked by another process is waited for 5 s, or
-    /// `TIMELINE_WRITE_TIMEOUT_MS` (separate from `show`'s short `TIMELINE_BUSY_TIMEOUT_MS`).
+    /// when there is no database yet; with `create: true` the database is created by the first
+    /// write that succeeds, so a command that fails before it creates nothing. A database locked
+    /// by another process is waited for 5 s, or `TIMELINE_WRITE_TIMEOUT_MS` (separate from
+    /// `show`'s short `TIMELINE_BUSY_TIMEOUT_MS`).
     func openStore(create: Bool) throws(ExitCode) -> TimelineStore {
         let location = try location()
         do throws(TimelineStoreError) {

@@ -108,6 +108,16 @@ import Testing
         #expect(report.problems.map(\.kind) == [.notADatabase])
     }
 
+    /// As for every other command, an empty file is no timeline yet, and stays as it was.
+    @Test func anEmptyFileIsReportedAsNoTimelineYetAndLeftAsItWas() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("timeline.sqlite")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        let before = try FileFingerprint(path)
+        #expect(TimelineStore.checkHealth(path: path).problems.map(\.kind) == [.databaseMissing])
+        #expect(try FileFingerprint(path) == before)
+    }
+
     @Test func aMissingDatabaseIsReportedAndNotCreated() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("nothing/timeline.sqlite")

@@ -7,10 +7,17 @@ import Testing
         let directory = TemporaryDirectory()
         let path = directory.file("new/timeline.sqlite")
         let store = try TimelineStore(path: path)
+        try store.upsert(users: [Samples.alice])
         #expect(try SQLiteShell.run(path, "PRAGMA user_version").trimmed == "\(Migration.latestVersion)")
+        #expect(try SQLiteShell.run(path, "PRAGMA application_id").trimmed == "1414351950")  // "TMLN"
         #expect(try SQLiteShell.run(path, "PRAGMA journal_mode").trimmed == "wal")
-        #expect(try store.state().generation == 0)
+        #expect(try store.state().generation == 1)
         #expect(try store.state().databaseID.count == 32)
+    }
+
+    @Test func theApplicationIDMigrationSetsTheIdentityConstant() {
+        #expect(Migration.all[4].sql.contains("PRAGMA application_id = \(DatabaseIdentity.applicationID);"))
+        #expect(DatabaseIdentity.applicationID == 0x544D_4C4E)  // "TMLN", as the README says
     }
 
     @Test func anEmptyFileBecomesATimelineDatabase() throws {
@@ -44,7 +51,7 @@ import Testing
     @Test func aDatabaseFromANewerLibraryIsRefusedAndLeftUntouched() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("timeline.sqlite")
-        _ = try TimelineStore(path: path)
+        try TimelineStore(path: path).upsert(users: [Samples.alice])
         try SQLiteShell.run(path, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA user_version = \(Migration.latestVersion + 1)")
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
 

@@ -107,6 +107,27 @@ import Testing
         }
     }
 
+    /// Fresh means the same database at the same generation, whatever else the states hold, for
+    /// a snapshot, a preview and a header alike.
+    @Test func freshMeansTheSameDatabaseAtTheSameGenerationWhereverItIsAsked() throws {
+        let snapshot = Self.sample()
+        let file = try SnapshotFile.encode(snapshot)
+        let preview = try SnapshotFile.decodePreview(file, messages: 3)
+        let header = try SnapshotHeader.decode(file, path: "snapshot").header
+        var sameButCounts = snapshot.state
+        sameButCounts.messageCount += 1
+        sameButCounts.unreadCount = 0
+        var anotherDatabase = snapshot.state
+        anotherDatabase.databaseID = "fedcba9876543210fedcba9876543210"
+        var anotherGeneration = snapshot.state
+        anotherGeneration.generation += 1
+        for (state, fresh) in [(snapshot.state, true), (sameButCounts, true), (anotherDatabase, false), (anotherGeneration, false)] {
+            #expect(snapshot.isFresh(for: state) == fresh)
+            #expect(preview.isFresh(for: state) == fresh)
+            #expect(SnapshotStatus(header: header, state: state).isFresh == fresh)
+        }
+    }
+
     @Test func aHugeDeclaredPayloadIsRefusedBeforeAllocating() throws {
         var bytes = try SnapshotFile.encode(Self.sample())
         rewriteHeader(&bytes) { header in

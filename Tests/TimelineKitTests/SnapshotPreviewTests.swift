@@ -63,6 +63,18 @@ import Testing
         #expect(text.contains("an older original"))
     }
 
+    /// The preview tells which of the later messages and which users to make by their IDs, read
+    /// before anything else of them: `Message` and `User` list their ID first.
+    @Test func messagesAndUsersListTheirIDFirst() throws {
+        let window = Self.sample().window
+        for message in window.messages + window.related {
+            #expect(try BinaryEncoder().encode(message).starts(with: BinaryEncoder().encode(message.id)))
+        }
+        for user in window.users {
+            #expect(try BinaryEncoder().encode(user).starts(with: BinaryEncoder().encode(user.id)))
+        }
+    }
+
     @Test func everyTruncationIsRefusedByThePreviewToo() throws {
         let file = try SnapshotFile.encode(Self.sample())
         for length in 0..<file.count {

@@ -11,10 +11,10 @@ public struct BinaryEncodingError: Error, CustomStringConvertible {
         /// struct. The decoder refuses elements that take no bytes (so that a tiny hostile file
         /// cannot declare billions of them), so such data could not be read back.
         case emptyElement
-        /// An unkeyed container holds more elements than bytes follow its count, which the
-        /// decoder would refuse. Every element writes at least one byte, so this is a safety net
-        /// for containers written out of order.
-        case moreElementsThanBytes(count: Int, bytes: Int)
+        /// The value uses what the binary format leaves out (see `BinaryEncoder`, "What it does
+        /// not code"): a dictionary, a nested container (as enums with associated values use),
+        /// or a super encoder. `what` names it.
+        case unsupported(what: String)
         /// A container was used after the `encode(to:)` call that created it had returned.
         case containerUsedAfterCompletion
         /// Values nest deeper than `limit` levels, most likely because an object graph has a cycle.
@@ -50,9 +50,10 @@ public struct BinaryEncodingError: Error, CustomStringConvertible {
         case .emptyElement:
             return "Binary encoding failed \(place): an array element encoded to zero bytes. "
                 + "Give the element type at least one stored property, or encode the array differently."
-        case .moreElementsThanBytes(let count, let bytes):
-            return "Binary encoding failed \(place): an unkeyed container holds \(count) elements "
-                + "in only \(bytes) bytes. Write each container's elements before returning to its parent."
+        case .unsupported(let what):
+            return "Binary encoding failed \(place): \(what) cannot be encoded: the binary format codes "
+                + "structs, arrays, optionals, strings, numbers, booleans and dates. Model it with those "
+                + "(a dictionary as an array of key and value pairs, an enum as a raw value)."
         case .containerUsedAfterCompletion:
             return "Binary encoding failed \(place): a container was used after the encode(to:) "
                 + "that created it returned. Finish writing every container inside its encode(to:)."
@@ -81,7 +82,7 @@ public struct BinaryDecodingError: Error, CustomStringConvertible {
         /// The input ended in the middle of a value: `needed` more bytes were required at
         /// `offset` but only `available` remained.
         case truncated(needed: Int, available: Int)
-        /// A variable-length integer ran over 10 bytes (19 for 128-bit integers) or overflowed.
+        /// A variable-length integer ran over 10 bytes or overflowed 64 bits.
         case varintOverflow
         /// A `Bool` byte other than 0 or 1.
         case invalidBool(UInt8)
@@ -95,21 +96,16 @@ public struct BinaryDecodingError: Error, CustomStringConvertible {
         case countTooLarge(declared: UInt64, remainingBytes: Int)
         /// The top-level value ended `count` bytes before the end of the input.
         case trailingBytes(count: Int)
-        /// The data holds key `found` where key `expected` was asked for: a nested container
-        /// stored under another key, or dictionary values decoded out of `allKeys` order.
-        case keyMismatch(expected: String, found: String)
-        /// The marker byte in front of a nested container in an array is not 0.
-        case invalidMarker(UInt8)
-        /// A stored key starts with an unknown tag byte.
-        case invalidKeyTag(UInt8)
-        /// A stored key does not belong to the key type being decoded.
-        case unknownKey(String)
         /// An unkeyed container has no more elements (it holds `count`).
         case noMoreElements(count: Int)
         /// An array element took no bytes, which valid data never does.
         case emptyElement
         /// Values nest deeper than `limit` levels.
         case nestingTooDeep(limit: Int)
+        /// The type asks for what the binary format leaves out (see `BinaryEncoder`): the keys
+        /// of a dictionary or of an enum with associated values, a nested container, or a super
+        /// decoder. `what` names it.
+        case unsupported(what: String)
         /// The type's own `init(from:)` threw this error (e.g. a `DecodingError` for an unknown
         /// enum raw value).
         case valueRejected(any Error)
@@ -158,20 +154,17 @@ public struct BinaryDecodingError: Error, CustomStringConvertible {
             what = "a count of \(declared) exceeds the \(remaining) bytes left"
         case .trailingBytes(let count):
             what = "\(count) unexpected bytes follow the value"
-        case .keyMismatch(let expected, let found):
-            what = "the data holds key \"\(found)\" where key \"\(expected)\" was asked for"
-        case .invalidMarker(let byte):
-            what = "a nested container's marker byte is \(byte) instead of 0"
-        case .invalidKeyTag(let tag):
-            what = "a stored key has the unknown tag \(tag)"
-        case .unknownKey(let key):
-            what = "the stored key \"\(key)\" is not a key of the type being decoded"
         case .noMoreElements(let count):
             what = "all \(count) elements of an array have already been decoded"
         case .emptyElement:
             what = "an array element takes no bytes"
         case .nestingTooDeep(let limit):
             what = "values nest more than \(limit) levels deep"
+        case .unsupported(let unsupported):
+            // Not damage: the type itself cannot be decoded, whatever the bytes.
+            return "Binary decoding failed \(place): \(unsupported) cannot be decoded: the binary format "
+                + "codes structs, arrays, optionals, strings, numbers, booleans and dates. Model the "
+                + "type with those (a dictionary as an array of key and value pairs, an enum as a raw value)."
         case .valueRejected(let error):
             what = "the type's init(from:) threw \(error)"
         }

@@ -2,10 +2,9 @@
 ///
 /// The format (described at `BinaryEncoder`) stores no keys and no types, so decoding reads values
 /// in the order the type asks for them, with no parsing and no lookups; a snapshot of 200 messages
-/// decodes in a small fraction of the time `JSONDecoder` takes. Strings, integers, dates, byte
-/// arrays and arrays are read without Codable's containers, and so are the types on the
-/// snapshot's hot path (`Message`, `User`, `Attachment`: see `BinaryDecodable`); everything
-/// else goes through its `init(from:)`.
+/// decodes in a small fraction of the time `JSONDecoder` takes. The snapshot's own types are read
+/// by their field lists, without Codable's containers; any other `Decodable` goes through its
+/// `init(from:)`.
 ///
 /// The input may be damaged, truncated, from another version of the model, or hostile: every
 /// read is bounds-checked, counts and lengths larger than the bytes left are refused before
@@ -25,29 +24,27 @@
 /// value) arrive wrapped in `BinaryDecodingError.Reason.valueRejected`, so `decode` throws only
 /// `BinaryDecodingError` (typed throws).
 public struct BinaryDecoder: Sendable {
-    /// Whether types conforming to `BinaryDecodable` skip Codable's containers; `false` only in
-    /// tests, to check that both routes read the same value.
-    let decodesDirectly: Bool
+    /// Whether the snapshot's types are read by their field lists; `false` only in tests, to
+    /// check that their synthesized `init(from:)` reads the same bytes to the same values.
+    let readsRecords: Bool
 
     public init() {
-        decodesDirectly = true
+        readsRecords = true
     }
 
-    init(decodesDirectly: Bool) {
-        self.decodesDirectly = decodesDirectly
+    init(readsRecords: Bool) {
+        self.readsRecords = readsRecords
     }
 
     /// Decodes a value of type `type` from all of `bytes`.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(BinaryDecodingError) -> T {
-        try bytes.withUnsafeBufferPointer { (buffer) throws(BinaryDecodingError) -> T in
-            try decode(T.self, from: buffer)
-        }
+        try decodeWithReader(from: bytes) { reader in try reader.decodeValue(T.self) }
     }
 
     /// Decodes a value of type `type` from all of `bytes`.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: ArraySlice<UInt8>) throws(BinaryDecodingError) -> T {
         try bytes.withUnsafeBufferPointer { (buffer) throws(BinaryDecodingError) -> T in
-            try decode(T.self, from: buffer)
+            try decodeWithReader(from: buffer) { reader in try reader.decodeValue(T.self) }
         }
     }
 
@@ -58,19 +55,12 @@ public struct BinaryDecoder: Sendable {
     ) throws(BinaryDecodingError) -> T {
         // Viewing raw memory as bytes is always valid: UInt8 may alias any memory.
         try bytes.withMemoryRebound(to: UInt8.self) { (buffer) throws(BinaryDecodingError) -> T in
-            try decode(T.self, from: buffer)
+            try decodeWithReader(from: buffer) { reader in try reader.decodeValue(T.self) }
         }
     }
 
-    private func decode<T: Decodable>(
-        _: T.Type,
-        from buffer: UnsafeBufferPointer<UInt8>
-    ) throws(BinaryDecodingError) -> T {
-        try decodeWithReader(from: buffer) { reader in try reader.decodeValue(T.self) }
-    }
-
     /// Runs `body` on a reader of all of `bytes`, with the same end-of-input checks as `decode`:
-    /// for readers that read a value their own way (a snapshot preview).
+    /// for readers that read a value their own way (a snapshot, a snapshot preview).
     func decodeWithReader<T>(from bytes: [UInt8], _ body: (BinaryReader) throws -> T) throws(BinaryDecodingError) -> T {
         try bytes.withUnsafeBufferPointer { (buffer) throws(BinaryDecodingError) -> T in
             try decodeWithReader(from: buffer, body)
@@ -80,7 +70,7 @@ public struct BinaryDecoder: Sendable {
     private func decodeWithReader<T>(
         from buffer: UnsafeBufferPointer<UInt8>, _ body: (BinaryReader) throws -> T
     ) throws(BinaryDecodingError) -> T {
-        let reader = BinaryReader(buffer, decodesDirectly: decodesDirectly)
+        let reader = BinaryReader(buffer, readsRecords: readsRecords)
         // The buffer is only valid during this call: make sure nothing reads it afterwards.
         defer { reader.invalidate() }
         let value: T
@@ -89,7 +79,7 @@ public struct BinaryDecoder: Sendable {
         } catch let error as BinaryDecodingError {
             throw error
         } catch {
-            throw BinaryDecodingError(.valueRejected(error), offset: reader.cursor)
+            throw reader.deferredError ?? BinaryDecodingError(.valueRejected(error), offset: reader.cursor)
         }
         if let error = reader.deferredError { throw error }
         guard reader.remaining == 0 else {

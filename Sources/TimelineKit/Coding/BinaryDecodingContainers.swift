@@ -1,10 +1,50 @@
-// The containers `BinaryReader` hands to `init(from:)`. They hold no bytes of their own: each
-// reads from the reader's cursor at once, in the order the encoder wrote (see `BinaryEncoder`).
-// Reads throw `BinaryDecodingError`; each container puts its key in front of the error's coding
-// path as the error passes through it. Their own `codingPath` is always empty (`BinaryReader`).
+// `BinaryReader` as the `Decoder` handed to `init(from:)`, and its containers. They hold no
+// bytes of their own: each reads from the reader's cursor at once, in the order the encoder
+// wrote, each value as its `BinaryField` conformance has it. Reads throw `BinaryDecodingError`;
+// each container puts its key in front of the error's coding path as the error passes through it.
+// Their own `codingPath` is always empty (`BinaryReader`).
+//
+// What the format leaves out (see `BinaryEncoder`) is refused with `.unsupported`: nested
+// containers and super decoders when asked for, and `allKeys` (which a dictionary or an enum
+// with associated values reads to learn what follows) with a deferred error, as it cannot throw.
 
-/// A positional keyed container, for structs and everything else but dictionaries: each decode
-/// reads the next value, whatever the key, because keys are not stored.
+extension BinaryReader: Decoder {
+    /// Always empty (see the type's documentation); errors carry the full path.
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(KeyedBinaryDecodingContainer<Key>(reader: self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        UnkeyedBinaryDecodingContainer(reader: self, count: try readCount())
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        SingleValueBinaryDecodingContainer(reader: self)
+    }
+
+    /// Reads one value, putting `key` in front of its error's coding path.
+    @inline(__always)
+    fileprivate func read<T: BinaryField>(_ key: some CodingKey) throws -> T {
+        do {
+            return try T.read(from: self)
+        } catch {
+            throw error.prefixed(with: key)
+        }
+    }
+
+    fileprivate func refusal(_ what: String, at key: some CodingKey) -> BinaryDecodingError {
+        fail(.unsupported(what: what), at: cursor).prefixed(with: key)
+    }
+
+    fileprivate static let nestedContainer = "a nested container (an enum with associated values, or an init(from:) that nests containers)"
+    fileprivate static let superDecoder = "a super decoder (a subclass's init(from:))"
+}
+
+/// A positional keyed container: each decode reads the next value, whatever the key, because
+/// keys are not stored.
 ///
 /// Its only stored property is the reader: the standard library's `KeyedDecodingContainer` box
 /// copies the container for every call, and each stored reference costs a retain and a release
@@ -14,418 +54,63 @@ struct KeyedBinaryDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     var codingPath: [any CodingKey] { [] }
 
-    /// Keys are not stored, so this reports only the key in front of the nested container at the
-    /// cursor, if there is one: that is how synthesized Codable of an enum with associated values
-    /// learns which case follows.
+    /// Keys are not stored, so there are none to list: a type that asks (a dictionary, an enum
+    /// with associated values) is refused.
     var allKeys: [Key] {
-        reader.peekStoredKey(Key.self).map { [$0] } ?? []
+        reader.deferError(reader.fail(.unsupported(what: "a type that lists its keys (a dictionary or an enum with associated values)"), at: reader.cursor))
+        return []
     }
 
     /// `true` for every key: keys are not stored, every property has its place, and an absent
     /// optional is told by its presence byte (`decodeNil(forKey:)`).
     func contains(_ key: Key) -> Bool { true }
 
-    /// Runs one read for `key`, putting the key in front of its error's coding path.
-    @inline(__always)
-    private func read<V>(_ key: Key, _ body: (BinaryReader) throws -> V) throws -> V {
+    /// Reads the presence byte: `true` for absent; `false` for present, the value to be decoded
+    /// next with this key. (The default `decodeIfPresent` calls this, then `decode`.)
+    func decodeNil(forKey key: Key) throws -> Bool {
         do {
-            return try body(reader)
-        } catch let error as BinaryDecodingError {
+            return try !reader.readPresence()
+        } catch {
             throw error.prefixed(with: key)
         }
     }
 
-    /// An optional: presence byte, then the value if there is one.
-    @inline(__always)
-    private func readIfPresent<V>(_ key: Key, _ body: (BinaryReader) throws -> V) throws -> V? {
-        try read(key) { reader in
-            guard try reader.readPresence() else { return nil }
-            return try body(reader)
-        }
-    }
-
-    /// Reads the presence byte: `true` for absent; `false` for present, the value to be decoded
-    /// next with this key.
-    func decodeNil(forKey key: Key) throws -> Bool {
-        try !read(key) { try $0.readPresence() }
-    }
-
-    func decode(_: Bool.Type, forKey key: Key) throws -> Bool {
-        try read(key) { try $0.readBool() }
-    }
-    func decode(_: String.Type, forKey key: Key) throws -> String {
-        try read(key) { try $0.readString() }
-    }
-    func decode(_: Double.Type, forKey key: Key) throws -> Double {
-        try read(key) { try $0.readDouble() }
-    }
-    func decode(_: Float.Type, forKey key: Key) throws -> Float {
-        try read(key) { try $0.readFloat() }
-    }
-    func decode(_: Int.Type, forKey key: Key) throws -> Int {
-        try read(key) { try $0.readSigned(Int.self) }
-    }
-    func decode(_: Int8.Type, forKey key: Key) throws -> Int8 {
-        try read(key) { try $0.readInt8() }
-    }
-    func decode(_: Int16.Type, forKey key: Key) throws -> Int16 {
-        try read(key) { try $0.readSigned(Int16.self) }
-    }
-    func decode(_: Int32.Type, forKey key: Key) throws -> Int32 {
-        try read(key) { try $0.readSigned(Int32.self) }
-    }
-    func decode(_: Int64.Type, forKey key: Key) throws -> Int64 {
-        try read(key) { try $0.readSigned(Int64.self) }
-    }
-    func decode(_: Int128.Type, forKey key: Key) throws -> Int128 {
-        try read(key) { try $0.readInt128() }
-    }
-    func decode(_: UInt.Type, forKey key: Key) throws -> UInt {
-        try read(key) { try $0.readUnsigned(UInt.self) }
-    }
-    func decode(_: UInt8.Type, forKey key: Key) throws -> UInt8 {
-        try read(key) { try $0.readByte() }
-    }
-    func decode(_: UInt16.Type, forKey key: Key) throws -> UInt16 {
-        try read(key) { try $0.readUnsigned(UInt16.self) }
-    }
-    func decode(_: UInt32.Type, forKey key: Key) throws -> UInt32 {
-        try read(key) { try $0.readUnsigned(UInt32.self) }
-    }
-    func decode(_: UInt64.Type, forKey key: Key) throws -> UInt64 {
-        try read(key) { try $0.readUnsigned(UInt64.self) }
-    }
-    func decode(_: UInt128.Type, forKey key: Key) throws -> UInt128 {
-        try read(key) { try $0.readUInt128() }
-    }
+    func decode(_: Bool.Type, forKey key: Key) throws -> Bool { try reader.read(key) }
+    func decode(_: String.Type, forKey key: Key) throws -> String { try reader.read(key) }
+    func decode(_: Double.Type, forKey key: Key) throws -> Double { try reader.read(key) }
+    func decode(_: Float.Type, forKey key: Key) throws -> Float { try reader.read(key) }
+    func decode(_: Int.Type, forKey key: Key) throws -> Int { try reader.read(key) }
+    func decode(_: Int8.Type, forKey key: Key) throws -> Int8 { try reader.read(key) }
+    func decode(_: Int16.Type, forKey key: Key) throws -> Int16 { try reader.read(key) }
+    func decode(_: Int32.Type, forKey key: Key) throws -> Int32 { try reader.read(key) }
+    func decode(_: Int64.Type, forKey key: Key) throws -> Int64 { try reader.read(key) }
+    func decode(_: UInt.Type, forKey key: Key) throws -> UInt { try reader.read(key) }
+    func decode(_: UInt8.Type, forKey key: Key) throws -> UInt8 { try reader.read(key) }
+    func decode(_: UInt16.Type, forKey key: Key) throws -> UInt16 { try reader.read(key) }
+    func decode(_: UInt32.Type, forKey key: Key) throws -> UInt32 { try reader.read(key) }
+    func decode(_: UInt64.Type, forKey key: Key) throws -> UInt64 { try reader.read(key) }
 
     func decode<T: Decodable>(_: T.Type, forKey key: Key) throws -> T {
         try reader.decodeValue(T.self, at: key)
     }
 
-    // Every `decodeIfPresent` is overridden to read the presence byte that every
-    // `encodeIfPresent` writes (the default ones would call `contains` and `decodeNil`).
-
-    func decodeIfPresent(_: Bool.Type, forKey key: Key) throws -> Bool? {
-        try readIfPresent(key) { try $0.readBool() }
-    }
-    func decodeIfPresent(_: String.Type, forKey key: Key) throws -> String? {
-        try readIfPresent(key) { try $0.readString() }
-    }
-    func decodeIfPresent(_: Double.Type, forKey key: Key) throws -> Double? {
-        try readIfPresent(key) { try $0.readDouble() }
-    }
-    func decodeIfPresent(_: Float.Type, forKey key: Key) throws -> Float? {
-        try readIfPresent(key) { try $0.readFloat() }
-    }
-    func decodeIfPresent(_: Int.Type, forKey key: Key) throws -> Int? {
-        try readIfPresent(key) { try $0.readSigned(Int.self) }
-    }
-    func decodeIfPresent(_: Int8.Type, forKey key: Key) throws -> Int8? {
-        try readIfPresent(key) { try $0.readInt8() }
-    }
-    func decodeIfPresent(_: Int16.Type, forKey key: Key) throws -> Int16? {
-        try readIfPresent(key) { try $0.readSigned(Int16.self) }
-    }
-    func decodeIfPresent(_: Int32.Type, forKey key: Key) throws -> Int32? {
-        try readIfPresent(key) { try $0.readSigned(Int32.self) }
-    }
-    func decodeIfPresent(_: Int64.Type, forKey key: Key) throws -> Int64? {
-        try readIfPresent(key) { try $0.readSigned(Int64.self) }
-    }
-    func decodeIfPresent(_: Int128.Type, forKey key: Key) throws -> Int128? {
-        try readIfPresent(key) { try $0.readInt128() }
-    }
-    func decodeIfPresent(_: UInt.Type, forKey key: Key) throws -> UInt? {
-        try readIfPresent(key) { try $0.readUnsigned(UInt.self) }
-    }
-    func decodeIfPresent(_: UInt8.Type, forKey key: Key) throws -> UInt8? {
-        try readIfPresent(key) { try $0.readByte() }
-    }
-    func decodeIfPresent(_: UInt16.Type, forKey key: Key) throws -> UInt16? {
-        try readIfPresent(key) { try $0.readUnsigned(UInt16.self) }
-    }
-    func decodeIfPresent(_: UInt32.Type, forKey key: Key) throws -> UInt32? {
-        try readIfPresent(key) { try $0.readUnsigned(UInt32.self) }
-    }
-    func decodeIfPresent(_: UInt64.Type, forKey key: Key) throws -> UInt64? {
-        try readIfPresent(key) { try $0.readUnsigned(UInt64.self) }
-    }
-    func decodeIfPresent(_: UInt128.Type, forKey key: Key) throws -> UInt128? {
-        try readIfPresent(key) { try $0.readUInt128() }
-    }
-
-    func decodeIfPresent<T: Decodable>(_: T.Type, forKey key: Key) throws -> T? {
-        guard try read(key, { try $0.readPresence() }) else { return nil }
-        return try reader.decodeValue(T.self, at: key)
-    }
-
-    /// Checks the key stored in front of a nested container or super decoder.
-    private func nestedEntry(_ key: some CodingKey) throws {
-        do {
-            try reader.expectStoredKey(key)
-        } catch {
-            throw error.prefixed(with: key)
-        }
-    }
-
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type,
         forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        try nestedEntry(key)
-        return try read(key) { try $0.keyedContainer(keyedBy: NestedKey.self) }
+        throw reader.refusal(BinaryReader.nestedContainer, at: key)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try nestedEntry(key)
-        return try read(key) { try $0.makeUnkeyedContainer() }
+        throw reader.refusal(BinaryReader.nestedContainer, at: key)
     }
 
     func superDecoder() throws -> any Decoder {
-        try nestedEntry(BinaryCodingKey(stringValue: "super"))
-        return reader
+        throw reader.refusal(BinaryReader.superDecoder, at: BinaryCodingKey(stringValue: "super"))
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        try nestedEntry(key)
-        return reader
-    }
-}
-
-/// The keyed container of a dictionary (`DictionaryCodingKeyType`): its key table is read when
-/// it opens, and values follow in the table's order, which is the order of `allKeys` and the
-/// order in which `Dictionary.init(from:)` decodes them. Decoding values in another order throws.
-final class DictionaryBinaryDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    /// Reads the values, which are stored as in a positional container.
-    private let values: KeyedBinaryDecodingContainer<Key>
-    let allKeys: [Key]
-    /// The index in `allKeys` of the next value.
-    private var next = 0
-
-    /// Reads a varint count and that many stored keys.
-    init(reader: BinaryReader) throws(BinaryDecodingError) {
-        values = KeyedBinaryDecodingContainer(reader: reader)
-        // Every stored key takes at least one byte, so `readCount` bounds the allocation.
-        let count = try reader.readCount()
-        var keys: [Key] = []
-        keys.reserveCapacity(count)
-        for _ in 0 ..< count {
-            let start = reader.cursor
-            let stored = try reader.readStoredKey()
-            guard let key = stored.key(Key.self) else {
-                throw reader.fail(.unknownKey(stored.text), at: start)
-            }
-            keys.append(key)
-        }
-        allKeys = keys
-    }
-
-    var codingPath: [any CodingKey] { [] }
-
-    func contains(_ key: Key) -> Bool {
-        allKeys.contains { Self.same($0, key) }
-    }
-
-    private static func same(_ a: some CodingKey, _ b: some CodingKey) -> Bool {
-        a.stringValue == b.stringValue && a.intValue == b.intValue
-    }
-
-    /// Checks that `key` is the next entry, and moves past it.
-    private func step(_ key: some CodingKey) throws {
-        let reader = values.reader
-        guard next < allKeys.count else {
-            throw reader.fail(.noMoreElements(count: allKeys.count), at: reader.cursor).prefixed(with: key)
-        }
-        guard Self.same(allKeys[next], key) else {
-            let found = allKeys[next].stringValue
-            throw reader.fail(.keyMismatch(expected: key.stringValue, found: found), at: reader.cursor)
-                .prefixed(with: key)
-        }
-        next += 1
-    }
-
-    /// Reads the presence byte: `true` (absent) consumes the entry; `false` (present) leaves the
-    /// value to be decoded next with this key.
-    func decodeNil(forKey key: Key) throws -> Bool {
-        try step(key)
-        let isNil = try values.decodeNil(forKey: key)
-        if !isNil { next -= 1 }
-        return isNil
-    }
-
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        try step(key)
-        return try values.decode(type, forKey: key)
-    }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        try step(key)
-        return try values.decode(type, forKey: key)
-    }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try step(key)
-        return try values.decode(type, forKey: key)
-    }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        try step(key)
-        return try values.decode(type, forKey: key)
-    }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-        try step(key)
-        return try values.decode(type, forKey: key)
-    }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
-        try step(key)
-        return try values.decode(type, forKey: key)
-    }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
-        try step(key)
-        return try values.decode(type, forKey: key)
-    }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-        try step(key)
-        return try values.decode(type, forKey: key)
-    }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-        try step(key)
-        return try values.decode(type, forKey: key)
-    }
-    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 {
-        try step(key)
-        return try values.decode(type, forKey: key)
-    }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
-        try step(key)
-        return try values.decode(type, forKey: key)
-    }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
-        try step(key)
-        return try values.decode(type, forKey: key)
-    }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-        try step(key)
-        return try values.decode(type, forKey: key)
-    }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-        try step(key)
-        return try values.decode(type, forKey: key)
-    }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-        try step(key)
-        return try values.decode(type, forKey: key)
-    }
-    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 {
-        try step(key)
-        return try values.decode(type, forKey: key)
-    }
-
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try step(key)
-        return try values.decode(type, forKey: key)
-    }
-
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        try step(key)
-        return try values.decodeIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try step(key)
-        return try values.decodeIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try step(key)
-        return try values.decodeIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        try step(key)
-        return try values.decodeIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        try step(key)
-        return try values.decodeIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
-        try step(key)
-        return try values.decodeIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
-        try step(key)
-        return try values.decodeIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-        try step(key)
-        return try values.decodeIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        try step(key)
-        return try values.decodeIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? {
-        try step(key)
-        return try values.decodeIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
-        try step(key)
-        return try values.decodeIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
-        try step(key)
-        return try values.decodeIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-        try step(key)
-        return try values.decodeIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-        try step(key)
-        return try values.decodeIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-        try step(key)
-        return try values.decodeIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? {
-        try step(key)
-        return try values.decodeIfPresent(type, forKey: key)
-    }
-
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try step(key)
-        return try values.decodeIfPresent(type, forKey: key)
-    }
-
-    // Nested containers and super decoders of a dictionary entry have their key in the key
-    // table, not in front of them.
-
-    func nestedContainer<NestedKey: CodingKey>(
-        keyedBy type: NestedKey.Type,
-        forKey key: Key
-    ) throws -> KeyedDecodingContainer<NestedKey> {
-        try step(key)
-        do {
-            return try values.reader.keyedContainer(keyedBy: NestedKey.self)
-        } catch let error as BinaryDecodingError {
-            throw error.prefixed(with: key)
-        }
-    }
-
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try step(key)
-        do {
-            return try values.reader.makeUnkeyedContainer()
-        } catch {
-            throw error.prefixed(with: key)
-        }
-    }
-
-    func superDecoder() throws -> any Decoder {
-        try step(BinaryCodingKey(stringValue: "super"))
-        return values.reader
-    }
-
-    func superDecoder(forKey key: Key) throws -> any Decoder {
-        try step(key)
-        return values.reader
+        throw reader.refusal(BinaryReader.superDecoder, at: key)
     }
 }
 
@@ -456,73 +141,42 @@ struct UnkeyedBinaryDecodingContainer: UnkeyedDecodingContainer {
 
     /// Reads one element.
     @inline(__always)
-    private mutating func element<V>(_ body: (BinaryReader) throws -> V) throws -> V {
+    private mutating func next<T: BinaryField>() throws -> T {
         try checkNotAtEnd()
-        do {
-            let value = try body(reader)
-            currentIndex += 1
-            return value
-        } catch let error as BinaryDecodingError {
-            throw error.prefixed(with: indexKey)
-        }
+        let value: T = try reader.read(indexKey)
+        currentIndex += 1
+        return value
     }
 
     /// Reads the presence byte: `true` (absent) consumes the element; `false` (present) leaves
     /// the value to be decoded next.
     mutating func decodeNil() throws -> Bool {
-        let present = try element { try $0.readPresence() }
-        if present { currentIndex -= 1 }
-        return !present
+        try checkNotAtEnd()
+        do {
+            guard try reader.readPresence() else {
+                currentIndex += 1
+                return true
+            }
+            return false
+        } catch {
+            throw error.prefixed(with: indexKey)
+        }
     }
 
-    mutating func decode(_: Bool.Type) throws -> Bool {
-        try element { try $0.readBool() }
-    }
-    mutating func decode(_: String.Type) throws -> String {
-        try element { try $0.readString() }
-    }
-    mutating func decode(_: Double.Type) throws -> Double {
-        try element { try $0.readDouble() }
-    }
-    mutating func decode(_: Float.Type) throws -> Float {
-        try element { try $0.readFloat() }
-    }
-    mutating func decode(_: Int.Type) throws -> Int {
-        try element { try $0.readSigned(Int.self) }
-    }
-    mutating func decode(_: Int8.Type) throws -> Int8 {
-        try element { try $0.readInt8() }
-    }
-    mutating func decode(_: Int16.Type) throws -> Int16 {
-        try element { try $0.readSigned(Int16.self) }
-    }
-    mutating func decode(_: Int32.Type) throws -> Int32 {
-        try element { try $0.readSigned(Int32.self) }
-    }
-    mutating func decode(_: Int64.Type) throws -> Int64 {
-        try element { try $0.readSigned(Int64.self) }
-    }
-    mutating func decode(_: Int128.Type) throws -> Int128 {
-        try element { try $0.readInt128() }
-    }
-    mutating func decode(_: UInt.Type) throws -> UInt {
-        try element { try $0.readUnsigned(UInt.self) }
-    }
-    mutating func decode(_: UInt8.Type) throws -> UInt8 {
-        try element { try $0.readByte() }
-    }
-    mutating func decode(_: UInt16.Type) throws -> UInt16 {
-        try element { try $0.readUnsigned(UInt16.self) }
-    }
-    mutating func decode(_: UInt32.Type) throws -> UInt32 {
-        try element { try $0.readUnsigned(UInt32.self) }
-    }
-    mutating func decode(_: UInt64.Type) throws -> UInt64 {
-        try element { try $0.readUnsigned(UInt64.self) }
-    }
-    mutating func decode(_: UInt128.Type) throws -> UInt128 {
-        try element { try $0.readUInt128() }
-    }
+    mutating func decode(_: Bool.Type) throws -> Bool { try next() }
+    mutating func decode(_: String.Type) throws -> String { try next() }
+    mutating func decode(_: Double.Type) throws -> Double { try next() }
+    mutating func decode(_: Float.Type) throws -> Float { try next() }
+    mutating func decode(_: Int.Type) throws -> Int { try next() }
+    mutating func decode(_: Int8.Type) throws -> Int8 { try next() }
+    mutating func decode(_: Int16.Type) throws -> Int16 { try next() }
+    mutating func decode(_: Int32.Type) throws -> Int32 { try next() }
+    mutating func decode(_: Int64.Type) throws -> Int64 { try next() }
+    mutating func decode(_: UInt.Type) throws -> UInt { try next() }
+    mutating func decode(_: UInt8.Type) throws -> UInt8 { try next() }
+    mutating func decode(_: UInt16.Type) throws -> UInt16 { try next() }
+    mutating func decode(_: UInt32.Type) throws -> UInt32 { try next() }
+    mutating func decode(_: UInt64.Type) throws -> UInt64 { try next() }
 
     /// Decodes the next element, which must take at least one byte: valid data always does, and
     /// refusing empty elements keeps a hostile count from making the decoder spin.
@@ -537,49 +191,18 @@ struct UnkeyedBinaryDecodingContainer: UnkeyedDecodingContainer {
         return value
     }
 
-    /// `nil` at the end of the container or for an absent optional; otherwise the value.
-    mutating func decodeIfPresent<T: Decodable>(_: T.Type) throws -> T? {
-        guard !isAtEnd, try !decodeNil() else { return nil }
-        let value = try reader.decodeValue(T.self, at: indexKey)
-        currentIndex += 1
-        return value
-    }
-
-    /// Starts an element that is a nested container or a super decoder: reads the marker byte
-    /// (0) the encoder writes so that every element takes at least one byte.
-    private mutating func nestedElement() throws {
-        try element { reader throws in
-            let start = reader.cursor
-            let marker = try reader.readByte()
-            guard marker == BinaryWriter.nestedElementMarker else {
-                throw reader.fail(.invalidMarker(marker), at: start)
-            }
-        }
-    }
-
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        try nestedElement()
-        do {
-            return try reader.keyedContainer(keyedBy: NestedKey.self)
-        } catch let error as BinaryDecodingError {
-            throw error.prefixed(with: IndexCodingKey(currentIndex - 1))
-        }
+        throw reader.refusal(BinaryReader.nestedContainer, at: indexKey)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try nestedElement()
-        do {
-            return try reader.makeUnkeyedContainer()
-        } catch {
-            throw error.prefixed(with: IndexCodingKey(currentIndex - 1))
-        }
+        throw reader.refusal(BinaryReader.nestedContainer, at: indexKey)
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        try nestedElement()
-        return reader
+        throw reader.refusal(BinaryReader.superDecoder, at: indexKey)
     }
 }
 
@@ -602,59 +225,25 @@ struct SingleValueBinaryDecodingContainer: SingleValueDecodingContainer {
     }
 
     @inline(__always)
-    private func read<V>(_ body: (BinaryReader) throws -> V) throws -> V {
+    private func read<T: BinaryField>() throws -> T {
         if let error = reader.deferredError { throw error }
-        return try body(reader)
+        return try T.read(from: reader)
     }
 
-    func decode(_: Bool.Type) throws -> Bool {
-        try read { try $0.readBool() }
-    }
-    func decode(_: String.Type) throws -> String {
-        try read { try $0.readString() }
-    }
-    func decode(_: Double.Type) throws -> Double {
-        try read { try $0.readDouble() }
-    }
-    func decode(_: Float.Type) throws -> Float {
-        try read { try $0.readFloat() }
-    }
-    func decode(_: Int.Type) throws -> Int {
-        try read { try $0.readSigned(Int.self) }
-    }
-    func decode(_: Int8.Type) throws -> Int8 {
-        try read { try $0.readInt8() }
-    }
-    func decode(_: Int16.Type) throws -> Int16 {
-        try read { try $0.readSigned(Int16.self) }
-    }
-    func decode(_: Int32.Type) throws -> Int32 {
-        try read { try $0.readSigned(Int32.self) }
-    }
-    func decode(_: Int64.Type) throws -> Int64 {
-        try read { try $0.readSigned(Int64.self) }
-    }
-    func decode(_: Int128.Type) throws -> Int128 {
-        try read { try $0.readInt128() }
-    }
-    func decode(_: UInt.Type) throws -> UInt {
-        try read { try $0.readUnsigned(UInt.self) }
-    }
-    func decode(_: UInt8.Type) throws -> UInt8 {
-        try read { try $0.readByte() }
-    }
-    func decode(_: UInt16.Type) throws -> UInt16 {
-        try read { try $0.readUnsigned(UInt16.self) }
-    }
-    func decode(_: UInt32.Type) throws -> UInt32 {
-        try read { try $0.readUnsigned(UInt32.self) }
-    }
-    func decode(_: UInt64.Type) throws -> UInt64 {
-        try read { try $0.readUnsigned(UInt64.self) }
-    }
-    func decode(_: UInt128.Type) throws -> UInt128 {
-        try read { try $0.readUInt128() }
-    }
+    func decode(_: Bool.Type) throws -> Bool { try read() }
+    func decode(_: String.Type) throws -> String { try read() }
+    func decode(_: Double.Type) throws -> Double { try read() }
+    func decode(_: Float.Type) throws -> Float { try read() }
+    func decode(_: Int.Type) throws -> Int { try read() }
+    func decode(_: Int8.Type) throws -> Int8 { try read() }
+    func decode(_: Int16.Type) throws -> Int16 { try read() }
+    func decode(_: Int32.Type) throws -> Int32 { try read() }
+    func decode(_: Int64.Type) throws -> Int64 { try read() }
+    func decode(_: UInt.Type) throws -> UInt { try read() }
+    func decode(_: UInt8.Type) throws -> UInt8 { try read() }
+    func decode(_: UInt16.Type) throws -> UInt16 { try read() }
+    func decode(_: UInt32.Type) throws -> UInt32 { try read() }
+    func decode(_: UInt64.Type) throws -> UInt64 { try read() }
 
     func decode<T: Decodable>(_: T.Type) throws -> T {
         if let error = reader.deferredError { throw error }

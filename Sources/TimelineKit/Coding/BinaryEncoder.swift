@@ -19,36 +19,40 @@
 ///
 /// | value | bytes |
 /// |---|---|
-/// | `UInt`, `UInt16`, `UInt32`, `UInt64`, `UInt128` | unsigned LEB128 varint: 7 bits a byte, lowest first, high bit set on all bytes but the last; at most 10 bytes (19 for 128 bits) |
-/// | `Int`, `Int16`, `Int32`, `Int64`, `Int128` | zigzag (0, -1, 1, -2, … → 0, 1, 2, 3, …), then as unsigned |
-/// | `UInt8`, `Int8` | one byte (two's complement for `Int8`): never longer than a varint, and it makes `[UInt8]` and `Data` byte for byte the same as their element-by-element Codable encoding |
+/// | `UInt`, `UInt16`, `UInt32`, `UInt64` | unsigned LEB128 varint: 7 bits a byte, lowest first, high bit set on all bytes but the last; at most 10 bytes |
+/// | `Int`, `Int16`, `Int32`, `Int64` | zigzag (0, -1, 1, -2, … → 0, 1, 2, 3, …), then as unsigned |
+/// | `UInt8`, `Int8` | one byte (two's complement for `Int8`): never longer than a varint, and it makes `[UInt8]` and `Data` their count and bytes |
 /// | `Bool` | one byte, 0 or 1 |
 /// | `Float`, `Double` | the IEEE 754 bits, 4 or 8 bytes little-endian (NaN payloads and -0 survive) |
 /// | `String` | varint byte count, then the UTF-8 bytes |
 /// | `Date` | its `timeIntervalSinceReferenceDate` as a `Double`, as `Date`'s own Codable does |
-/// | `[UInt8]`, `Data` | varint count, then the bytes |
 /// | optional | presence byte: 0 absent, or 1 followed by the value |
 /// | struct (keyed container) | its values in encoding order: no keys, no count |
 /// | array, set (unkeyed container) | varint element count, then the elements |
-/// | dictionary keyed by `String`, `Int` or a `CodingKeyRepresentable` | varint count, the keys, then the values in the same order |
-/// | other dictionaries | Codable's own choice: an unkeyed container of key, value, key, value, … |
-/// | nested container or super encoder opened by key | the key, then the content |
-/// | nested container or super encoder opened as an array element | a 0 byte, then the content |
-/// | enum with associated values (synthesized) | the case name as a key, then the associated values |
 /// | enum with a raw value | the raw value |
 ///
-/// A stored key is a tag byte and either `0` + string or `1` + zigzag varint (`StoredKey`).
+/// Each of these types' bytes is written, read and stepped over in one place, its `BinaryField`
+/// conformance. The snapshot's own types (`TimelineSnapshot` and the model types in it) list
+/// their fields once, as `BinaryRecord`s, and are written and read by those lists; the bytes are
+/// the same as their synthesized Codable conformances write, so the payload stays a Codable
+/// payload.
 ///
 /// ### Keyed containers are positional; the model's shape is part of the format
 ///
-/// Keys of ordinary keyed containers are not stored: synthesized Codable encodes and decodes a
-/// type's properties in declaration order, so position identifies them. The bytes are therefore
-/// only meaningful for the exact shape of the type that wrote them. Adding, removing, reordering
-/// or retyping a stored property of any type inside the value changes the format. The snapshot
+/// Keys of keyed containers are not stored: synthesized Codable encodes and decodes a type's
+/// properties in declaration order, so position identifies them. The bytes are therefore only
+/// meaningful for the exact shape of the type that wrote them. Adding, removing, reordering or
+/// retyping a stored property of any type inside the value changes the format. The snapshot
 /// file carries a format version (`TimelineSnapshot.formatVersion`), which must change with
 /// every such model change; files of another version are rebuilt from the database, never decoded.
-/// (`Message`, `User` and `Attachment` are also read by hand-written `BinaryDecodable`
-/// conformances, which must change with them; the tests check they agree with `Codable`.)
+///
+/// ### What it does not code
+///
+/// What a snapshot and a program embedding TimelineKit need, and no more: dictionaries (their
+/// keys would need storing), nested containers (which enums with associated values, and cases of
+/// enums without a raw value, use), super encoders, and `Int128`/`UInt128` are refused with an
+/// error that names them (`BinaryEncodingError.Reason.unsupported`, or the standard library's
+/// own error for the 128-bit integers), never coded wrong.
 ///
 /// ### Optionals
 ///
@@ -67,8 +71,6 @@
 ///   refuse a count larger than the bytes left; encoding an array of a type that encodes to
 ///   nothing (an empty struct) throws `.emptyElement`.
 /// - Values nest at most `maximumNesting` levels deep (64).
-/// - Containers must be used in stack order (finish a nested container before writing to its
-///   parent again), as synthesized Codable always does.
 /// - `userInfo` is empty, and so is `codingPath` of the encoder and its containers: tracking it
 ///   cost several percent of the decoding time. Errors carry the full path all the same: each container
 ///   adds its key as an error passes through it.
@@ -78,14 +80,24 @@ public struct BinaryEncoder: Sendable {
     /// long before the stack runs out.
     static let maximumNesting = 64
 
-    public init() {}
+    /// Whether the snapshot's types are written by their field lists; `false` only in tests, to
+    /// check that their synthesized `encode(to:)` writes the same bytes.
+    let writesRecords: Bool
+
+    public init() {
+        writesRecords = true
+    }
+
+    init(writesRecords: Bool) {
+        self.writesRecords = writesRecords
+    }
 
     /// Encodes `value` into a new byte array.
     ///
     /// - Throws: `BinaryEncodingError` if the value cannot be represented (see its `Reason`),
     ///   with the coding path of the failing part.
     public func encode<T: Encodable>(_ value: T) throws(BinaryEncodingError) -> [UInt8] {
-        let writer = BinaryWriter()
+        let writer = BinaryWriter(writesRecords: writesRecords)
         do {
             try writer.encodeValue(value)
         } catch let error as BinaryEncodingError {
@@ -93,7 +105,6 @@ public struct BinaryEncoder: Sendable {
         } catch {
             throw writer.error(.valueRejected(error))
         }
-        if let error = writer.deferredError { throw error }
         return writer.bytes
     }
 }

@@ -1,208 +1,110 @@
-// The containers `BinaryWriter` hands to `encode(to:)`. They hold no bytes of their own: each
-// appends to the writer's buffer at once, so containers must be used in stack order (finish a
-// nested container before writing to its parent again), as synthesized Codable always does.
-// Each puts its key in front of the coding path of an error that passes through it; their own
-// `codingPath` is always empty (`BinaryWriter`).
+// `BinaryWriter` as the `Encoder` handed to `encode(to:)`, and its containers. They hold no
+// bytes of their own: each appends to the writer's buffer at once, the value's bytes as its
+// `BinaryField` conformance has them. Each puts its key in front of the coding path of an error
+// that passes through it; their own `codingPath` is always empty (`BinaryWriter`).
+//
+// What the format leaves out (see `BinaryEncoder`) is refused with `.unsupported`: nested
+// containers and super encoders, whose openings cannot throw, leave a deferred error that
+// `BinaryEncoder.encode` throws.
 
-/// A keyed container. Positional (the usual case): values follow each other in the order they
-/// are encoded and keys are not written, except in front of nested containers opened by key.
-/// Dictionary (`dictionary` set): every entry's key also goes to the dictionary's key table.
+extension BinaryWriter: Encoder {
+    /// Always empty (see the type's documentation); errors carry the full path.
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(KeyedBinaryEncodingContainer<Key>(writer: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        UnkeyedBinaryEncodingContainer(writer: self, handle: openPending())
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        SingleValueBinaryEncodingContainer(writer: self)
+    }
+
+    /// Records that `what` was asked for, and hands back a container whose bytes will never be
+    /// returned: the encoding fails with `.unsupported` when it ends.
+    fileprivate func refuse(_ what: String, at key: some CodingKey) {
+        deferError(error(.unsupported(what: what)).prefixed(with: key))
+    }
+
+    fileprivate static let nestedContainer = "a nested container (an enum with associated values, or an encode(to:) that nests containers)"
+    fileprivate static let superEncoder = "a super encoder (a subclass's encode(to:))"
+}
+
+/// A keyed container. Positional: values follow each other in the order they are encoded and
+/// keys are not written; synthesized Codable reads them back in the same order.
 struct KeyedBinaryEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let writer: BinaryWriter
-    /// The dictionary this container fills, or `nil` for a positional container.
-    let dictionary: BinaryWriter.PendingHandle?
 
     var codingPath: [any CodingKey] { [] }
 
-    /// Starts an entry: a dictionary records its key.
-    @inline(__always)
-    private func entry(_ key: some CodingKey) throws {
-        guard let dictionary else { return }
-        guard writer.addDictionaryKey(key, dictionary) else {
-            throw writer.error(.containerUsedAfterCompletion).prefixed(with: key)
-        }
-    }
-
-    /// Starts an entry that is a nested container or a super encoder: the key goes to the key
-    /// table of a dictionary or, in a positional container, in front of the nested data.
-    private func nestedEntry(_ key: some CodingKey) {
-        if let dictionary {
-            if !writer.addDictionaryKey(key, dictionary) {
-                writer.deferError(writer.error(.containerUsedAfterCompletion).prefixed(with: key))
-            }
-        } else {
-            StoredKey(key).append(to: &writer.bytes)
-        }
-    }
-
-    /// An optional: presence byte, then the value if there is one.
-    @inline(__always)
-    private func present<V>(_ value: V?, _ key: Key, _ write: (BinaryWriter, V) -> Void) throws {
-        try entry(key)
-        if let value {
-            writer.writePresence(true)
-            write(writer, value)
-        } else {
-            writer.writePresence(false)
-        }
-    }
-
-    mutating func encodeNil(forKey key: Key) throws {
-        try entry(key)
-        writer.writePresence(false)
-    }
-
-    mutating func encode(_ value: Bool, forKey key: Key) throws {
-        try entry(key)
-        writer.writeBool(value)
-    }
-    mutating func encode(_ value: String, forKey key: Key) throws {
-        try entry(key)
-        writer.writeString(value)
-    }
-    mutating func encode(_ value: Double, forKey key: Key) throws {
-        try entry(key)
-        writer.writeDouble(value)
-    }
-    mutating func encode(_ value: Float, forKey key: Key) throws {
-        try entry(key)
-        writer.writeFloat(value)
-    }
-    mutating func encode(_ value: Int, forKey key: Key) throws {
-        try entry(key)
-        writer.writeSigned(value)
-    }
-    mutating func encode(_ value: Int8, forKey key: Key) throws {
-        try entry(key)
-        writer.writeByte(UInt8(bitPattern: value))
-    }
-    mutating func encode(_ value: Int16, forKey key: Key) throws {
-        try entry(key)
-        writer.writeSigned(value)
-    }
-    mutating func encode(_ value: Int32, forKey key: Key) throws {
-        try entry(key)
-        writer.writeSigned(value)
-    }
-    mutating func encode(_ value: Int64, forKey key: Key) throws {
-        try entry(key)
-        writer.writeSigned(value)
-    }
-    mutating func encode(_ value: Int128, forKey key: Key) throws {
-        try entry(key)
-        writer.writeInt128(value)
-    }
-    mutating func encode(_ value: UInt, forKey key: Key) throws {
-        try entry(key)
-        writer.writeUnsigned(value)
-    }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws {
-        try entry(key)
-        writer.writeByte(value)
-    }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws {
-        try entry(key)
-        writer.writeUnsigned(value)
-    }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws {
-        try entry(key)
-        writer.writeUnsigned(value)
-    }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws {
-        try entry(key)
-        writer.writeUnsigned(value)
-    }
-    mutating func encode(_ value: UInt128, forKey key: Key) throws {
-        try entry(key)
-        writer.writeUInt128(value)
-    }
+    mutating func encodeNil(forKey key: Key) throws { writer.writePresence(false) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encode(_ value: String, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { value.write(to: writer) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try entry(key)
         try writer.encodeValue(value, at: key)
     }
 
     // Every `encodeIfPresent` is overridden: the default ones write nothing for `nil`, which
-    // would shift every later value of this positional container.
+    // would shift every later value of this positional container. An optional `BinaryField`
+    // writes its presence byte itself.
 
-    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
-        try present(value, key) { $0.writeBool($1) }
-    }
-    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
-        try present(value, key) { $0.writeString($1) }
-    }
-    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
-        try present(value, key) { $0.writeDouble($1) }
-    }
-    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws {
-        try present(value, key) { $0.writeFloat($1) }
-    }
-    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
-        try present(value, key) { $0.writeSigned($1) }
-    }
-    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws {
-        try present(value, key) { $0.writeByte(UInt8(bitPattern: $1)) }
-    }
-    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws {
-        try present(value, key) { $0.writeSigned($1) }
-    }
-    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws {
-        try present(value, key) { $0.writeSigned($1) }
-    }
-    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
-        try present(value, key) { $0.writeSigned($1) }
-    }
-    mutating func encodeIfPresent(_ value: Int128?, forKey key: Key) throws {
-        try present(value, key) { $0.writeInt128($1) }
-    }
-    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
-        try present(value, key) { $0.writeUnsigned($1) }
-    }
-    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws {
-        try present(value, key) { $0.writeByte($1) }
-    }
-    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws {
-        try present(value, key) { $0.writeUnsigned($1) }
-    }
-    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws {
-        try present(value, key) { $0.writeUnsigned($1) }
-    }
-    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
-        try present(value, key) { $0.writeUnsigned($1) }
-    }
-    mutating func encodeIfPresent(_ value: UInt128?, forKey key: Key) throws {
-        try present(value, key) { $0.writeUInt128($1) }
-    }
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { value.write(to: writer) }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { value.write(to: writer) }
 
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-        try entry(key)
-        guard let value else { return writer.writePresence(false) }
-        writer.writePresence(true)
-        try writer.encodeValue(value, at: key)
+        writer.writePresence(value != nil)
+        if let value { try writer.encodeValue(value, at: key) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type,
         forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        nestedEntry(key)
-        return writer.keyedContainer(keyedBy: NestedKey.self)
+        writer.refuse(BinaryWriter.nestedContainer, at: key)
+        return writer.container(keyedBy: NestedKey.self)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        nestedEntry(key)
-        return writer.makeUnkeyedContainer()
+        writer.refuse(BinaryWriter.nestedContainer, at: key)
+        return writer.unkeyedContainer()
     }
 
-    /// The superclass's data is written in line, after the key `super`.
     mutating func superEncoder() -> any Encoder {
-        nestedEntry(BinaryCodingKey(stringValue: "super"))
+        writer.refuse(BinaryWriter.superEncoder, at: BinaryCodingKey(stringValue: "super"))
         return writer
     }
 
-    /// The superclass's data is written in line, after `key`.
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        nestedEntry(key)
+        writer.refuse(BinaryWriter.superEncoder, at: key)
         return writer
     }
 }
@@ -212,12 +114,7 @@ struct KeyedBinaryEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
 /// relies on to refuse absurd counts; an element type that encodes to nothing is refused here.
 struct UnkeyedBinaryEncodingContainer: UnkeyedEncodingContainer {
     let writer: BinaryWriter
-    private let handle: BinaryWriter.PendingHandle
-
-    init(writer: BinaryWriter, handle: BinaryWriter.PendingHandle) {
-        self.writer = writer
-        self.handle = handle
-    }
+    let handle: BinaryWriter.PendingHandle
 
     var codingPath: [any CodingKey] { [] }
     var count: Int { writer.pendingCount(handle) }
@@ -231,84 +128,29 @@ struct UnkeyedBinaryEncodingContainer: UnkeyedEncodingContainer {
         return index
     }
 
-    /// Counts a new element that is a nested container or a super encoder, and writes its
-    /// marker byte so that it takes at least one byte even if the nested container stays empty.
-    private func nestedElement() {
-        writer.writeByte(BinaryWriter.nestedElementMarker)
-        if writer.countElement(handle) == nil {
-            writer.deferError(writer.error(.containerUsedAfterCompletion).prefixed(with: IndexCodingKey(count)))
-        }
+    private mutating func append(_ value: some BinaryField) throws {
+        _ = try element()
+        value.write(to: writer)
     }
 
     mutating func encodeNil() throws {
         _ = try element()
         writer.writePresence(false)
     }
-
-    mutating func encode(_ value: Bool) throws {
-        _ = try element()
-        writer.writeBool(value)
-    }
-    mutating func encode(_ value: String) throws {
-        _ = try element()
-        writer.writeString(value)
-    }
-    mutating func encode(_ value: Double) throws {
-        _ = try element()
-        writer.writeDouble(value)
-    }
-    mutating func encode(_ value: Float) throws {
-        _ = try element()
-        writer.writeFloat(value)
-    }
-    mutating func encode(_ value: Int) throws {
-        _ = try element()
-        writer.writeSigned(value)
-    }
-    mutating func encode(_ value: Int8) throws {
-        _ = try element()
-        writer.writeByte(UInt8(bitPattern: value))
-    }
-    mutating func encode(_ value: Int16) throws {
-        _ = try element()
-        writer.writeSigned(value)
-    }
-    mutating func encode(_ value: Int32) throws {
-        _ = try element()
-        writer.writeSigned(value)
-    }
-    mutating func encode(_ value: Int64) throws {
-        _ = try element()
-        writer.writeSigned(value)
-    }
-    mutating func encode(_ value: Int128) throws {
-        _ = try element()
-        writer.writeInt128(value)
-    }
-    mutating func encode(_ value: UInt) throws {
-        _ = try element()
-        writer.writeUnsigned(value)
-    }
-    mutating func encode(_ value: UInt8) throws {
-        _ = try element()
-        writer.writeByte(value)
-    }
-    mutating func encode(_ value: UInt16) throws {
-        _ = try element()
-        writer.writeUnsigned(value)
-    }
-    mutating func encode(_ value: UInt32) throws {
-        _ = try element()
-        writer.writeUnsigned(value)
-    }
-    mutating func encode(_ value: UInt64) throws {
-        _ = try element()
-        writer.writeUnsigned(value)
-    }
-    mutating func encode(_ value: UInt128) throws {
-        _ = try element()
-        writer.writeUInt128(value)
-    }
+    mutating func encode(_ value: Bool) throws { try append(value) }
+    mutating func encode(_ value: String) throws { try append(value) }
+    mutating func encode(_ value: Double) throws { try append(value) }
+    mutating func encode(_ value: Float) throws { try append(value) }
+    mutating func encode(_ value: Int) throws { try append(value) }
+    mutating func encode(_ value: Int8) throws { try append(value) }
+    mutating func encode(_ value: Int16) throws { try append(value) }
+    mutating func encode(_ value: Int32) throws { try append(value) }
+    mutating func encode(_ value: Int64) throws { try append(value) }
+    mutating func encode(_ value: UInt) throws { try append(value) }
+    mutating func encode(_ value: UInt8) throws { try append(value) }
+    mutating func encode(_ value: UInt16) throws { try append(value) }
+    mutating func encode(_ value: UInt32) throws { try append(value) }
+    mutating func encode(_ value: UInt64) throws { try append(value) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let index = try element()
@@ -322,18 +164,17 @@ struct UnkeyedBinaryEncodingContainer: UnkeyedEncodingContainer {
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type
     ) -> KeyedEncodingContainer<NestedKey> {
-        nestedElement()
-        return writer.keyedContainer(keyedBy: NestedKey.self)
+        writer.refuse(BinaryWriter.nestedContainer, at: IndexCodingKey(count))
+        return writer.container(keyedBy: NestedKey.self)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        nestedElement()
-        return writer.makeUnkeyedContainer()
+        writer.refuse(BinaryWriter.nestedContainer, at: IndexCodingKey(count))
+        return writer.unkeyedContainer()
     }
 
-    /// The superclass's data is written in line as the next element.
     mutating func superEncoder() -> any Encoder {
-        nestedElement()
+        writer.refuse(BinaryWriter.superEncoder, at: IndexCodingKey(count))
         return writer
     }
 }
@@ -346,22 +187,20 @@ struct SingleValueBinaryEncodingContainer: SingleValueEncodingContainer {
     var codingPath: [any CodingKey] { [] }
 
     mutating func encodeNil() throws { writer.writePresence(false) }
-    mutating func encode(_ value: Bool) throws { writer.writeBool(value) }
-    mutating func encode(_ value: String) throws { writer.writeString(value) }
-    mutating func encode(_ value: Double) throws { writer.writeDouble(value) }
-    mutating func encode(_ value: Float) throws { writer.writeFloat(value) }
-    mutating func encode(_ value: Int) throws { writer.writeSigned(value) }
-    mutating func encode(_ value: Int8) throws { writer.writeByte(UInt8(bitPattern: value)) }
-    mutating func encode(_ value: Int16) throws { writer.writeSigned(value) }
-    mutating func encode(_ value: Int32) throws { writer.writeSigned(value) }
-    mutating func encode(_ value: Int64) throws { writer.writeSigned(value) }
-    mutating func encode(_ value: Int128) throws { writer.writeInt128(value) }
-    mutating func encode(_ value: UInt) throws { writer.writeUnsigned(value) }
-    mutating func encode(_ value: UInt8) throws { writer.writeByte(value) }
-    mutating func encode(_ value: UInt16) throws { writer.writeUnsigned(value) }
-    mutating func encode(_ value: UInt32) throws { writer.writeUnsigned(value) }
-    mutating func encode(_ value: UInt64) throws { writer.writeUnsigned(value) }
-    mutating func encode(_ value: UInt128) throws { writer.writeUInt128(value) }
+    mutating func encode(_ value: Bool) throws { value.write(to: writer) }
+    mutating func encode(_ value: String) throws { value.write(to: writer) }
+    mutating func encode(_ value: Double) throws { value.write(to: writer) }
+    mutating func encode(_ value: Float) throws { value.write(to: writer) }
+    mutating func encode(_ value: Int) throws { value.write(to: writer) }
+    mutating func encode(_ value: Int8) throws { value.write(to: writer) }
+    mutating func encode(_ value: Int16) throws { value.write(to: writer) }
+    mutating func encode(_ value: Int32) throws { value.write(to: writer) }
+    mutating func encode(_ value: Int64) throws { value.write(to: writer) }
+    mutating func encode(_ value: UInt) throws { value.write(to: writer) }
+    mutating func encode(_ value: UInt8) throws { value.write(to: writer) }
+    mutating func encode(_ value: UInt16) throws { value.write(to: writer) }
+    mutating func encode(_ value: UInt32) throws { value.write(to: writer) }
+    mutating func encode(_ value: UInt64) throws { value.write(to: writer) }
 
     mutating func encode<T: Encodable>(_ value: T) throws { try writer.encodeValue(value) }
 }

@@ -84,26 +84,72 @@ package enum FileSystem {
         guard kind == .regularFile else { throw .notRegularFile(kind) }
         let size = Int(info.st_size)
         guard size <= limit else { throw .tooLarge(size: size, limit: limit) }
+        do {
+            // A file that shrank while we read it comes back short; the caller's checks see that.
+            return try readUpTo(size, from: fd, path: path)
+        } catch {
+            throw .system(error)
+        }
+    }
 
-        var failure: FileSystemError?
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+    /// A whole regular file (following symbolic links, as a configuration file may be one) with
+    /// its permission bits and whether the calling user owns it, all from one open descriptor:
+    /// what a file of secrets must be checked for before it is trusted.
+    static func readPrivateFile(at path: String, limit: Int) throws(ReadFailure) -> (bytes: [UInt8], permissions: mode_t, ownedByCaller: Bool) {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw .system(FileSystemError(operation: "open", path: path, code: errno)) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .system(FileSystemError(operation: "fstat", path: path, code: errno)) }
+        let kind = Kind(mode: info.st_mode)
+        guard kind == .regularFile else { throw .notRegularFile(kind) }
+        let size = Int(info.st_size)
+        guard size <= limit else { throw .tooLarge(size: size, limit: limit) }
+        do {
+            return (try readUpTo(size, from: fd, path: path), info.st_mode & 0o7777, info.st_uid == geteuid())
+        } catch {
+            throw .system(error)
+        }
+    }
+
+    /// The first `count` bytes of the file at `path` (fewer when it is shorter), following links.
+    /// O_NONBLOCK: a FIFO put in a file's place answers at once instead of waiting for a writer.
+    static func readPrefix(of path: String, count: Int) throws(FileSystemError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw FileSystemError(operation: "open", path: path, code: errno) }
+        defer { close(fd) }
+        return try readUpTo(count, from: fd, path: path)
+    }
+
+    /// Up to `count` bytes read from `fd`, going on after short reads and interrupted calls, and
+    /// fewer at the end of the file.
+    private static func readUpTo(_ count: Int, from fd: Int32, path: String) throws(FileSystemError) -> [UInt8] {
+        var failure: Int32?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             initialized = 0
-            while initialized < size {
-                // In bounds: reads at most `size - initialized` bytes into the tail of a buffer of
-                // capacity `size`.
-                let got = read(fd, buffer.baseAddress! + initialized, size - initialized)
+            while initialized < count {
+                // In bounds: reads at most `count - initialized` bytes into the tail of a buffer
+                // of capacity `count`.
+                let got = read(fd, buffer.baseAddress! + initialized, count - initialized)
                 if got > 0 {
                     initialized += got
                 } else if got == 0 {
-                    break  // the file shrank while we read it; the caller's checks see a short file
+                    break
                 } else if errno != EINTR {
-                    failure = FileSystemError(operation: "read", path: path, code: errno)
+                    failure = errno
                     break
                 }
             }
         }
-        if let failure { throw .system(failure) }
+        if let failure { throw FileSystemError(operation: "read", path: path, code: failure) }
         return bytes
+    }
+
+    /// Why this process cannot write `path` (a file, or a directory to create files in), or
+    /// `nil` when it can. Asks the kernel with the effective user (`faccessat` with
+    /// `AT_EACCESS`), so it answers as the writes would: a read-only mount says so even to root.
+    static func writeDenial(at path: String) -> FileSystemError? {
+        faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0 ? nil : FileSystemError(operation: "write", path: path, code: errno)
     }
 
     /// Replaces `path` with `bytes` atomically: the bytes go to `temporaryPath` (in the same
@@ -164,25 +210,52 @@ package enum FileSystem {
     }
 
     /// Creates `path` and any missing parents with `permissions` (existing directories are left
-    /// as they are).
-    static func createDirectories(_ path: String, permissions: mode_t) throws(FileSystemError) {
-        if path.isEmpty || kind(at: path) == .directory { return }
+    /// as they are). Returns the directories it created, outermost first, so that a caller whose
+    /// work then fails can remove them again (`removeDirectories`).
+    @discardableResult
+    static func createDirectories(_ path: String, permissions: mode_t) throws(FileSystemError) -> [String] {
+        if path.isEmpty || kind(at: path) == .directory { return [] }
         let parent = parentDirectory(of: path)
-        if parent != path { try createDirectories(parent, permissions: permissions) }
-        if mkdir(path, permissions) != 0, errno != EEXIST {
-            throw FileSystemError(operation: "mkdir", path: path, code: errno)
+        var created: [String] = []
+        if parent != path { created = try createDirectories(parent, permissions: permissions) }
+        if mkdir(path, permissions) == 0 {
+            created.append(path)
+        } else if errno != EEXIST {
+            let failure = FileSystemError(operation: "mkdir", path: path, code: errno)
+            removeDirectories(created)
+            throw failure
         }
+        return created
     }
 
-    /// Creates an empty private file at `path` unless something is there already.
-    static func createFileIfMissing(_ path: String, permissions: mode_t) throws(FileSystemError) {
+    /// Removes directories that `createDirectories` created, innermost first. One that is not
+    /// empty any more (another process put something there meanwhile) stays.
+    static func removeDirectories(_ created: [String]) {
+        for directory in created.reversed() { rmdir(directory) }
+    }
+
+    /// Creates an empty file at `path` with exactly `permissions`, whatever the umask; fails
+    /// (EEXIST) when something is there already.
+    static func createNewFile(_ path: String, permissions: mode_t) throws(FileSystemError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
-        if fd < 0 {
-            if errno == EEXIST { return }
-            throw FileSystemError(operation: "create", path: path, code: errno)
-        }
+        guard fd >= 0 else { throw FileSystemError(operation: "create", path: path, code: errno) }
         defer { close(fd) }
         guard fchmod(fd, permissions) == 0 else { throw FileSystemError(operation: "chmod", path: path, code: errno) }
+    }
+
+    /// Gives the complete file `temporaryPath` its real name `path`, unless something is already
+    /// there (then it fails with EEXIST and leaves both as they are). A hard link makes the check
+    /// and the naming one step; on a file system without hard links it checks, then renames.
+    static func publish(_ temporaryPath: String, as path: String) throws(FileSystemError) {
+        if link(temporaryPath, path) == 0 {
+            unlink(temporaryPath)
+            return
+        }
+        let code = errno
+        guard code == EPERM || code == EOPNOTSUPP || code == ENOSYS, kind(at: path) == .missing else {
+            throw FileSystemError(operation: "link", path: path, code: code)
+        }
+        guard rename(temporaryPath, path) == 0 else { throw FileSystemError(operation: "rename", path: path, code: errno) }
     }
 
     static func remove(_ path: String) throws(FileSystemError) {

@@ -22,8 +22,14 @@ public struct FileSystemError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     public var description: String {
-        "\(operation) \(path): \(String(cString: strerror(code)))"
+        "\(operation) \(path): \(reason)"
     }
+
+    /// The system's words for `code`, e.g. "Permission denied".
+    public var reason: String { String(cString: strerror(code)) }
+
+    /// Whether the system refused for lack of rights or a read-only file system.
+    public var isPermissionDenied: Bool { code == EACCES || code == EPERM || code == EROFS }
 
     /// Whether the path did not exist.
     public var isNotFound: Bool { code == ENOENT }

@@ -53,14 +53,34 @@ private enum HealthCheck {
                 remedy: "Point --db or TIMELINE_DB at the timeline database, or move it away."))
             return
         }
+        // Whose file it is, first: another program's is reported without SQLite opening it in a
+        // way that could leave a `-wal` or `-shm` beside it.
         let connection: SQLiteConnection
-        do {
-            connection = try SQLiteConnection(path: path, mode: .readOnly)
+        do throws(TimelineStoreError) {
+            switch try DatabaseIdentity.identify(path, busyTimeoutMilliseconds: 2000) {
+            case .missing:
+                report.problems.append(HealthProblem(
+                    kind: .databaseMissing, detail: "There is no database at \(path).",
+                    remedy: "Check --db and TIMELINE_DB; `timeline import` or `timeline post` creates a new one."))
+                return
+            case .empty:
+                // As for every other command: an empty file is no timeline yet.
+                report.problems.append(HealthProblem(
+                    kind: .databaseMissing, detail: "There is no timeline in \(path) yet: the file is empty.",
+                    remedy: "`timeline import` or `timeline post` creates the timeline in it."))
+                return
+            case let .foreign(reason):
+                report.problems.append(HealthProblem(
+                    kind: .notADatabase, detail: "\(path) is not a timeline database: \(reason).",
+                    remedy: "Point --db or TIMELINE_DB at the timeline database, or move the file away."))
+                return
+            case .timeline:
+                connection = try ReadingConnection.open(path, mode: .readOnly, busyTimeoutMilliseconds: 2000).connection
+            }
         } catch {
-            report.problems.append(unreadable(path, error))
+            report.problems.append(problem(for: error, path: path))
             return
         }
-        connection.setBusyTimeout(milliseconds: 2000)
         // Each step reports what it finds; a damaged page fails only the steps that read it.
         do throws(SQLiteError) {
             report.schemaVersion = try SchemaMigrator.version(of: connection)
@@ -197,6 +217,22 @@ private enum HealthCheck {
                           remedy: "Try again when the other program has finished.")
         default:
             unreadable(path, error)
+        }
+    }
+
+    private static func problem(for error: TimelineStoreError, path: String) -> HealthProblem {
+        switch error {
+        case let .sqlite(error):
+            problem(for: error, path: path)
+        case let .notATimelineDatabase(_, reason):
+            HealthProblem(kind: .notADatabase, detail: "\(path) is not a timeline database: \(reason).",
+                          remedy: "Point --db or TIMELINE_DB at the timeline database, or move the file away.")
+        case .busy:
+            HealthProblem(kind: .unreadable, detail: "\(path) stayed locked by another process.",
+                          remedy: "Try again when the other program has finished.")
+        default:
+            HealthProblem(kind: .unreadable, detail: "\(error)",
+                          remedy: "Check the file's permissions and that its directory is readable.")
         }
     }
 

@@ -99,8 +99,7 @@ public struct MastodonSync: Sendable {
         options: Options = Options(), clock: SyncClock = .system
     ) throws(MastodonError) {
         let server = try MastodonServer(server)
-        // RFC 6750's b64token, and every token seen in the wild: printable ASCII, no spaces.
-        guard !token.isEmpty, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw .invalidToken }
+        guard let token = AccessToken(token) else { throw .invalidToken }
         self.store = store
         self.account = account
         self.options = options

@@ -22,11 +22,23 @@ public struct TimelinePage: Sendable, Codable, Hashable {
     public func prefix(_ count: Int) -> TimelinePage {
         guard count < messages.count else { return self }
         let kept = Array(messages.prefix(max(0, count)))
-        let keptIDs = Set(kept.map(\.id))
-        let referenced = Set(kept.flatMap { [$0.repostOfID, $0.quoteOfID].compactMap { $0 } })
-        let movedToRelated = messages.dropFirst(kept.count).filter { referenced.contains($0.id) && !keptIDs.contains($0.id) }
+        let originals = Self.originalIDs(shownWith: kept)
+        let movedToRelated = messages.dropFirst(kept.count).filter { originals.contains($0.id) }
         return TimelinePage(messages: kept, related: related + movedToRelated, users: users,
                             nextCursor: kept.last?.cursor)
+    }
+
+    /// The IDs of the messages that `messages` repost or quote and do not hold themselves: what a
+    /// page of them shows from `related`. (A snapshot preview makes only these of the messages
+    /// after its head, then takes the `prefix`.)
+    static func originalIDs(shownWith messages: [Message]) -> Set<String> {
+        var ids = Set<String>()
+        for message in messages {
+            if let id = message.repostOfID { ids.insert(id) }
+            if let id = message.quoteOfID { ids.insert(id) }
+        }
+        for message in messages { ids.remove(message.id) }
+        return ids
     }
 
     /// The page's users by ID, for rendering.

@@ -6,6 +6,10 @@ public enum HTTPTransportError: Error, Sendable, Equatable, CustomStringConverti
     /// `http://` to a host that is not a loopback address: tokens would cross the network in
     /// clear text.
     case insecureURL(String)
+    /// A request header cannot be sent as written (a name that is not an HTTP token, a value
+    /// with a line break that would start another header). Only the name is given: the value
+    /// may be a secret.
+    case invalidHeader(name: String)
     /// The server could not be reached (name not resolved, connection refused, TLS failed).
     case cannotConnect(url: String, reason: String)
     /// No complete answer came within the request's timeout.
@@ -25,6 +29,8 @@ public enum HTTPTransportError: Error, Sendable, Equatable, CustomStringConverti
             "\(url) is not a URL a server can be reached at; write it as https://host or https://host/path."
         case let .insecureURL(url):
             "\(url) uses plain http, which would send your token in clear text; use https:// (plain http is allowed only to 127.0.0.1, ::1 and localhost)."
+        case let .invalidHeader(name):
+            "The request header \(name.isEmpty ? "with an empty name" : name) cannot be sent: its name is not a valid field name or its value holds a line break."
         case let .cannotConnect(url, reason):
             "Cannot reach \(url): \(reason). Check the address and your network, then try again."
         case let .timedOut(url, after):

@@ -11,8 +11,15 @@ final class SQLiteConnection {
     enum OpenMode {
         case readWrite
         case readWriteCreate
-        /// Never writes the database (`timeline doctor`).
+        /// Never writes the database (`timeline doctor`). In WAL mode SQLite still creates the
+        /// `-wal` and `-shm` files beside it when they are missing, and may leave them there.
         case readOnly
+        /// Never writes, never locks, and creates no file: SQLite's `immutable` URI parameter,
+        /// which promises SQLite that nothing changes the file while it is open, so it reads the
+        /// main file alone and ignores any `-wal`. Only for a file nothing can be writing: one
+        /// whose directory cannot hold a `-wal` (so no writer can start), or a file not yet known
+        /// to be ours, read once to tell whose it is.
+        case immutable
     }
 
     let path: String
@@ -30,8 +37,9 @@ final class SQLiteConnection {
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .immutable: flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
         }
-        let code = sqlite3_open_v2(path, &db, flags, nil)
+        let code = sqlite3_open_v2(mode == .immutable ? Self.immutableURI(path) : path, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_close_v2(db)
@@ -39,6 +47,22 @@ final class SQLiteConnection {
         }
         self.path = path
         self.handle = db
+    }
+
+    /// `path` as an SQLite URI with `immutable=1`. The path's `%`, `?` and `#` are escaped, as URI
+    /// syntax asks; an absolute path gets an empty authority (`file:///…`), so that one starting
+    /// with `//` is not read as a host name.
+    static func immutableURI(_ path: String) -> String {
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return (path.hasPrefix("/") ? "file://" : "file:") + escaped + "?immutable=1"
     }
 
     deinit {
@@ -83,6 +107,10 @@ final class SQLiteConnection {
     }
 
     private(set) var busyTimeoutMilliseconds = 0
+
+    /// Whether SQLite opened the database file for reading only: asked to, or because the file
+    /// itself is not writable (SQLite then falls back to reading without saying so).
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
     /// Whether no transaction is open.
     var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }

@@ -58,10 +58,11 @@ public struct SnapshotFile: Sendable {
 
     /// The file's bytes for `snapshot`.
     public static func encode(_ snapshot: TimelineSnapshot, path: String = "snapshot") throws(SnapshotError) -> [UInt8] {
-        let payload: [UInt8]
+        let writer = BinaryWriter()
+        snapshot.write(to: writer)
+        let payload = writer.bytes
         let frame: [UInt8]
-        do {
-            payload = try BinaryEncoder().encode(snapshot)
+        do throws(LZ4FrameError) {
             frame = try LZ4Frame.compress(payload)
         } catch {
             throw .notWritten(path: path, reason: "\(error)")
@@ -87,33 +88,31 @@ public struct SnapshotFile: Sendable {
     /// `readPreview(messages:)` of a snapshot file's bytes. `path` is only used in errors.
     public static func decodePreview(_ file: [UInt8], messages count: Int, path: String = "snapshot") throws(SnapshotError) -> SnapshotPreview {
         let (header, payload) = try verifiedPayload(of: file, path: path)
-        let parts: TimelineSnapshot.PreviewParts
+        let preview: SnapshotPreview
         do {
-            parts = try BinaryDecoder().decodeWithReader(from: payload) { reader in
-                try TimelineSnapshot.decodePreview(binary: reader, messages: max(0, count))
+            preview = try BinaryDecoder().decodeWithReader(from: payload) { reader in
+                let (snapshot, count, restOffset) = try SnapshotPreviewReader.read(from: reader, messages: count)
+                return SnapshotPreview(windowMessageCount: count, headSnapshot: snapshot, restOffset: restOffset,
+                                       payload: payload, header: header, path: path)
             }
         } catch {
             throw .corrupt(path: path, reason: "payload does not decode: \(error)")
         }
-        try check(state: parts.state, builtAt: parts.builtAt, limit: parts.limit,
-                  shown: parts.head.messages + parts.head.related, against: header, path: path)
-        return SnapshotPreview(parts: parts, payload: payload, header: header, path: path)
+        try check(preview.headSnapshot, against: header, path: path)
+        return preview
     }
 
     /// The whole snapshot of a preview (see `SnapshotPreview.complete()`).
-    static func decodeRemainder(
-        _ payload: [UInt8], of parts: TimelineSnapshot.PreviewParts, header: SnapshotHeader, path: String
-    ) throws(SnapshotError) -> TimelineSnapshot {
+    static func decodeRemainder(of preview: SnapshotPreview) throws(SnapshotError) -> TimelineSnapshot {
         let snapshot: TimelineSnapshot
         do {
-            snapshot = try BinaryDecoder().decodeWithReader(from: payload) { reader in
-                try TimelineSnapshot.decodeRemainder(binary: reader, of: parts)
+            snapshot = try BinaryDecoder().decodeWithReader(from: preview.payload) { reader in
+                try SnapshotRemainderReader.read(from: reader, head: preview.head.messages, restOffset: preview.restOffset)
             }
         } catch {
-            throw .corrupt(path: path, reason: "payload does not decode: \(error)")
+            throw .corrupt(path: preview.path, reason: "payload does not decode: \(error)")
         }
-        try check(state: snapshot.state, builtAt: snapshot.builtAt, limit: snapshot.limit,
-                  shown: snapshot.window.messages + snapshot.window.related, against: header, path: path)
+        try check(snapshot, against: preview.header, path: preview.path)
         return snapshot
     }
 
@@ -144,18 +143,19 @@ public struct SnapshotFile: Sendable {
     static func decodePayload(_ payload: [UInt8], header: SnapshotHeader, path: String) throws(SnapshotError) -> TimelineSnapshot {
         let snapshot: TimelineSnapshot
         do {
-            snapshot = try BinaryDecoder().decode(TimelineSnapshot.self, from: payload)
+            snapshot = try BinaryDecoder().decodeWithReader(from: payload) { reader in try TimelineSnapshot.read(from: reader) }
         } catch {
             throw .corrupt(path: path, reason: "payload does not decode: \(error)")
         }
-        try check(state: snapshot.state, builtAt: snapshot.builtAt, limit: snapshot.limit,
-                  shown: snapshot.window.messages + snapshot.window.related, against: header, path: path)
+        try check(snapshot, against: header, path: path)
         return snapshot
     }
 
-    private static func check(
-        state: TimelineState, builtAt: Date, limit: Int, shown: [Message], against header: SnapshotHeader, path: String
-    ) throws(SnapshotError) {
+    /// Checks what was decoded (the whole snapshot, or a preview's with only the head in its
+    /// window) against the header.
+    private static func check(_ snapshot: TimelineSnapshot, against header: SnapshotHeader, path: String) throws(SnapshotError) {
+        let state = snapshot.state, builtAt = snapshot.builtAt, limit = snapshot.limit
+        let shown = snapshot.window.messages + snapshot.window.related
         guard state.generation == header.generation, state.databaseID == header.databaseID, limit == header.limit else {
             throw .corrupt(path: path, reason: "header and payload disagree on database or generation")
         }

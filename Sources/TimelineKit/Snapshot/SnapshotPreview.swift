@@ -19,19 +19,22 @@ import Foundation
 /// ```
 public struct SnapshotPreview: Sendable {
     /// The state of the database the snapshot was built from.
-    public var state: TimelineState { parts.state }
+    public var state: TimelineState { headSnapshot.state }
     /// When the snapshot was built.
-    public var builtAt: Date { parts.builtAt }
+    public var builtAt: Date { headSnapshot.builtAt }
     /// How many messages the window was built to hold.
-    public var limit: Int { parts.limit }
+    public var limit: Int { headSnapshot.limit }
     /// The window's first messages (as many as were asked for, or all there are), the messages
     /// they repost or quote, and the users those show. `nextCursor` is the window's own: whether
     /// the database held more than the window when the snapshot was built.
-    public var head: TimelinePage { parts.head }
+    public var head: TimelinePage { headSnapshot.window }
     /// How many messages the whole window holds.
-    public var windowMessageCount: Int { parts.windowMessageCount }
+    public let windowMessageCount: Int
 
-    let parts: TimelineSnapshot.PreviewParts
+    /// The snapshot with `head` as its window.
+    let headSnapshot: TimelineSnapshot
+    /// Where the window's messages after the head start in `payload`.
+    let restOffset: Int
     let payload: [UInt8]
     let header: SnapshotHeader
     let path: String
@@ -41,7 +44,7 @@ public struct SnapshotPreview: Sendable {
 
     /// Whether the snapshot describes `state`: the same database at the same generation.
     public func isFresh(for state: TimelineState) -> Bool {
-        self.state.databaseID == state.databaseID && self.state.generation == state.generation
+        headSnapshot.isFresh(for: state)
     }
 
     /// The whole snapshot, decoded and checked as `SnapshotFile.read()` does; the head's
@@ -50,6 +53,6 @@ public struct SnapshotPreview: Sendable {
     /// - Throws: `SnapshotError.corrupt` when a part the preview stepped over does not decode
     ///   (only a file crafted to pass the checksums can get that far).
     public func complete() throws(SnapshotError) -> TimelineSnapshot {
-        try SnapshotFile.decodeRemainder(payload, of: parts, header: header, path: path)
+        try SnapshotFile.decodeRemainder(of: self)
     }
 }

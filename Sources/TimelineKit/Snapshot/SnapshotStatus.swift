@@ -12,7 +12,7 @@ public enum SnapshotStatus: Sendable, Equatable, CustomStringConvertible {
 
     /// Compares a snapshot's header with the database's state.
     init(header: SnapshotHeader, state: TimelineState) {
-        if header.databaseID == state.databaseID, header.generation == state.generation {
+        if state.isShown(bySnapshotOf: header.databaseID, at: header.generation) {
             self = .fresh(generation: state.generation)
         } else {
             self = .stale(snapshotGeneration: header.generation, databaseGeneration: state.generation,
@@ -38,5 +38,15 @@ public enum SnapshotStatus: Sendable, Equatable, CustomStringConvertible {
         case let .unusable(error):
             "unusable: \(error)"
         }
+    }
+}
+
+extension TimelineState {
+    /// Whether a snapshot built from the database `databaseID` at `generation` shows exactly what
+    /// a database in this state holds: the same database (not one deleted and created again at
+    /// the same path) at the same generation. The one rule of freshness, which every snapshot,
+    /// preview, header and status check follows.
+    func isShown(bySnapshotOf databaseID: String, at generation: Int64) -> Bool {
+        self.databaseID == databaseID && self.generation == generation
     }
 }

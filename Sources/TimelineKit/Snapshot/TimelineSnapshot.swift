@@ -40,6 +40,6 @@ public struct TimelineSnapshot: Sendable, Codable, Hashable {
 
     /// Whether the snapshot shows exactly what a database in `current` state holds.
     public func isFresh(for current: TimelineState) -> Bool {
-        state.databaseID == current.databaseID && state.generation == current.generation
+        current.isShown(bySnapshotOf: state.databaseID, at: state.generation)
     }
 }

@@ -40,6 +40,11 @@ final class GuardedConnection: @unchecked Sendable {
             }
         }
     }
+
+    /// Closes the connection (once no one is using it); the next use opens a new one.
+    func reset() {
+        lock.withLock { _ in connection = nil }
+    }
 }
 
 /// Opening the guarded connection failed, or the work done with it did.

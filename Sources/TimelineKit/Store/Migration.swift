@@ -8,6 +8,19 @@ struct Migration: Sendable {
     let name: String
     /// The statements, run in the same transaction that sets `user_version`.
     let sql: String
+    /// Whether it changes tables, indexes or rows. One that does not (it only sets a header
+    /// field, or only adds new tables that the timeline's reads do not need) leaves the database
+    /// readable by the code of the version before, takes no time whatever the size, and so is
+    /// neither held back by `Configuration.migrationSizeLimit` nor needed to read a database
+    /// that cannot be written.
+    let changesTables: Bool
+
+    init(version: Int, name: String, sql: String, changesTables: Bool = true) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+        self.changesTables = changesTables
+    }
 
     /// The newest schema version this library knows.
     static var latestVersion: Int { all.count }
@@ -280,10 +293,18 @@ struct Migration: Sendable {
             INSERT INTO messages_search_unspaced (rowid, text)
                 SELECT rowid, text || char(10, 10) FROM messages WHERE text_is_unspaced;
             """#),
-        // New tables only: nothing existing is rewritten, so it takes no time at any size.
-        // No trigger of change tracking looks at them: a sync's bookkeeping is not a change to
-        // the timeline, and marking messages read through them moves the counts as usual.
-        Migration(version: 5, name: "synced accounts: home timelines, gaps, read markers, notifications", sql: #"""
+        // Databases created from here on have it from the start (this runs for them too). The
+        // number is written out, not interpolated: a list of literals is laid out by the compiler,
+        // while an interpolation would build the whole list at run time, on `show`'s path.
+        Migration(version: 5, name: "application id", sql: """
+            PRAGMA application_id = 1414351950;  -- DatabaseIdentity.applicationID, "TMLN"
+            """, changesTables: false),
+        // New tables only: nothing existing is rewritten, so it takes no time at any size, and
+        // `show` reads an older database without them. (A database that cannot be written here is
+        // then read without them: it cannot be synced into either.) No trigger of change tracking
+        // looks at them: a sync's bookkeeping is not a change to the timeline, and marking
+        // messages read through them moves the counts as usual.
+        Migration(version: 6, name: "synced accounts: home timelines, gaps, read markers, notifications", sql: #"""
             -- Which messages came from which synced account's home timeline, in the server's
             -- order: `position` grows with it (newer is larger). Server IDs are opaque strings,
             -- never compared as numbers, so this order is the only one the sync trusts: "read
@@ -341,6 +362,11 @@ struct Migration: Sendable {
                 remaining      INTEGER,
                 PRIMARY KEY (account, timeline, upper_position)
             ) WITHOUT ROWID;
-            """#),
+            """#, changesTables: false),
     ]
+
+    /// Whether a database at `version` still needs a migration that changes tables.
+    static func rebuildsTables(after version: Int) -> Bool {
+        all.contains { $0.version > version && $0.changesTables }
+    }
 }

@@ -15,8 +15,9 @@ enum SchemaMigrator {
         }
     }
 
-    /// Applies every migration newer than the database's version. Safe against a second process
-    /// migrating at the same time: the version is read again once the write lock is held.
+    /// Applies every migration newer than the database's version, in one transaction of its own.
+    /// Safe against a second process migrating at the same time: the version is read again once
+    /// the write lock is held.
     ///
     /// Foreign keys are off while migrations run, as SQLite's procedure for rebuilding a table asks
     /// (otherwise dropping the old table would delete through its references), and on again after.
@@ -28,27 +29,41 @@ enum SchemaMigrator {
         }
         defer { try? connection.execute("PRAGMA foreign_keys = ON") }
         try connection.reportingStoreErrors { () throws(SQLiteError) -> Void in try connection.execute("BEGIN IMMEDIATE") }
+        let migrated: Bool
         do throws(TimelineStoreError) {
-            let version = try connection.reportingStoreErrors { () throws(SQLiteError) in try Self.version(of: connection) }
-            try checkNotNewer(version, path: connection.path)
-            let holdsOtherTables = try connection.reportingStoreErrors { () throws(SQLiteError) in
-                version == 0 ? try hasTables(connection) : false
-            }
-            if holdsOtherTables {
-                throw TimelineStoreError.notATimelineDatabase(
-                    path: connection.path, reason: "it is an SQLite database with tables of another program")
-            }
-            try connection.reportingStoreErrors { () throws(SQLiteError) -> Void in
-                for migration in Migration.all where migration.version > version {
-                    try connection.execute(migration.sql)
-                }
-                try connection.execute("PRAGMA user_version = \(Migration.latestVersion)")
-                try connection.execute("COMMIT")
-            }
+            migrated = try applyPending(connection)
+            try connection.reportingStoreErrors { () throws(SQLiteError) -> Void in try connection.execute("COMMIT") }
         } catch {
             if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
             throw error
         }
+        // Copies the new page 1 from the WAL into the file, where the next open reads the
+        // application ID without SQLite (`DatabaseIdentity`). Passive: never waits for a reader.
+        if migrated { try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)") }
+    }
+
+    /// Applies the migrations the database still needs, inside the write transaction the caller
+    /// holds (`BEGIN IMMEDIATE`), so that they commit or roll back with whatever follows them.
+    /// Returns whether there were any.
+    @discardableResult
+    static func applyPending(_ connection: SQLiteConnection) throws(TimelineStoreError) -> Bool {
+        let version = try connection.reportingStoreErrors { () throws(SQLiteError) in try Self.version(of: connection) }
+        try checkNotNewer(version, path: connection.path)
+        let holdsOtherTables = try connection.reportingStoreErrors { () throws(SQLiteError) in
+            version == 0 ? try hasTables(connection) : false
+        }
+        if holdsOtherTables {
+            throw TimelineStoreError.notATimelineDatabase(
+                path: connection.path, reason: "it is an SQLite database with tables of another program")
+        }
+        if version >= Migration.latestVersion { return false }
+        try connection.reportingStoreErrors { () throws(SQLiteError) -> Void in
+            for migration in Migration.all where migration.version > version {
+                try connection.execute(migration.sql)
+            }
+            try connection.execute("PRAGMA user_version = \(Migration.latestVersion)")
+        }
+        return true
     }
 
     private static func hasTables(_ connection: SQLiteConnection) throws(SQLiteError) -> Bool {

@@ -41,87 +41,141 @@ public final class TimelineStore: Sendable {
 
     /// The schema version of the database at `path` (`PRAGMA user_version`; 0 for an empty
     /// file), read without changing or migrating anything.
+    ///
+    /// - Throws: `.databaseMissing`, `.notATimelineDatabase` (another program's file, left as
+    ///   it was), `.cannotOpen`.
     public static func schemaVersion(ofDatabaseAt path: String) throws(TimelineStoreError) -> Int {
-        guard FileSystem.size(at: path) != nil else { throw .databaseMissing(path: path) }
-        let connection: SQLiteConnection
-        do {
-            connection = try SQLiteConnection(path: path, mode: .readOnly)
-        } catch {
-            throw .cannotOpen(path: path, reason: error.message)
+        switch try DatabaseIdentity.identify(path, busyTimeoutMilliseconds: Configuration().busyTimeoutMilliseconds) {
+        case .missing: throw .databaseMissing(path: path)
+        case .empty: return 0
+        case let .foreign(reason): throw .notATimelineDatabase(path: path, reason: reason)
+        case .timeline: break
         }
-        return try connection.reportingStoreErrors { () throws(SQLiteError) in try SchemaMigrator.version(of: connection) }
+        return try ReadingConnection.open(path, mode: .readOnly, busyTimeoutMilliseconds: Configuration().busyTimeoutMilliseconds).schemaVersion
     }
 
     /// The writer connection, opened on the first write: `timeline show` only reads.
     let writer: GuardedConnection
     let reader: GuardedConnection
+    /// Set when there was no database at `path`: the first write creates it.
+    let creation: DatabaseCreation?
 
-    /// Opens the database at `path`, creating it (private: 0600, in a 0700 directory) when it does
-    /// not exist and `configuration.createIfMissing` allows, and migrating it to the newest schema.
+    /// Whether the database can only be read from here: its file, or the directory that must
+    /// hold its `-wal` and `-shm`, is read-only (permissions, a read-only file system). Reads
+    /// work; writes throw `TimelineStoreError.readOnly`, naming what cannot be written.
+    public let isReadOnly: Bool
+
+    /// Opens the database at `path` and migrates it to the newest schema.
+    ///
+    /// Nothing is written before the file is known to be a timeline database: another program's
+    /// file (told by SQLite's application ID, see `DatabaseIdentity`) is refused exactly as it
+    /// was. Where there is no database and `configuration.createIfMissing` allows, nothing is
+    /// created yet: the store reads as an empty timeline, and the first write that commits
+    /// creates the database (private: 0600, in 0700 directories) with that write in it. A
+    /// database that cannot be written here (`isReadOnly`) is opened for reading, and migrated
+    /// only when its schema could not be read otherwise.
     ///
     /// - Throws: `TimelineStoreError.databaseNewerThanLibrary` for a database written by a newer
-    ///   TimelineKit (left untouched), `.notATimelineDatabase`, `.databaseMissing`, `.cannotOpen`,
-    ///   `.busy`.
+    ///   TimelineKit (left untouched), `.notATimelineDatabase`, `.databaseMissing` (also for an
+    ///   empty file without `createIfMissing`), `.cannotOpen`, `.readOnly` (an older schema
+    ///   that must be migrated to be read, where it cannot be written), `.busy`.
     public init(path: String, configuration: Configuration = Configuration()) throws(TimelineStoreError) {
         self.path = path
         self.configuration = configuration
         self.snapshotFile = SnapshotFile(path: configuration.snapshotPath ?? SnapshotFile.path(forDatabaseAt: path))
 
-        switch FileSystem.kind(at: path) {
-        case .missing:
+        let identity = try DatabaseIdentity.identify(path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+        switch identity {
+        case let .foreign(reason):
+            throw .notATimelineDatabase(path: path, reason: reason)
+        case .missing, .empty:
             guard configuration.createIfMissing else { throw .databaseMissing(path: path) }
-            do {
-                try FileSystem.createDirectories(FileSystem.parentDirectory(of: path), permissions: 0o700)
-                // Created here rather than by SQLite so that it is private whatever the umask;
-                // SQLite gives its -wal and -shm files the database file's permissions.
-                try FileSystem.createFileIfMissing(path, permissions: 0o600)
-            } catch {
-                throw .cannotOpen(path: path, reason: error.description)
+            let creation = DatabaseCreation(path: path)
+            self.creation = creation
+            self.isReadOnly = false
+            self.reader = GuardedConnection(nil) { () throws(TimelineStoreError) in
+                // Until the first write, what there is to read is an empty timeline.
+                if creation.isPending { return try Self.openEmptyTimeline() }
+                return try Self.openReader(path: path, configuration: configuration).connection
             }
-        case .regularFile, .symbolicLink:
-            break
-        case let kind:
-            throw .cannotOpen(path: path, reason: "it is \(kind), not a database file")
+            self.writer = GuardedConnection(nil) { () throws(TimelineStoreError) in
+                // Only `write` creates the database; upkeep has nothing to work on before.
+                if creation.isPending { throw .databaseMissing(path: path) }
+                let connection = try Self.openWriter(path: path, configuration: configuration)
+                // Another process may have created it, with an older timeline.
+                try SchemaMigrator.migrate(connection)
+                return connection
+            }
+            return
+        case .timeline:
+            self.creation = nil
         }
 
-        let readerConnection = try Self.openConnection(path: path, configuration: configuration)
-        let version = try readerConnection.reportingStoreErrors { () throws(SQLiteError) in
-            try SchemaMigrator.version(of: readerConnection)
-        }
-        try SchemaMigrator.checkNotNewer(version, path: path)
+        let opened = try Self.openReader(path: path, configuration: configuration)
+        let readerConnection = opened.connection
+        try SchemaMigrator.checkNotNewer(opened.version, path: path)
         var writerConnection: SQLiteConnection?
-        if version < Migration.latestVersion {
-            if let limit = configuration.migrationSizeLimit, let bytes = FileSystem.size(at: path), bytes > limit {
-                throw .migrationNeeded(path: path, schemaVersion: version, newestKnown: Migration.latestVersion, bytes: bytes)
+        let rebuilds = Migration.rebuildsTables(after: opened.version)
+        if opened.readOnly {
+            if rebuilds { throw Self.cannotWrite(path) }
+        } else if opened.version < Migration.latestVersion {
+            if rebuilds, let limit = configuration.migrationSizeLimit, let bytes = FileSystem.size(at: path), bytes > limit {
+                throw .migrationNeeded(path: path, schemaVersion: opened.version, newestKnown: Migration.latestVersion, bytes: bytes)
             }
             let connection = try Self.openWriter(path: path, configuration: configuration)
             try SchemaMigrator.migrate(connection)
             writerConnection = connection
         }
-        // The reader never writes: a bug that tried would fail instead of racing the writer.
-        try readerConnection.reportingStoreErrors { () throws(SQLiteError) in
-            try readerConnection.execute("PRAGMA query_only = 1")
-        }
+        let readOnly = opened.readOnly
+        self.isReadOnly = readOnly
         self.reader = GuardedConnection(readerConnection) { () throws(TimelineStoreError) in
             preconditionFailure("the reader connection is opened by init")
         }
         self.writer = GuardedConnection(writerConnection) { () throws(TimelineStoreError) in
-            try Self.openWriter(path: path, configuration: configuration)
+            if readOnly { throw Self.cannotWrite(path) }
+            return try Self.openWriter(path: path, configuration: configuration)
         }
     }
 
-    private static func openConnection(path: String, configuration: Configuration) throws(TimelineStoreError) -> SQLiteConnection {
+    /// Why a database that was opened only for reading cannot be written.
+    private static func cannotWrite(_ path: String) -> TimelineStoreError {
+        .readOnly(forDatabaseAt: path) ?? .cannotOpen(path: path, reason: "SQLite could open it only for reading")
+    }
+
+    /// The reader: read-write, so that SQLite can keep the WAL index in the `-shm` as every
+    /// reader does, but refusing writes (`query_only`), so that a bug that tried would fail
+    /// instead of racing the writer. Where the database cannot be written, a read-only
+    /// connection (`ReadingConnection`); `readOnly` says so.
+    private static func openReader(path: String, configuration: Configuration) throws(TimelineStoreError) -> (connection: SQLiteConnection, version: Int, readOnly: Bool) {
+        let opened = try ReadingConnection.open(path, mode: .readWrite, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+        let connection = opened.connection
+        try connection.reportingStoreErrors { () throws(SQLiteError) in
+            try connection.execute("PRAGMA query_only = 1")
+        }
+        // SQLite opens a file it may not write read-only without saying so.
+        return (connection, opened.schemaVersion, opened.fellBack || connection.isReadOnly)
+    }
+
+    /// An empty timeline in memory: the schema and nothing else, what a store reads before the
+    /// first write creates its database. Built only for a store that reads before it writes.
+    private static func openEmptyTimeline() throws(TimelineStoreError) -> SQLiteConnection {
         let connection: SQLiteConnection
         do {
-            connection = try SQLiteConnection(path: path, mode: .readWrite)
+            connection = try SQLiteConnection(path: ":memory:", mode: .readWriteCreate)
         } catch {
-            throw .cannotOpen(path: path, reason: error.message)
+            throw .cannotOpen(path: ":memory:", reason: error.message)
         }
-        connection.setBusyTimeout(milliseconds: configuration.busyTimeoutMilliseconds)
+        try SchemaMigrator.migrate(connection)
         return connection
     }
 
-    private static func openWriter(path: String, configuration: Configuration) throws(TimelineStoreError) -> SQLiteConnection {
+    private static func openConnection(path: String, configuration: Configuration) throws(TimelineStoreError) -> SQLiteConnection {
+        try ReadingConnection.opening(path, mode: .readWrite, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+    }
+
+    /// The writer. `enablingWAL: false` keeps the journal mode as it is: a database being
+    /// created switches to WAL only after its first transaction (`DatabaseCreation`).
+    static func openWriter(path: String, configuration: Configuration, enablingWAL: Bool = true) throws(TimelineStoreError) -> SQLiteConnection {
         let connection = try openConnection(path: path, configuration: configuration)
         try connection.reportingStoreErrors { () throws(SQLiteError) -> Void in
             // A database created now gets incremental auto-vacuum, so that a prune can give its
@@ -132,7 +186,7 @@ public final class TimelineStore: Sendable {
                 try connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
             }
             // WAL: readers (every terminal's `show`) never block the writer, nor it them.
-            try connection.execute("PRAGMA journal_mode = WAL")
+            if enablingWAL { try connection.execute("PRAGMA journal_mode = WAL") }
             // FULL makes each commit durable before the snapshot that describes it is written. With
             // NORMAL, a power loss could roll the database back behind a snapshot already on disk,
             // and a later commit could reach the same generation with different contents.
@@ -250,12 +304,15 @@ public final class TimelineStore: Sendable {
     // MARK: Writing
 
     /// Runs `body` in one write transaction: everything it does commits together when it returns,
-    /// or is rolled back when it throws. Then refreshes the snapshot.
+    /// or is rolled back when it throws. Then refreshes the snapshot. The first write of a store
+    /// opened where there was no database creates it, with this transaction in it; when that
+    /// write fails, nothing is created (`DatabaseCreation`).
     ///
     /// Waits up to `configuration.busyTimeout` for another process's write lock.
     ///
     /// - Throws: what `body` throws (after rolling back), or a `TimelineStoreError`:
-    ///   `.unknownAuthor` when a message's author is not stored by the end, `.busy`, and
+    ///   `.unknownAuthor` when a message's author is not stored by the end, `.busy`, `.readOnly`
+    ///   when the database (or the directory that holds it) cannot be written, and
     ///   `.snapshotNotWritten` when the transaction committed but the snapshot could not be
     ///   rewritten (the database is fine; the old snapshot stays).
     @discardableResult
@@ -266,6 +323,18 @@ public final class TimelineStore: Sendable {
     /// `write(_:)`, leaving the snapshot as it is when `refreshingSnapshot` is false: a sync
     /// stores page after page and rewrites the snapshot once, at its end.
     func write<T: Sendable>(refreshingSnapshot: Bool, _ body: (TimelineTransaction) throws -> T) throws -> T {
+        if let creation, creation.isPending {
+            let outcome = try creation.createIfPending(configuration: configuration, body)
+            // The empty timeline in memory gives way to the file.
+            reader.reset()
+            if case let .created(value) = outcome {
+                try Self.unwrap(writer.withConnection { connection throws(TimelineStoreError) in
+                    defer { maintainAfterWrite(using: connection) }
+                    if refreshingSnapshot { try refreshSnapshotAfterWrite(using: connection) }
+                })
+                return value
+            }
+        }
         do throws(GuardedConnectionError<any Error>) {
             return try writer.withConnection { connection throws -> T in
                 let value = try Self.inWriteTransaction(connection, body)
@@ -282,8 +351,10 @@ public final class TimelineStore: Sendable {
         }
     }
 
-    private static func inWriteTransaction<T>(
-        _ connection: SQLiteConnection, _ body: (TimelineTransaction) throws -> T
+    /// Runs `body` in one write transaction on `connection`; `migrating` applies the pending
+    /// migrations first, in the same transaction (a database being created).
+    static func inWriteTransaction<T>(
+        _ connection: SQLiteConnection, migrating: Bool = false, _ body: (TimelineTransaction) throws -> T
     ) throws -> T {
         // IMMEDIATE takes the write lock now, waiting out the busy timeout here, instead of failing
         // halfway when a read transaction would have to upgrade.
@@ -291,6 +362,7 @@ public final class TimelineStore: Sendable {
         let transaction = TimelineTransaction(connection: connection)
         defer { transaction.isOpen = false }
         do {
+            if migrating { try SchemaMigrator.applyPending(connection) }
             try connection.reportingStoreErrors { () throws(SQLiteError) in try connection.execute(SearchIndexBatch.begin) }
             let value = try body(transaction)
             try transaction.checkAuthorsExist()
@@ -391,9 +463,13 @@ public final class TimelineStore: Sendable {
     /// (forever when `nil`).
     /// `limit` sets how many messages it holds; by default the configuration's, else the limit of
     /// the snapshot on disk, else `TimelineSnapshot.defaultLimit`.
+    ///
+    /// - Throws: `.databaseMissing` before the first write has created the database: there is
+    ///   nothing to take a snapshot of, and no snapshot is written beside a file that is not there.
     @discardableResult
     public func writeSnapshot(limit: Int? = nil, force: Bool = false, lockTimeout: Duration? = nil) throws(TimelineStoreError) -> SnapshotWrite {
-        try Self.unwrap(reader.withConnection { connection throws(TimelineStoreError) -> SnapshotWrite in
+        if creation?.isPending == true { throw .databaseMissing(path: path) }
+        return try Self.unwrap(reader.withConnection { connection throws(TimelineStoreError) -> SnapshotWrite in
             try refreshSnapshot(using: connection, limit: limit, force: force, lockTimeout: lockTimeout)
         })
     }
@@ -416,8 +492,8 @@ public final class TimelineStore: Sendable {
                 let limit = max(0, configuredLimit ?? existing?.limit ?? TimelineSnapshot.defaultLimit)
                 let snapshot = try Self.inReadTransaction(connection) { reader throws(SQLiteError) -> TimelineSnapshot? in
                     let state = try reader.state()
-                    if !force, let existing, existing.databaseID == state.databaseID,
-                       existing.generation == state.generation, existing.limit == limit {
+                    if !force, let existing, state.isShown(bySnapshotOf: existing.databaseID, at: existing.generation),
+                       existing.limit == limit {
                         return nil
                     }
                     return TimelineSnapshot(state: state, builtAt: Date(), limit: limit,

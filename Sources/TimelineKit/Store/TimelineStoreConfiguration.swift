@@ -1,8 +1,10 @@
 extension TimelineStore {
     /// How a store opens its database and keeps its snapshot.
     public struct Configuration: Sendable {
-        /// Create the database (and its directory, private: 0700) when it does not exist.
-        /// When `false`, opening a missing database throws `TimelineStoreError.databaseMissing`.
+        /// Create the database (and its directory, private: 0700) when it does not exist (or is
+        /// an empty file), at the first write that commits: until then nothing is created, and
+        /// the store reads as an empty timeline. When `false`, opening a missing database (or
+        /// an empty file) throws `TimelineStoreError.databaseMissing`.
         public var createIfMissing: Bool
         /// How long a statement waits for another process's lock before failing with
         /// `TimelineStoreError.busy`. Writers from a script can wait; `timeline show` uses a

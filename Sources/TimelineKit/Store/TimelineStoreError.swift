@@ -18,6 +18,11 @@ public enum TimelineStoreError: Error, Sendable, Equatable, CustomStringConverti
     case invalidValue(field: String, reason: String)
     /// The database could not be created or opened (permissions, missing directory, disk full).
     case cannotOpen(path: String, reason: String)
+    /// The database cannot be written where it is: `unwritable` (the database file, its `-wal`
+    /// or `-shm` file, or the directory that must hold them) is read-only for this process, for
+    /// the system's `reason` (permissions, a read-only file system). Nothing was changed; reading
+    /// still works (`TimelineStore.isReadOnly`).
+    case readOnly(path: String, unwritable: String, reason: String)
     /// The change was committed, but the snapshot beside the database could not be rewritten.
     /// The database is fine and the old snapshot stays in place; the next `show` reconciles.
     case snapshotNotWritten(path: String, reason: String)
@@ -35,7 +40,7 @@ public enum TimelineStoreError: Error, Sendable, Equatable, CustomStringConverti
         case let .databaseMissing(path):
             "No timeline database at \(path). Add messages with `timeline import` or `timeline post` to create it."
         case let .notATimelineDatabase(path, reason):
-            "\(path) is not a timeline database (\(reason)). Point --db or TIMELINE_DB at a timeline database, or move the file away."
+            "\(path) is not a timeline database: \(reason). It was left as it was. Point --db or TIMELINE_DB at a timeline database, or move the file away."
         case let .databaseNewerThanLibrary(path, version, newest):
             "\(path) has schema version \(version), but this timeline knows versions up to \(newest). It was written by a newer timeline; upgrade timeline to use it. The file was not changed."
         case let .migrationNeeded(path, version, newest, bytes):
@@ -48,6 +53,8 @@ public enum TimelineStoreError: Error, Sendable, Equatable, CustomStringConverti
             "Invalid \(field): \(reason). Nothing was written."
         case let .cannotOpen(path, reason):
             "Cannot open \(path): \(reason)."
+        case let .readOnly(path, unwritable, reason):
+            "Cannot write \(path): \(Self.naming(unwritable, of: path)) is read-only (\(reason)). SQLite writes the database and keeps its -wal and -shm files beside it, so both the file and its directory must be writable: fix the permissions (`chmod u+w \(unwritable)`) or the mount, or copy the database somewhere writable and point --db or TIMELINE_DB at the copy. Nothing was changed; reading (show, stats, search, export, doctor) still works."
         case let .snapshotNotWritten(path, reason):
             "The change was saved, but the snapshot \(path) could not be rewritten: \(reason). The database is intact and the next `timeline show` reconciles; fix the cause and run `timeline snapshot`."
         case let .invalidSearch(error):
@@ -55,5 +62,32 @@ public enum TimelineStoreError: Error, Sendable, Equatable, CustomStringConverti
         case let .sqlite(error):
             "\(error)"
         }
+    }
+}
+
+extension TimelineStoreError {
+    /// `.readOnly` naming what this process cannot write for the database at `path`: the
+    /// directory that must hold its `-wal` and `-shm` (on a read-only file system, the whole
+    /// place), else the file, its `-wal` or its `-shm`; `nil` when everything is writable (so the
+    /// failure is something else).
+    static func readOnly(forDatabaseAt path: String) -> TimelineStoreError? {
+        for place in [FileSystem.parentDirectory(of: path), path, path + "-wal", path + "-shm"] where FileSystem.kind(at: place) != .missing {
+            if let denial = FileSystem.writeDenial(at: place) { return .readOnly(path: path, unwritable: place, reason: denial.reason) }
+        }
+        return nil
+    }
+
+    private static func naming(_ unwritable: String, of path: String) -> String {
+        if unwritable == path { return "the file" }
+        if unwritable == FileSystem.parentDirectory(of: path) { return "its directory \(unwritable)" }
+        return unwritable
+    }
+
+    /// Why creating the database at `path` failed, for a file-system call that failed on the way.
+    static func notCreated(path: String, failure: FileSystemError) -> TimelineStoreError {
+        if failure.isPermissionDenied {
+            return .readOnly(path: path, unwritable: FileSystem.parentDirectory(of: failure.path), reason: failure.reason)
+        }
+        return .cannotOpen(path: path, reason: failure.description)
     }
 }

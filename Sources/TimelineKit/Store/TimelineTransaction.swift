@@ -228,6 +228,7 @@ extension TimelineStoreError {
         switch error.code.primary {
         case .busy, .locked: self = .busy(path: connection.path, waitedMilliseconds: connection.busyTimeoutMilliseconds)
         case .notADatabase: self = .notATimelineDatabase(path: connection.path, reason: error.message)
+        case .readOnly, .cantOpen: self = TimelineStoreError.readOnly(forDatabaseAt: connection.path) ?? .sqlite(error)
         default: self = .sqlite(error)
         }
     }

@@ -23,6 +23,10 @@ struct TimelineProcess {
     /// the machine running the tests.
     var environment: [String: String]
 
+    /// A command line that runs `timeline` (the arguments follow it), e.g. `setpriv` running
+    /// it as another user; empty to run `executable` directly.
+    var launcher: [String] = []
+
     init(databasePath: String, extra: [String: String] = [:]) {
         environment = ["TIMELINE_DB": databasePath, "HOME": "/nonexistent", "PATH": "/usr/bin:/bin", "TERM": "xterm-256color"]
         environment.merge(extra) { _, new in new }
@@ -31,8 +35,8 @@ struct TimelineProcess {
     /// Runs `timeline` with its output on pipes (not a terminal).
     func run(_ arguments: [String], input: Data? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.executable)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: launcher.first ?? Self.executable)
+        process.arguments = launcher.isEmpty ? arguments : launcher.dropFirst() + arguments
         process.environment = environment
         let output = Pipe()
         let errors = Pipe()

@@ -51,7 +51,8 @@ struct DataSets {
         try? FileManager.default.removeItem(atPath: scratch)
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         let path = scratch + "/empty.sqlite"
-        _ = try TimelineStore(path: path, configuration: .init(writesSnapshot: false))
+        // An empty write: TimelineKit creates a database at its first committed write.
+        try TimelineStore(path: path, configuration: .init(writesSnapshot: false)).write { _ in }
         let queue = try DatabaseQueue(path: path, configuration: grdbConfiguration(readonly: true))
         let sql = try queue.read { db in
             try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name")

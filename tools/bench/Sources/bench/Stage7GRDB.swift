@@ -115,7 +115,8 @@ func grdbConfiguration(readonly: Bool = false) -> Configuration {
 /// work per row. GRDB's writes go through the search triggers row by row, as a GRDB app indexing
 /// with FTS5 triggers would; TimelineKit's own transactions batch that indexing at their end.
 func makeGRDBDatabase(_ path: String) throws -> DatabasePool {
-    _ = try TimelineStore(path: path, configuration: .init(writesSnapshot: false))
+    // An empty write: TimelineKit creates a database at its first committed write.
+    try TimelineStore(path: path, configuration: .init(writesSnapshot: false)).write { _ in }
     return try DatabasePool(path: path, configuration: grdbConfiguration())
 }
 

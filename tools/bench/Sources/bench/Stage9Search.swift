@@ -39,7 +39,8 @@ func stageSearch(_ config: Config, _ data: DataSets, _ report: Report) throws {
         let dir = try freshDirectory("\(work)/search-ingest-\(indexed ? "on" : "off")")
         let path = dir + "/timeline.sqlite"
         paths[indexed] = path
-        _ = try TimelineStore(path: path, configuration: .init(writesSnapshot: false))
+        // An empty write: TimelineKit creates a database at its first committed write.
+        try TimelineStore(path: path, configuration: .init(writesSnapshot: false)).write { _ in }
         let queue = try DatabaseQueue(path: path, configuration: grdbConfiguration())
         if !indexed { try queue.write { db in try db.execute(sql: dropSearchIndexSQL) } }
         try queue.close()

@@ -1,0 +1,205 @@
+/// Logging in to a Mastodon-API server (Mastodon, Pleroma, Akkoma, GoToSocial, …) with OAuth's
+/// out-of-band flow, and out again: the protocol part of `timeline login` and `timeline logout`,
+/// over any ``HTTPTransport``. The command line does the talking to the person.
+///
+/// ```swift
+/// let login = try MastodonAuthorization(server: "mastodon.social", transport: CurlTransport())
+/// let pending = try await login.begin()              // registers the app
+/// print("Open \(pending.authorizationURL)")          // the person approves, gets a code
+/// let token = try await login.exchange(code: typedCode, for: pending)
+/// let me = try await login.verifyCredentials(token)
+/// try AccountStore.standard().save(login.account(for: me, client: pending.client, secret: .token(token)))
+/// ```
+///
+/// The scopes asked for are the smallest that cover what `timeline` does (``scopes``):
+/// `read:accounts` (who the token belongs to: `verify_credentials`), `read:statuses` (the home
+/// timeline, the read marker, the user's event stream), `read:notifications` (notifications,
+/// and their events in the stream) and `write:statuses` (posting, and setting the read marker,
+/// which Mastodon files under it). Nothing that follows, blocks, deletes or reads direct
+/// messages' other timelines beyond the home one.
+public struct MastodonAuthorization: Sendable {
+    /// The server's base URL, normalised: `https://host[:port][/path]`, no trailing slash.
+    public let server: String
+    /// How requests are made.
+    public let transport: any HTTPTransport
+
+    /// The scopes `timeline` asks for (see the type's documentation for why each).
+    public static let scopes = "read:accounts read:statuses read:notifications write:statuses"
+    /// Out-of-band redirect: the server shows the code for the person to copy.
+    public static let redirectURI = "urn:ietf:wg:oauth:2.0:oob"
+    /// The application's name, shown on the server's authorization page and in its settings.
+    public static let applicationName = "timeline"
+
+    /// Prepares to talk to `server`, written as a person types it: `mastodon.social`,
+    /// `https://mastodon.social/`, `http://127.0.0.1:3000` (plain http to loopback only).
+    public init(server: String, transport: any HTTPTransport) throws(LoginError) {
+        self.server = try Self.normalizedServer(server)
+        self.transport = transport
+    }
+
+    /// A server address as the accounts file keeps it. `https://` is assumed when no scheme
+    /// is given; a query or fragment is refused.
+    public static func normalizedServer(_ text: String) throws(LoginError) -> String {
+        let trimmed = String(text.trimmingWhitespace())
+        let withScheme = trimmed.contains("://") ? trimmed : "https://" + trimmed
+        let url: RequestURL
+        do throws(HTTPTransportError) {
+            url = try RequestURL(withScheme)
+        } catch {
+            throw .invalidServer(text, reason: "\(error)")
+        }
+        guard !url.pathAndQuery.contains("?"), !url.pathAndQuery.contains("#") else {
+            throw .invalidServer(text, reason: "give the server's address only, without ? or #")
+        }
+        var path = Substring(url.pathAndQuery)
+        while path.last == "/" { path = path.dropLast() }
+        return url.origin + path
+    }
+
+    /// An authorization that waits for the code the person copies from the server's page.
+    public struct PendingAuthorization: Sendable {
+        /// The application registered for it.
+        public let client: OAuthClient
+        /// The page to open in a browser.
+        public let authorizationURL: String
+        /// Whether the code is bound with PKCE S256 (when the server says it supports it).
+        public var usesPKCE: Bool { pkce != nil }
+        let pkce: PKCE?
+    }
+
+    /// Registers the application (`POST /api/v1/apps`), asks whether the server supports PKCE
+    /// (`GET /.well-known/oauth-authorization-server`, Mastodon 4.3 and later; without it the
+    /// flow goes on without PKCE) and builds the authorization URL.
+    public func begin() async throws(LoginError) -> PendingAuthorization {
+        let client = try await call(
+            .post, "/api/v1/apps",
+            form: [("client_name", Self.applicationName), ("redirect_uris", Self.redirectURI), ("scopes", Self.scopes)]
+        ) { answer in
+            answer.text("client_id").flatMap { id in answer.text("client_secret").map { OAuthClient(id: id, secret: $0) } }
+        }
+        let pkce = await supportsPKCE() ? PKCE() : nil
+        var query: [(name: String, value: String)] = [
+            ("client_id", client.id), ("scope", Self.scopes), ("redirect_uri", Self.redirectURI), ("response_type", "code"),
+        ]
+        if let pkce { query += [("code_challenge", pkce.challenge), ("code_challenge_method", "S256")] }
+        return PendingAuthorization(client: client, authorizationURL: server + "/oauth/authorize?" + FormEncoding.encode(query), pkce: pkce)
+    }
+
+    /// Whether the server's OAuth metadata lists S256 among `code_challenge_methods_supported`.
+    /// Any failure means no: older servers have no metadata, and PKCE is then left out.
+    public func supportsPKCE() async -> Bool {
+        let methods = try? await call(.get, "/.well-known/oauth-authorization-server") { answer in
+            answer["code_challenge_methods_supported"]?.arrayValue?.compactMap(\.stringValue)
+        }
+        return methods?.contains("S256") == true
+    }
+
+    /// Exchanges the code the person copied (`POST /oauth/token`) for an access token.
+    public func exchange(code: String, for pending: PendingAuthorization) async throws(LoginError) -> AccessToken {
+        guard let code = AccessToken(reading: code) else { throw .invalidCode }
+        var form: [(name: String, value: String)] = [
+            ("grant_type", "authorization_code"), ("code", code.value), ("client_id", pending.client.id),
+            ("client_secret", pending.client.secret), ("redirect_uri", Self.redirectURI), ("scope", Self.scopes),
+        ]
+        if let pkce = pending.pkce { form.append(("code_verifier", pkce.verifier)) }
+        return try await call(.post, "/oauth/token", form: form, refusals: [400, 401, 403]) { answer in
+            answer.text("access_token").flatMap { AccessToken($0) }
+        }
+    }
+
+    /// The account a token belongs to (`GET /api/v1/accounts/verify_credentials`): a token the
+    /// server refuses is ``LoginError/refused(server:status:message:)``.
+    public func verifyCredentials(_ token: AccessToken) async throws(LoginError) -> VerifiedAccount {
+        try await call(.get, "/api/v1/accounts/verify_credentials", token: token, refusals: [401, 403]) { answer in
+            guard let id = answer.text("id"), let username = answer.text("username"), let acct = answer.text("acct") else { return nil }
+            return VerifiedAccount(id: id, username: username, acct: acct, displayName: answer.text("display_name"))
+        }
+    }
+
+    /// Revokes `token` (`POST /oauth/revoke`, with the credentials of the application it was
+    /// issued to).
+    public func revoke(_ token: AccessToken, client: OAuthClient) async throws(LoginError) {
+        // Mastodon answers `{}`; some servers send nothing. Either is a success.
+        _ = try await call(
+            .post, "/oauth/revoke",
+            form: [("client_id", client.id), ("client_secret", client.secret), ("token", token.value)],
+            refusals: [400, 401, 403], emptyBody: true) { _ in true }
+    }
+
+    /// The account to store for a verified login: named `name`, else `username@host`.
+    public func account(for verified: VerifiedAccount, named name: String? = nil, client: OAuthClient?, secret: Account.Secret) -> Account {
+        Account(name: name ?? Account.defaultName(username: verified.username, server: server), network: .mastodon,
+                server: server, accountID: verified.id, acct: verified.acct, client: client, secret: secret)
+    }
+
+    // MARK: - Requests
+
+    /// One request and what `read` takes from its JSON answer (`nil`: not what was expected).
+    /// `refusals` are statuses that mean "these credentials are refused"; 429, 5xx and 206 are
+    /// temporary; anything else but 200 is unexpected.
+    private func call<Answer>(
+        _ method: HTTPRequest.Method, _ path: String, form: [(name: String, value: String)]? = nil,
+        token: AccessToken? = nil, refusals: Set<Int> = [], emptyBody: Bool = false,
+        read: (JSONNode) -> Answer?
+    ) async throws(LoginError) -> Answer {
+        let url = server + path
+        var headers = [HTTPHeader(name: "Accept", value: "application/json")]
+        if let token { headers.append(token.authorizationHeader) }
+        if form != nil { headers.append(HTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded")) }
+        let request = HTTPRequest(method: method, url: url, headers: headers, body: form.map { Array(FormEncoding.encode($0).utf8) },
+                                  maximumResponseBytes: 1 << 20)
+        let response: HTTPResponse
+        do throws(HTTPTransportError) {
+            response = try await transport.send(request)
+        } catch {
+            throw .transport(error)
+        }
+        let secrets = [token?.value] + (form ?? []).filter { ["code", "client_secret", "token", "code_verifier"].contains($0.name) }.map(\.value)
+        let message = Self.serverMessage(response.body, hiding: secrets.compactMap { $0 })
+        switch response.status {
+        case 200:
+            break
+        case _ where refusals.contains(response.status):
+            throw .refused(server: server, status: response.status, message: message)
+        case 206, 429, 500...599:
+            throw .temporaryFailure(url: url, status: response.status, message: message)
+        default:
+            throw .unexpectedAnswer(url: url, status: response.status, reason: message.isEmpty ? "no explanation" : message)
+        }
+        let document = emptyBody && response.body.isEmpty ? JSONNode(value: .object([]), offset: 0) : try? JSONFields.document(response.body)
+        guard let document, let answer = read(document) else {
+            throw .unexpectedAnswer(url: url, status: response.status, reason: "its body is not the JSON expected")
+        }
+        return answer
+    }
+
+    /// The `error` (and `error_description`) of a JSON error body, made safe for a terminal,
+    /// shortened, and with any secret of the request removed should the server quote one.
+    static func serverMessage(_ body: [UInt8], hiding secrets: [String]) -> String {
+        guard let answer = try? JSONFields.document(body) else { return "" }
+        var text = [answer.text("error"), answer.text("error_description")].compactMap { $0 }.joined(separator: ": ")
+        for secret in secrets where !secret.isEmpty { text = text.replacing(secret, with: "…") }
+        let safe = TerminalText.line(text)
+        return safe.count > 200 ? String(safe.prefix(200)) + "…" : safe
+    }
+}
+
+/// Who a token belongs to, from `verify_credentials`.
+public struct VerifiedAccount: Sendable, Equatable {
+    /// The account's ID on its server.
+    public let id: String
+    /// The username (`alice`).
+    public let username: String
+    /// The `acct` (`alice` for the server's own accounts).
+    public let acct: String
+    /// The display name (may be empty).
+    public let displayName: String?
+
+    /// An account as `verify_credentials` describes it.
+    public init(id: String, username: String, acct: String, displayName: String?) {
+        self.id = id
+        self.username = username
+        self.acct = acct
+        self.displayName = displayName
+    }
+}

@@ -1,0 +1,110 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// The snapshot's payload, format version 1 (`TimelineSnapshot.formatVersion`): each type's
+// fields in the order they are written, read and stepped over, listed once here (see
+// `BinaryRecord`; `BinaryEncoder` has the bytes of each kind of field). The lists follow the
+// order of declaration, so the bytes are also what each type's synthesized Codable writes; the
+// names are the Codable keys, as errors report them.
+//
+// Changing a list changes the format: bump `TimelineSnapshot.formatVersion`, keep the old
+// version's file in `Fixtures/`, and see `SnapshotFormatVersionTests`. `SnapshotPreviewReader`
+// chooses what to make by two things these lists keep: `Message` and `User` begin with their ID,
+// and a page lists its users after its messages.
+
+extension TimelineSnapshot: BinaryRecord {
+    static var blank: TimelineSnapshot {
+        TimelineSnapshot(state: .blank, builtAt: Date(timeIntervalSinceReferenceDate: 0), limit: 0, window: .blank)
+    }
+
+    mutating func visitFields<Visitor: BinaryFieldVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
+        try visitor.visit(&state, "state")
+        try visitor.visit(&builtAt, "builtAt")
+        try visitor.visit(&limit, "limit")
+        try visitor.visit(&window, "window")
+    }
+}
+
+extension TimelineState: BinaryRecord {
+    static var blank: TimelineState {
+        TimelineState(databaseID: "", generation: 0, messageCount: 0, unreadCount: 0, userCount: 0)
+    }
+
+    mutating func visitFields<Visitor: BinaryFieldVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
+        try visitor.visit(&databaseID, "databaseID")
+        try visitor.visit(&generation, "generation")
+        try visitor.visit(&messageCount, "messageCount")
+        try visitor.visit(&unreadCount, "unreadCount")
+        try visitor.visit(&userCount, "userCount")
+    }
+}
+
+extension TimelinePage: BinaryRecord {
+    static var blank: TimelinePage { TimelinePage(messages: []) }
+
+    mutating func visitFields<Visitor: BinaryFieldVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
+        try visitor.visit(&messages, "messages")
+        try visitor.visit(&related, "related")
+        try visitor.visit(&users, "users")
+        try visitor.visit(&nextCursor, "nextCursor")
+    }
+}
+
+extension TimelineCursor: BinaryRecord {
+    static var blank: TimelineCursor { TimelineCursor(createdAtMilliseconds: 0, id: "") }
+
+    mutating func visitFields<Visitor: BinaryFieldVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
+        try visitor.visit(&createdAtMilliseconds, "createdAtMilliseconds")
+        try visitor.visit(&id, "id")
+    }
+}
+
+extension Message: BinaryRecord {
+    static var blank: Message {
+        Message(id: "", authorID: "", text: "", createdAt: Date(timeIntervalSinceReferenceDate: 0))
+    }
+
+    mutating func visitFields<Visitor: BinaryFieldVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
+        try visitor.visit(&id, "id")
+        try visitor.visit(&authorID, "authorID")
+        try visitor.visit(&text, "text")
+        try visitor.visit(&createdAt, "createdAt")
+        try visitor.visit(&editedAt, "editedAt")
+        try visitor.visit(&replyToID, "replyToID")
+        try visitor.visit(&replyToUserID, "replyToUserID")
+        try visitor.visit(&repostOfID, "repostOfID")
+        try visitor.visit(&quoteOfID, "quoteOfID")
+        try visitor.visit(&contentWarning, "contentWarning")
+        try visitor.visit(&url, "url")
+        try visitor.visit(&attachments, "attachments")
+        try visitor.visit(&likeCount, "likeCount")
+        try visitor.visit(&repostCount, "repostCount")
+        try visitor.visit(&replyCount, "replyCount")
+        try visitor.visit(&isRead, "isRead")
+    }
+}
+
+extension Attachment: BinaryRecord {
+    static var blank: Attachment { Attachment(kind: "") }
+
+    mutating func visitFields<Visitor: BinaryFieldVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
+        try visitor.visit(&kind, "kind")
+        try visitor.visit(&url, "url")
+        try visitor.visit(&altText, "alt_text")
+    }
+}
+
+extension User: BinaryRecord {
+    static var blank: User { User(id: "", handle: "", name: "") }
+
+    mutating func visitFields<Visitor: BinaryFieldVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
+        try visitor.visit(&id, "id")
+        try visitor.visit(&handle, "handle")
+        try visitor.visit(&name, "name")
+        try visitor.visit(&url, "url")
+        try visitor.visit(&isBot, "isBot")
+    }
+}

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One line typed or piped on standard input: the code or token of `timeline login`.
+enum StandardInput {
+    static var isTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+
+    /// Reads up to the first line feed (or the end of input), at most `limit` bytes, one byte at
+    /// a time so nothing after the line is taken from a pipe another program shares. With
+    /// `hidden` on a terminal, what is typed is not echoed (a token must not stay on screen).
+    static func readLine(limit: Int = 8192, hidden: Bool = false) -> String? {
+        let echo = hidden ? TerminalEcho.disable(on: STDIN_FILENO) : nil
+        defer {
+            if let echo {
+                echo.restore()
+                Terminal.emitError("\n")  // the Enter typed was not echoed either
+            }
+        }
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while bytes.count < limit {
+            let got = read(STDIN_FILENO, &byte, 1)
+            if got == 1 {
+                if byte == 0x0A { return String(decoding: bytes, as: UTF8.self) }
+                bytes.append(byte)
+            } else if got < 0 && errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import TimelineKit
+
+/// A database that cannot be written where it is: reading works, writing says what cannot be
+/// written (issue 12, item 11).
+@Suite(.enabled(if: ReadOnlyPlace.isAvailable, "needs permissions (not root) or mounts (root)"))
+struct ReadOnlyDatabaseTests {
+    /// A timeline of three messages, its connections closed (so no `-wal` or `-shm` is left).
+    static func fill(_ path: String, schemaVersion: Int? = nil) throws {
+        do {
+            let store = try TimelineStore(path: path)
+            try store.upsert(users: [Samples.alice], messages: Samples.messages(1...3))
+        }
+        if let schemaVersion {
+            // The schema of version 4 is that of 5 without the application ID.
+            try SQLiteShell.run(path, "PRAGMA application_id = 0; PRAGMA user_version = \(schemaVersion)")
+        }
+    }
+
+    static func isReadOnly(_ error: any Error, unwritable: String) -> Bool {
+        guard case let .readOnly(_, named, reason) = error as? TimelineStoreError else { return false }
+        return named == unwritable && !reason.isEmpty
+    }
+
+    @Test func aDatabaseInAReadOnlyDirectoryIsReadAndAWriteNamesTheDirectory() throws {
+        let place = try ReadOnlyPlace(.directory) { try Self.fill($0 + "/timeline.sqlite") }
+        let path = place.file("timeline.sqlite")
+        let before = try FileFingerprint(path)
+
+        let store = try TimelineStore(path: path)
+        #expect(store.isReadOnly)
+        #expect(try store.timeline(limit: 10).messages.map(\.id) == ["m3", "m2", "m1"])
+        #expect(try store.state().messageCount == 3)
+        #expect(try store.search("number", limit: 10).results.count == 3)
+        #expect(try store.snapshotStatus().isFresh)
+        #expect(TimelineStore.checkHealth(path: path).isHealthy)
+        #expect(try TimelineStore.schemaVersion(ofDatabaseAt: path) == TimelineStore.latestSchemaVersion)
+
+        #expect { try store.upsert(messages: [Samples.message(4)]) } throws: { Self.isReadOnly($0, unwritable: place.directory) }
+        #expect { try store.markAllRead() } throws: { Self.isReadOnly($0, unwritable: place.directory) }
+        #expect(try FileFingerprint(path) == before)
+    }
+
+    @Test func anOlderDatabaseInAReadOnlyDirectoryIsReadWithoutTheMigrationThatOnlyMarksIt() throws {
+        let place = try ReadOnlyPlace(.directory) { try Self.fill($0 + "/timeline.sqlite", schemaVersion: 4) }
+        let path = place.file("timeline.sqlite")
+        let before = try FileFingerprint(path)
+        let store = try TimelineStore(path: path, configuration: .init(createIfMissing: false))
+        #expect(try store.timeline(limit: 10).messages.map(\.id) == ["m3", "m2", "m1"])
+        #expect(try FileFingerprint(path) == before)
+    }
+
+    @Test func anOlderSchemaThatMustBeRebuiltSaysTheDirectoryCannotBeWritten() throws {
+        let place = try ReadOnlyPlace(.directory) { directory in
+            try FileManager.default.copyItem(atPath: Fixtures.path("schema-v1.sqlite"), toPath: directory + "/timeline.sqlite")
+        }
+        #expect {
+            try TimelineStore(path: place.file("timeline.sqlite"))
+        } throws: { Self.isReadOnly($0, unwritable: place.directory) }
+    }
+
+    @Test func creatingADatabaseInAReadOnlyDirectoryNamesItAndCreatesNothing() throws {
+        let place = try ReadOnlyPlace(.directory) { _ in }
+        for path in [place.file("timeline.sqlite"), place.file("sub/dir/timeline.sqlite")] {
+            let store = try TimelineStore(path: path)
+            #expect(try store.timeline(limit: 5).messages.isEmpty)
+            #expect { try store.upsert(users: [Samples.alice]) } throws: { Self.isReadOnly($0, unwritable: place.directory) }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: place.directory) == [])
+    }
+
+    @Test func aReadOnlyDatabaseFileIsReadAndAWriteNamesTheFile() throws {
+        let place = try ReadOnlyPlace(.file("timeline.sqlite")) { try Self.fill($0 + "/timeline.sqlite") }
+        let path = place.file("timeline.sqlite")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let store = try TimelineStore(path: path)
+        #expect(store.isReadOnly)
+        #expect(try store.timeline(limit: 10).messages.map(\.id) == ["m3", "m2", "m1"])
+        #expect(TimelineStore.checkHealth(path: path).isHealthy)
+        #expect { try store.upsert(messages: [Samples.message(4)]) } throws: { Self.isReadOnly($0, unwritable: path) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+}

@@ -1,0 +1,882 @@
+#!/usr/bin/env python3
+"""A loopback Mastodon API server for timeline's tests (Python 3 standard library only).
+
+It serves a home timeline, notifications, markers, posting, OAuth and a server-sent event
+stream from fixture data (real statuses from Fixtures/realdata plus generated ones), with real
+paging and headers, and can be told to misbehave (429, 206, 401, 500, slow, cut bodies). It
+binds 127.0.0.1 or ::1 only, prints `PORT <n>` on its first line of standard output once it
+listens, and stops by itself when idle or when the process that started it is gone.
+
+See README.md beside it for the endpoints and the control interface.
+"""
+
+import argparse
+import base64
+import copy
+import hashlib
+import json
+import os
+import queue
+import random
+import secrets
+import socket
+import sys
+import threading
+import time
+import urllib.parse
+from datetime import datetime, timedelta, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPOSITORY = os.path.dirname(os.path.dirname(HERE))
+REALDATA = os.path.join(REPOSITORY, "Fixtures", "realdata")
+
+# The newest generated status is at this time; older ones go back a minute each. Fixed, so that
+# two runs serve the same IDs and the tests can name them.
+NEWEST_TIME = datetime(2024, 3, 1, 12, 0, 0, tzinfo=timezone.utc)
+DEFAULT_TOKEN = "loopback-test-token-0123456789abcdef"
+OOB = "urn:ietf:wg:oauth:2.0:oob"
+
+
+def iso(moment):
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (moment.microsecond // 1000)
+
+
+def snowflake(moment, sequence):
+    """A Mastodon-like ID: milliseconds since the epoch shifted left 16 bits, plus a sequence."""
+    return str((int(moment.timestamp() * 1000) << 16) | (sequence & 0xFFFF))
+
+
+def load_json(relative):
+    with open(os.path.join(REALDATA, relative), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def stringify_ids(value):
+    """Mastodon before 2.0 sent integer IDs; a modern server sends strings."""
+    if isinstance(value, dict):
+        for key, item in list(value.items()):
+            if (key == "id" or key.endswith("_id")) and isinstance(item, int) and not isinstance(item, bool):
+                value[key] = str(item)
+            else:
+                stringify_ids(item)
+    elif isinstance(value, list):
+        for item in value:
+            stringify_ids(item)
+    return value
+
+
+class Data:
+    """Everything the server knows, behind one lock."""
+
+    def __init__(self, status_count, seed, token):
+        self.lock = threading.Lock()
+        self.random = random.Random(seed)
+        self.sequence = 0
+        self.clock = NEWEST_TIME
+        self.me = self.make_account("1", "tester", "Loopback Tester")
+        self.people = [self.make_account(str(100 + n), "user%d" % n, "Generated User %d" % n,
+                                         domain="example.test" if n % 3 == 0 else None)
+                       for n in range(12)]
+        self.statuses = []          # newest first
+        self.by_id = {}
+        self.notifications = []     # newest first
+        self.markers = {}
+        self.apps = {}              # client_id -> app
+        self.codes = {}             # authorization code -> grant
+        self.tokens = {token: {"client_id": None, "scope": "read write"}} if token else {}
+        self.revoked = []           # sha256 of revoked tokens
+        self.idempotency = {}       # (token, key) -> status
+        self.requests = []
+        self.faults = []
+        self.settings = {"rate_limit": 300, "rate_window": 300, "pkce": True, "marker_conflicts": 0,
+                         "streaming": True, "heartbeat": 10.0}
+        self.rate_used = 0
+        self.rate_window_start = time.time()
+        self.streams = []           # queues of connected event streams
+        self.build(status_count)
+
+    # -- fixture data ------------------------------------------------------------------------
+
+    def make_account(self, account_id, username, display_name, domain=None):
+        return {
+            "id": account_id, "username": username,
+            "acct": username if domain is None else "%s@%s" % (username, domain),
+            "display_name": display_name, "locked": False, "bot": False, "discoverable": True,
+            "group": False, "created_at": "2023-01-01T00:00:00.000Z", "note": "",
+            "url": "https://%s/@%s" % (domain or "loopback.test", username),
+            "avatar": "https://loopback.test/avatars/%s.png" % username,
+            "avatar_static": "https://loopback.test/avatars/%s.png" % username,
+            "header": "", "header_static": "", "followers_count": 10, "following_count": 10,
+            "statuses_count": 100, "last_status_at": "2024-03-01", "emojis": [], "fields": [],
+        }
+
+    def next_identity(self, newer):
+        """An ID and time for a status: older than every one so far while building, newer
+        than every one afterwards (statuses that arrive later)."""
+        self.sequence += 1
+        if newer:
+            newest = self.statuses[0]["created_at"] if self.statuses else iso(NEWEST_TIME)
+            moment = max(datetime.fromisoformat(newest.replace("Z", "+00:00")), NEWEST_TIME) + timedelta(seconds=60)
+        else:
+            moment = self.clock
+            self.clock -= timedelta(seconds=60)
+        return snowflake(moment, self.sequence), iso(moment)
+
+    def real_statuses(self):
+        found = []
+        for relative in ["mastodon4j/public_timeline.json", "mastodon4j/tag.json", "tokodon/statuses.json",
+                         "tokodon/statuses-older.json"]:
+            try:
+                found.extend(load_json(relative))
+            except (OSError, ValueError):
+                pass
+        for relative in ["TootSDK/post with emojis and attachments.json", "TootSDK/post wordle linebreaks.json",
+                         "TootSDK/post_akkoma_quote.json"]:
+            try:
+                found.append(load_json(relative))
+            except (OSError, ValueError):
+                pass
+        return [stringify_ids(copy.deepcopy(status)) for status in found]
+
+    def generated_status(self, number, status_id, created_at):
+        author = self.people[number % len(self.people)]
+        text = "Generated status %d: %s" % (number, self.random.choice(
+            ["good morning", "coffee time", "reading about SQLite", "shipping today", "天気がいい",
+             "a #rust and #swift thread", "long walk", "new release of timeline"]))
+        status = {
+            "id": status_id, "created_at": created_at, "in_reply_to_id": None,
+            "in_reply_to_account_id": None, "sensitive": False, "spoiler_text": "",
+            "visibility": "public", "language": "en",
+            "uri": "https://loopback.test/users/%s/statuses/%s" % (author["username"], status_id),
+            "url": "https://loopback.test/@%s/%s" % (author["username"], status_id),
+            "replies_count": number % 4, "reblogs_count": number % 7, "favourites_count": number % 11,
+            "edited_at": None, "content": "<p>%s</p>" % text, "reblog": None, "application": None,
+            "account": author, "media_attachments": [], "mentions": [], "tags": [], "emojis": [],
+            "card": None, "poll": None,
+        }
+        if number % 9 == 4:
+            status["spoiler_text"] = "spoilers for %d" % number
+            status["sensitive"] = True
+        return status
+
+    def build(self, status_count):
+        real = self.real_statuses()
+        # Real statuses first (the newest), then generated ones, each given this server's ID.
+        for index in range(status_count):
+            status_id, created_at = self.next_identity(newer=False)
+            if index < len(real):
+                status = real[index]
+                status["id"], status["created_at"] = status_id, created_at
+                status["uri"] = status.get("uri") or "https://loopback.test/statuses/%s" % status_id
+                if isinstance(status.get("reblog"), dict):
+                    status["reblog"]["id"] = status_id + "0"
+            else:
+                status = self.generated_status(index, status_id, created_at)
+                if index % 13 == 6 and self.statuses:
+                    original = copy.deepcopy(self.statuses[-1])
+                    original["reblog"] = None
+                    status["reblog"], status["content"] = original, ""
+            self.statuses.append(status)
+            self.by_id[status_id] = status
+        self.build_notifications()
+
+    def build_notifications(self):
+        try:
+            real = stringify_ids(load_json("tokodon/notifications.json"))
+        except (OSError, ValueError):
+            real = []
+        kinds = ["favourite", "reblog", "mention", "follow", "status", "poll", "update"]
+        count = max(30, len(real))
+        moment = NEWEST_TIME
+        for index in range(count):
+            self.sequence += 1
+            moment -= timedelta(seconds=90)
+            if index < len(real):
+                notification = real[index]
+            else:
+                kind = kinds[index % len(kinds)]
+                notification = {"type": kind, "account": self.people[index % len(self.people)], "status": None}
+                if kind != "follow" and self.statuses:
+                    notification["status"] = copy.deepcopy(self.statuses[index % len(self.statuses)])
+            notification["id"] = snowflake(moment, self.sequence)
+            notification["created_at"] = iso(moment)
+            self.notifications.append(notification)
+
+    # -- changes while running ---------------------------------------------------------------
+
+    def add_status(self, status):
+        self.statuses.insert(0, status)
+        self.by_id[status["id"]] = status
+        self.broadcast("update", status)
+
+    def add_generated(self, count):
+        added = []
+        for _ in range(count):
+            status_id, created_at = self.next_identity(newer=True)
+            status = self.generated_status(len(self.by_id), status_id, created_at)
+            self.add_status(status)
+            added.append(status_id)
+        return added
+
+    def add_notifications(self, count):
+        added = []
+        for index in range(count):
+            self.sequence += 1
+            newest = self.notifications[0]["created_at"] if self.notifications else iso(NEWEST_TIME)
+            moment = datetime.fromisoformat(newest.replace("Z", "+00:00")) + timedelta(seconds=30)
+            notification = {"id": snowflake(moment, self.sequence), "created_at": iso(moment),
+                            "type": "favourite", "account": self.people[index % len(self.people)],
+                            "status": copy.deepcopy(self.statuses[0]) if self.statuses else None}
+            self.notifications.insert(0, notification)
+            self.broadcast("notification", notification)
+            added.append(notification["id"])
+        return added
+
+    def broadcast(self, event, payload):
+        text = payload if isinstance(payload, str) else json.dumps(payload)
+        for stream in list(self.streams):
+            stream.put((event, text))
+
+    def rate_headers(self):
+        now = time.time()
+        window = self.settings["rate_window"]
+        if now - self.rate_window_start >= window:
+            self.rate_window_start, self.rate_used = now, 0
+        self.rate_used += 1
+        limit = self.settings["rate_limit"]
+        reset = datetime.fromtimestamp(self.rate_window_start + window, tz=timezone.utc)
+        return {"X-RateLimit-Limit": str(limit), "X-RateLimit-Remaining": str(max(0, limit - self.rate_used)),
+                "X-RateLimit-Reset": iso(reset)}, self.rate_used > limit, reset
+
+
+def page(items, query, default_limit, maximum_limit):
+    """Mastodon's paging: newest first; max_id (older than), since_id (newer than, the newest
+    ones), min_id (newer than, the ones just above it). IDs are compared as numbers here,
+    because this is the server: clients must treat them as opaque strings."""
+    def number(name):
+        value = query.get(name, [None])[0]
+        return int(value) if value not in (None, "") and value.isdigit() else None
+
+    try:
+        limit = int(query.get("limit", [default_limit])[0])
+    except ValueError:
+        limit = default_limit
+    limit = max(1, min(limit, maximum_limit))
+    max_id, since_id, min_id = number("max_id"), number("since_id"), number("min_id")
+    selected = [item for item in items
+                if (max_id is None or int(item["id"]) < max_id)
+                and (since_id is None or int(item["id"]) > since_id)
+                and (min_id is None or int(item["id"]) > min_id)]
+    if min_id is not None and max_id is None and since_id is None:
+        return selected[-limit:]
+    return selected[:limit]
+
+
+def link_header(base, path, query, result):
+    if not result:
+        return None
+    kept = {key: value for key, value in query.items()
+            if key not in ("max_id", "since_id", "min_id") and not key.startswith("_")}
+
+    def url(extra):
+        parameters = [(key, item) for key, values in kept.items() for item in values] + extra
+        return "%s%s?%s" % (base, path, urllib.parse.urlencode(parameters))
+
+    return '<%s>; rel="next", <%s>; rel="prev"' % (url([("max_id", result[-1]["id"])]),
+                                                   url([("min_id", result[0]["id"])]))
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "LoopbackMastodon/1.0"
+
+    def log_message(self, format, *args):
+        if self.server.verbose:
+            sys.stderr.write("%s\n" % (format % args))
+
+    # -- plumbing ----------------------------------------------------------------------------
+
+    @property
+    def data(self):
+        return self.server.data
+
+    def base_url(self):
+        host = self.headers.get("Host") or "%s:%d" % self.server.server_address[:2]
+        return "%s://%s" % ("https" if self.server.tls else "http", host)
+
+    def read_body(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length > 0 else b""
+
+    def parameters(self, body):
+        """Form or JSON parameters, flattened the way Rails reads `home[last_read_id]`."""
+        content_type = (self.headers.get("Content-Type") or "").split(";")[0].strip()
+        if content_type == "application/json" and body:
+            try:
+                value = json.loads(body)
+            except ValueError:
+                return None
+            return value if isinstance(value, dict) else None
+        parsed = urllib.parse.parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
+        flat = {}
+        for key, values in parsed.items():
+            if "[" in key and key.endswith("]"):
+                outer, inner = key[:-1].split("[", 1)
+                flat.setdefault(outer, {})[inner] = values[-1]
+            else:
+                flat[key] = values[-1]
+        return flat
+
+    def send(self, status, body=b"", headers=None, content_type="application/json; charset=utf-8"):
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body).encode("utf-8")
+        elif isinstance(body, str):
+            body = body.encode("utf-8")
+        self.send_response(status)
+        if body or status not in (204, 304):
+            self.send_header("Content-Type", content_type)
+        for name, value in (headers.items() if isinstance(headers, dict) else headers or []):
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def error(self, status, message, headers=None):
+        self.send(status, {"error": message}, headers)
+
+    def token(self):
+        header = self.headers.get("Authorization") or ""
+        return header[7:] if header.startswith("Bearer ") else None
+
+    def authorized(self):
+        token = self.token()
+        with self.data.lock:
+            return token is not None and token in self.data.tokens
+
+    # -- dispatch ----------------------------------------------------------------------------
+
+    def do_GET(self):
+        self.handle_any()
+
+    def do_POST(self):
+        self.handle_any()
+
+    def do_PUT(self):
+        self.handle_any()
+
+    def do_DELETE(self):
+        self.handle_any()
+
+    def handle_any(self):
+        self.server.touch()
+        split = urllib.parse.urlsplit(self.path)
+        path, query = split.path, urllib.parse.parse_qs(split.query, keep_blank_values=True)
+        body = self.read_body()
+        if path.startswith("/_control/"):
+            return self.control(path, query, body)
+        with self.data.lock:
+            self.data.requests.append({
+                "method": self.command, "path": path, "query": split.query,
+                "has_authorization": self.headers.get("Authorization") is not None,
+                "idempotency_key": self.headers.get("Idempotency-Key"),
+                "content_type": self.headers.get("Content-Type"), "body_length": len(body),
+                "user_agent": self.headers.get("User-Agent"),
+            })
+        if self.query_fault(path, query, body):
+            return
+        if self.queued_fault(path):
+            return
+        if path == "/_echo":
+            return self.echo(path, split.query, body)
+        if path == "/_bytes":
+            return self.byte_pattern(query)
+        if path == "/_redirect":
+            return self.send(302, b"", {"Location": self.base_url() + "/_echo"})
+        if path == "/_sse":
+            return self.test_events(query)
+        route = ROUTES.get((self.command, path))
+        if route is None and path.startswith("/api/v1/statuses/") and self.command == "GET":
+            route = Handler.status_by_id
+        if route is None:
+            return self.error(404, "Record not found")
+        return route(self, path, query, body)
+
+    # -- faults ------------------------------------------------------------------------------
+
+    def query_fault(self, path, query, body):
+        """One-off faults asked for in the query string, for transport tests."""
+        if "_delay" in query:
+            time.sleep(float(query["_delay"][0]))
+        if "_status" in query:
+            status = int(query["_status"][0])
+            self.send(status, {"error": "asked for %d" % status})
+            return True
+        if "_cut" in query:
+            self.cut_body(b'{"truncated": "' + b"x" * 4000 + b'"}')
+            return True
+        if "_stall" in query:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "100")
+            self.end_headers()
+            self.wfile.write(b'{"stalled":')
+            self.wfile.flush()
+            time.sleep(float(query["_stall"][0]))
+            self.close_connection = True
+            return True
+        return False
+
+    def cut_body(self, whole):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(whole)))
+        self.end_headers()
+        self.wfile.write(whole[: len(whole) // 2])
+        self.wfile.flush()
+        self.close_connection = True
+        try:
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def queued_fault(self, path):
+        """Faults queued through /_control/faults, for the sync code, which builds its own URLs."""
+        with self.data.lock:
+            fault = next((f for f in self.data.faults if path.startswith(f.get("path", "/"))), None)
+            if fault is None:
+                return False
+            fault["times"] = fault.get("times", 1) - 1
+            if fault["times"] <= 0:
+                self.data.faults.remove(fault)
+            headers, _, _ = self.data.rate_headers()
+        if fault.get("delay"):
+            time.sleep(float(fault["delay"]))
+        if fault.get("cut"):
+            self.cut_body(b'[{"id": "1", "content": "' + b"x" * 4000 + b'"}]')
+            return True
+        status = fault.get("status")
+        if status is None:
+            return False
+        if status == 429:
+            reset_in = float(fault.get("reset_in", 5))
+            reset = datetime.now(timezone.utc) + timedelta(seconds=reset_in)
+            headers.update({"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": iso(reset),
+                            "Retry-After": str(max(1, int(round(reset_in))))})
+            self.send(429, {"error": "Too many requests"}, headers)
+        elif status == 206:
+            self.send(206, [], headers)
+        elif status == 401:
+            self.send(401, {"error": "The access token is invalid"}, headers)
+        else:
+            self.send(status, fault.get("body", {"error": "fault %d" % status}), headers)
+        return True
+
+    # -- test endpoints ----------------------------------------------------------------------
+
+    def echo(self, path, raw_query, body):
+        self.send(200, {
+            "method": self.command, "path": path, "query": raw_query,
+            "headers": [[name, value] for name, value in self.headers.items()],
+            "body_base64": base64.b64encode(body).decode("ascii"),
+        }, [("X-Echo", "yes"), ("X-Repeated", "one"), ("X-Repeated", "two")])
+
+    def byte_pattern(self, query):
+        count = int(query.get("n", ["0"])[0])
+        pattern = bytes(range(256))
+        whole = (pattern * (count // 256 + 1))[:count]
+        if query.get("chunked", ["0"])[0] == "1":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Transfer-Encoding", "chunked")
+            if query.get("trailers", ["0"])[0] == "1":
+                self.send_header("Trailer", "X-Checksum")
+            self.end_headers()
+            for start in range(0, len(whole), 1000):
+                piece = whole[start:start + 1000]
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+            self.wfile.write(b"0\r\n")
+            if query.get("trailers", ["0"])[0] == "1":
+                self.wfile.write(b"X-Checksum: %s\r\n" % hashlib.sha256(whole).hexdigest().encode())
+            self.wfile.write(b"\r\n")
+            return
+        self.send(200, whole, content_type="application/octet-stream")
+
+    def test_events(self, query):
+        count = int(query.get("count", ["3"])[0])
+        interval = float(query.get("interval", ["0.1"])[0])
+        hold = query.get("then", ["close"])[0] == "hold"
+        self.start_events()
+        try:
+            for number in range(count):
+                self.event("tick", json.dumps({"n": number}))
+                time.sleep(interval)
+            while hold:
+                time.sleep(0.2)
+                self.wfile.write(b":\n")
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            return
+        self.close_connection = True
+
+    def start_events(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(b":)\n")
+        self.wfile.flush()
+
+    def event(self, name, text):
+        self.wfile.write(("event: %s\ndata: %s\n\n" % (name, text)).encode("utf-8"))
+        self.wfile.flush()
+
+    # -- control -----------------------------------------------------------------------------
+
+    def control(self, path, query, body):
+        try:
+            request = json.loads(body) if body else {}
+        except ValueError:
+            return self.error(400, "control bodies are JSON")
+        data = self.data
+        with data.lock:
+            if path == "/_control/state":
+                result = {"statuses": len(data.statuses), "notifications": len(data.notifications),
+                          "requests": len(data.requests), "apps": len(data.apps),
+                          "valid_tokens": len(data.tokens), "revoked_token_sha256": data.revoked,
+                          "markers": data.markers, "settings": data.settings,
+                          "newest_status_id": data.statuses[0]["id"] if data.statuses else None,
+                          "status_ids": [status["id"] for status in data.statuses]}
+            elif path == "/_control/requests":
+                result = data.requests
+            elif path == "/_control/settings":
+                data.settings.update(request)
+                result = data.settings
+            elif path == "/_control/faults":
+                data.faults.extend(request if isinstance(request, list) else [request])
+                result = data.faults
+            elif path == "/_control/statuses":
+                result = {"added": data.add_generated(int(request.get("count", 1)))}
+            elif path == "/_control/notifications":
+                result = {"added": data.add_notifications(int(request.get("count", 1)))}
+            elif path == "/_control/edit":
+                status = data.by_id.get(request.get("id"))
+                if status is None:
+                    return self.error(404, "no such status")
+                status["edited_at"] = iso(datetime.now(timezone.utc))
+                status["content"] = "<p>%s</p>" % request.get("text", "edited")
+                data.broadcast("status.update", status)
+                result = status
+            elif path == "/_control/delete":
+                status = data.by_id.pop(request.get("id"), None)
+                if status is None:
+                    return self.error(404, "no such status")
+                data.statuses.remove(status)
+                data.broadcast("delete", status["id"])
+                result = {"deleted": status["id"]}
+            elif path == "/_control/stream":
+                data.broadcast(request["event"], request["payload"])
+                result = {"streams": len(data.streams)}
+            elif path == "/_control/token":
+                data.tokens[request["token"]] = {"client_id": None, "scope": "read write"}
+                result = {}
+            else:
+                return self.error(404, "unknown control %s" % path)
+        self.send(200, result)
+
+    # -- OAuth -------------------------------------------------------------------------------
+
+    def create_app(self, path, query, body):
+        parameters = self.parameters(body) or {}
+        if not parameters.get("client_name") or not parameters.get("redirect_uris"):
+            return self.error(422, "Validation failed: client_name and redirect_uris are required")
+        app = {"id": str(len(self.data.apps) + 1), "name": parameters["client_name"],
+               "website": parameters.get("website"), "redirect_uri": parameters["redirect_uris"],
+               "scopes": parameters.get("scopes", "read"),
+               "client_id": secrets.token_urlsafe(24), "client_secret": secrets.token_urlsafe(32),
+               "vapid_key": "BFakeVapidKey="}
+        with self.data.lock:
+            self.data.apps[app["client_id"]] = app
+        self.send(200, app)
+
+    def authorization_server(self, path, query, body):
+        if not self.data.settings["pkce"]:
+            return self.error(404, "Not found")
+        base = self.base_url()
+        self.send(200, {
+            "issuer": base + "/", "authorization_endpoint": base + "/oauth/authorize",
+            "token_endpoint": base + "/oauth/token", "revocation_endpoint": base + "/oauth/revoke",
+            "scopes_supported": ["read", "write", "read:accounts", "read:statuses", "read:notifications",
+                                 "write:statuses"],
+            "response_types_supported": ["code"], "grant_types_supported": ["authorization_code"],
+            "code_challenge_methods_supported": ["S256"],
+        })
+
+    def authorize(self, path, query, body):
+        """What a browser shows after the person approves: the code, for the out-of-band flow."""
+        client_id = query.get("client_id", [""])[0]
+        with self.data.lock:
+            app = self.data.apps.get(client_id)
+            if app is None or query.get("response_type", [""])[0] != "code":
+                return self.error(400, "invalid_client")
+            if query.get("redirect_uri", [""])[0] != app["redirect_uri"]:
+                return self.error(400, "invalid_redirect_uri")
+            code = secrets.token_urlsafe(16)
+            self.data.codes[code] = {"client_id": client_id, "scope": query.get("scope", ["read"])[0],
+                                     "challenge": query.get("code_challenge", [None])[0],
+                                     "method": query.get("code_challenge_method", [None])[0]}
+        self.send(200, "<html><body><p>Copy this code into the application:</p>"
+                       "<input class='oauth-code' readonly value='%s'></body></html>" % code,
+                  content_type="text/html; charset=utf-8")
+
+    def issue_token(self, path, query, body):
+        parameters = self.parameters(body) or {}
+        with self.data.lock:
+            app = self.data.apps.get(parameters.get("client_id"))
+            if app is None or app["client_secret"] != parameters.get("client_secret"):
+                return self.error(401, "invalid_client")
+            if parameters.get("grant_type") != "authorization_code":
+                return self.error(400, "unsupported_grant_type")
+            grant = self.data.codes.pop(parameters.get("code"), None)
+            if grant is None or grant["client_id"] != app["client_id"] or parameters.get("redirect_uri") != OOB:
+                return self.error(400, "invalid_grant")
+            if grant["challenge"]:
+                verifier = parameters.get("code_verifier") or ""
+                digest = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+                if grant["method"] != "S256" or digest != grant["challenge"]:
+                    return self.error(400, "invalid_grant: the code verifier does not match")
+            token = secrets.token_urlsafe(32)
+            self.data.tokens[token] = {"client_id": app["client_id"], "scope": grant["scope"]}
+        self.send(200, {"access_token": token, "token_type": "Bearer", "scope": grant["scope"],
+                        "created_at": int(time.time())})
+
+    def revoke(self, path, query, body):
+        parameters = self.parameters(body) or {}
+        with self.data.lock:
+            app = self.data.apps.get(parameters.get("client_id"))
+            if app is None or app["client_secret"] != parameters.get("client_secret"):
+                return self.error(403, "unauthorized_client")
+            token = parameters.get("token") or ""
+            grant = self.data.tokens.get(token)
+            if grant is not None and grant["client_id"] == app["client_id"]:
+                del self.data.tokens[token]
+                self.data.revoked.append(hashlib.sha256(token.encode()).hexdigest())
+        self.send(200, {})
+
+    # -- API ---------------------------------------------------------------------------------
+
+    def api(handler):
+        """Wraps an API route: the token, the rate limit and its headers."""
+        def wrapped(self, path, query, body):
+            if not self.authorized():
+                return self.error(401, "The access token is invalid")
+            with self.data.lock:
+                headers, exceeded, reset = self.data.rate_headers()
+            if exceeded:
+                return self.error(429, "Too many requests", headers)
+            return handler(self, path, query, body, headers)
+        return wrapped
+
+    @api
+    def verify_credentials(self, path, query, body, headers):
+        self.send(200, self.data.me | {"source": {"privacy": "public", "note": ""}}, headers)
+
+    @api
+    def home(self, path, query, body, headers):
+        with self.data.lock:
+            result = page(self.data.statuses, query, 20, 40)
+        link = link_header(self.base_url(), path, query, result)
+        self.send(200, result, headers | ({"Link": link} if link else {}))
+
+    @api
+    def notification_list(self, path, query, body, headers):
+        types = set(query.get("types[]", []))
+        excluded = set(query.get("exclude_types[]", []))
+        with self.data.lock:
+            items = [n for n in self.data.notifications
+                     if (not types or n["type"] in types) and n["type"] not in excluded]
+            result = page(items, query, 40, 80)
+        link = link_header(self.base_url(), path, query, result)
+        self.send(200, result, headers | ({"Link": link} if link else {}))
+
+    @api
+    def get_markers(self, path, query, body, headers):
+        wanted = query.get("timeline[]", [])
+        with self.data.lock:
+            result = {name: marker for name, marker in self.data.markers.items() if name in wanted}
+        self.send(200, result, headers)
+
+    @api
+    def set_markers(self, path, query, body, headers):
+        parameters = self.parameters(body)
+        if parameters is None:
+            return self.error(400, "unreadable body")
+        with self.data.lock:
+            if self.data.settings["marker_conflicts"] > 0:
+                self.data.settings["marker_conflicts"] -= 1
+                return self.error(409, "Conflict during update, please try again", headers)
+            for name in ("home", "notifications"):
+                value = parameters.get(name)
+                if isinstance(value, dict) and value.get("last_read_id"):
+                    previous = self.data.markers.get(name, {"version": 0})
+                    self.data.markers[name] = {"last_read_id": str(value["last_read_id"]),
+                                               "version": previous["version"] + 1,
+                                               "updated_at": iso(datetime.now(timezone.utc))}
+            result = dict(self.data.markers)
+        self.send(200, result, headers)
+
+    @api
+    def post_status(self, path, query, body, headers):
+        parameters = self.parameters(body)
+        if parameters is None:
+            return self.error(400, "unreadable body")
+        text = parameters.get("status") or ""
+        if not text.strip():
+            return self.error(422, "Validation failed: Text can't be blank")
+        key = self.headers.get("Idempotency-Key")
+        with self.data.lock:
+            if key and (self.token(), key) in self.data.idempotency:
+                return self.send(200, self.data.idempotency[(self.token(), key)], headers)
+            status_id, created_at = self.data.next_identity(newer=True)
+            status = self.data.generated_status(0, status_id, created_at)
+            status.update({"account": self.data.me, "content": "<p>%s</p>" % text,
+                           "spoiler_text": parameters.get("spoiler_text") or "",
+                           "sensitive": bool(parameters.get("spoiler_text")),
+                           "visibility": parameters.get("visibility") or "public",
+                           "in_reply_to_id": parameters.get("in_reply_to_id"),
+                           "replies_count": 0, "reblogs_count": 0, "favourites_count": 0,
+                           "uri": "https://loopback.test/users/tester/statuses/%s" % status_id,
+                           "url": "https://loopback.test/@tester/%s" % status_id})
+            self.data.add_status(status)
+            if key:
+                self.data.idempotency[(self.token(), key)] = status
+        self.send(200, status, headers)
+
+    @api
+    def status_by_id(self, path, query, body, headers):
+        with self.data.lock:
+            status = self.data.by_id.get(path.rsplit("/", 1)[-1])
+        if status is None:
+            return self.error(404, "Record not found", headers)
+        self.send(200, status, headers)
+
+    def instance(self, path, query, body):
+        base = self.base_url()
+        streaming = ("wss://" if self.server.tls else "ws://") + base.split("://", 1)[1]
+        self.send(200, {"domain": "loopback.test", "title": "Loopback Mastodon", "version": "4.3.0",
+                        "source_url": "https://github.com/mastodon/mastodon",
+                        "configuration": {"urls": {"streaming": streaming},
+                                          "statuses": {"max_characters": 500}}})
+
+    def stream_user(self, path, query, body):
+        if self.path.startswith("/api/v1/streaming?") and query.get("stream", [""])[0] != "user":
+            return self.error(400, "Unknown stream type")
+        token = self.token() or query.get("access_token", [None])[0]
+        with self.data.lock:
+            valid = token in self.data.tokens
+            enabled = self.data.settings["streaming"]
+            heartbeat = float(self.data.settings["heartbeat"])
+        if not valid:
+            return self.error(401, "Invalid access token")
+        if not enabled:
+            return self.error(503, "Streaming is disabled")
+        events = queue.Queue()
+        with self.data.lock:
+            self.data.streams.append(events)
+        try:
+            self.start_events()
+            while True:
+                try:
+                    name, text = events.get(timeout=heartbeat)
+                    self.event(name, text)
+                except queue.Empty:
+                    self.wfile.write(b":thump\n")
+                    self.wfile.flush()
+                self.server.touch()
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            pass
+        finally:
+            with self.data.lock:
+                self.data.streams.remove(events)
+            self.close_connection = True
+
+
+ROUTES = {
+    ("POST", "/api/v1/apps"): Handler.create_app,
+    ("GET", "/.well-known/oauth-authorization-server"): Handler.authorization_server,
+    ("GET", "/oauth/authorize"): Handler.authorize,
+    ("POST", "/oauth/token"): Handler.issue_token,
+    ("POST", "/oauth/revoke"): Handler.revoke,
+    ("GET", "/api/v1/accounts/verify_credentials"): Handler.verify_credentials,
+    ("GET", "/api/v1/timelines/home"): Handler.home,
+    ("GET", "/api/v1/notifications"): Handler.notification_list,
+    ("GET", "/api/v1/markers"): Handler.get_markers,
+    ("POST", "/api/v1/markers"): Handler.set_markers,
+    ("POST", "/api/v1/statuses"): Handler.post_status,
+    ("GET", "/api/v2/instance"): Handler.instance,
+    ("GET", "/api/v1/streaming/user"): Handler.stream_user,
+    ("GET", "/api/v1/streaming"): Handler.stream_user,
+}
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address, family, data, tls, verbose):
+        self.address_family = family
+        self.data = data
+        self.tls = tls
+        self.verbose = verbose
+        self.last_activity = time.monotonic()
+        super().__init__(address, Handler)
+
+    def touch(self):
+        self.last_activity = time.monotonic()
+
+
+def watchdog(server, idle_timeout, parent):
+    """Ends the process when nothing happened for `idle_timeout` seconds or the parent died
+    (a test runner killed mid-test must not leave servers behind)."""
+    while True:
+        time.sleep(0.25)
+        if os.getppid() != parent:
+            os._exit(0)
+        if time.monotonic() - server.last_activity > idle_timeout:
+            os._exit(0)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--host", default="127.0.0.1", help="127.0.0.1 (default) or ::1; nothing else")
+    parser.add_argument("--port", type=int, default=0, help="0 (default): a free port, printed as PORT <n>")
+    parser.add_argument("--statuses", type=int, default=120, help="statuses in the home timeline (default 120)")
+    parser.add_argument("--seed", type=int, default=14)
+    parser.add_argument("--token", default=DEFAULT_TOKEN, help="an access token accepted from the start")
+    parser.add_argument("--idle-timeout", type=float, default=120.0, help="seconds without a request before it stops")
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"), help="serve https with this certificate")
+    parser.add_argument("--verbose", action="store_true", help="log requests on standard error")
+    arguments = parser.parse_args()
+
+    if arguments.host not in ("127.0.0.1", "::1"):
+        parser.error("--host must be 127.0.0.1 or ::1: this server is for loopback tests only")
+    family = socket.AF_INET6 if arguments.host == "::1" else socket.AF_INET
+    data = Data(arguments.statuses, arguments.seed, arguments.token)
+    server = Server((arguments.host, arguments.port), family, data, arguments.tls is not None, arguments.verbose)
+    if arguments.tls:
+        import ssl
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(*arguments.tls)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=watchdog, args=(server, arguments.idle_timeout, os.getppid()), daemon=True).start()
+    sys.stdout.write("PORT %d\n" % server.server_address[1])
+    sys.stdout.flush()
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()
