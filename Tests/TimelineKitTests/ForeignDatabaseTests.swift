@@ -116,14 +116,18 @@ import Testing
         #expect(try SQLiteShell.run(store.path, "PRAGMA application_id").trimmed == "1414351950")
     }
 
-    /// A database of the schema before the application ID (version 4 has the same tables as 5)
-    /// is recognised by its tables, gets the ID from migration 5 whatever its size (the
-    /// migration only sets a header field), and has it in the file's header after opening.
+    /// A database of the schema before the application ID (version 4 has the same tables as 5;
+    /// 6 adds the synced accounts' tables, dropped here) is recognised by its tables, gets the ID
+    /// from migration 5 whatever its size (the migration only sets a header field), and has it in
+    /// the file's header after opening.
     @Test func anOlderTimelineDatabaseIsRecognisedAndMarked() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("timeline.sqlite")
         try TimelineStore(path: path).upsert(users: [Samples.alice], messages: [Samples.message(1)])
-        try SQLiteShell.run(path, "PRAGMA application_id = 0; PRAGMA user_version = 4; PRAGMA wal_checkpoint(TRUNCATE)")
+        try SQLiteShell.run(path, """
+            DROP TABLE account_home; DROP TABLE account_notifications; DROP TABLE account_sync; DROP TABLE account_gaps;
+            PRAGMA application_id = 0; PRAGMA user_version = 4; PRAGMA wal_checkpoint(TRUNCATE)
+            """)
 
         let store = try TimelineStore(path: path, configuration: .init(createIfMissing: false, migrationSizeLimit: 1))
         #expect(try store.timeline(limit: 5).messages.map(\.id) == ["m1"])
