@@ -42,9 +42,8 @@ public struct MastodonServer: Sendable, Hashable {
     /// The absolute URL of `path` (starting with `/`) on this server, with `query` percent-encoded.
     public func url(_ path: String, query: [(name: String, value: String)] = []) -> String {
         var url = baseURL + path
-        if !query.isEmpty {
-            url += "?" + query.map { Self.percentEncoded($0.name) + "=" + Self.percentEncoded($0.value) }.joined(separator: "&")
-        }
+        // Every byte but the unreserved ones percent-encoded: IDs, and `timeline[]`, arrive as sent.
+        if !query.isEmpty { url += "?" + FormEncoding.encode(query) }
         return url
     }
 
@@ -55,23 +54,6 @@ public struct MastodonServer: Sendable, Hashable {
         let head = url.prefix(origin.count)
         let next = url[url.index(url.startIndex, offsetBy: origin.count)]
         return head.lowercased() == origin && (next == "/" || next == "?")
-    }
-
-    /// `text` with every byte but RFC 3986's unreserved ones (letters, digits, `-._~`)
-    /// percent-encoded, so an ID or a bracketed parameter name (`timeline[]`) arrives as sent.
-    static func percentEncoded(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var output: [UInt8] = []
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                output.append(byte)
-            default:
-                output += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// The value of the query parameter `name` in `url`, percent-decoded; `nil` when absent.
