@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// ```swift
 /// let client = MastodonClient(server: try MastodonServer("https://mastodon.social"),
-///                             token: token, transport: transport)
+///                             token: AccessToken(token)!, transport: transport)
 /// let marker = try await client.homeMarker()
 /// ```
 ///
@@ -43,7 +43,7 @@ public final class MastodonClient: Sendable, CustomStringConvertible {
     public let clock: SyncClock
     /// The `User-Agent` sent with every request.
     public let userAgent: String
-    private let token: String
+    private let token: AccessToken
     private let state = Mutex(State())
 
     private struct State {
@@ -51,10 +51,9 @@ public final class MastodonClient: Sendable, CustomStringConvertible {
         var requestsSent = 0
     }
 
-    /// A client of `server` acting with the access token `token`, which must be as the server
-    /// issued it (printable ASCII; `MastodonSync` checks): it goes into a header as it is.
+    /// A client of `server` acting with the access token `token`.
     public init(
-        server: MastodonServer, token: String, transport: any HTTPTransport,
+        server: MastodonServer, token: AccessToken, transport: any HTTPTransport,
         policy: MastodonRequestPolicy = MastodonRequestPolicy(), clock: SyncClock = .system,
         userAgent: String = "timeline/\(timelineKitVersion)"
     ) {
@@ -73,7 +72,7 @@ public final class MastodonClient: Sendable, CustomStringConvertible {
 
     /// The headers every request carries: the token, the agent, and that JSON is wanted.
     func headers(accept: String = "application/json") -> [HTTPHeader] {
-        [HTTPHeader(name: "Authorization", value: "Bearer " + token),
+        [token.authorizationHeader,
          HTTPHeader(name: "User-Agent", value: userAgent),
          HTTPHeader(name: "Accept", value: accept)]
     }

@@ -110,17 +110,10 @@ public enum MastodonError: Error, Sendable, Equatable, CustomStringConvertible {
         attempts == 1 ? "once" : "\(attempts) times"
     }
 
-    /// What a server says in the body of a refusal (`{"error": "…"}`), made safe to print: one
-    /// line, no escapes, at most 200 characters.
+    /// What a server says in the body of a refusal (`{"error": "…"}`), made safe to print as
+    /// the login's errors print it.
     static func reason(inBody body: [UInt8]) -> String? {
-        guard !body.isEmpty, body.count <= 64 << 10 else { return nil }
-        let text: String? = body.withUnsafeBufferPointer { buffer in
-            var parser = JSONTreeParser(buffer)
-            guard let document = try? parser.nextDocument() else { return nil }
-            return document["error"]?.stringValue
-        }
-        guard let text, !text.isEmpty else { return nil }
-        let line = TerminalText.line(text)
-        return line.count > 200 ? String(line.prefix(200)) + "…" : line
+        let message = MastodonAuthorization.serverMessage(body, hiding: [])
+        return message.isEmpty ? nil : message
     }
 }

@@ -22,34 +22,17 @@ enum MastodonResponseReader {
     static func read<T>(
         body: [UInt8], from url: String, _ read: (JSONNode) throws(JSONLineFailure) -> T
     ) throws(MastodonError) -> T {
-        let outcome: Result<T, JSONLineFailure> = body.withUnsafeBufferPointer { buffer in
-            var parser = JSONTreeParser(buffer, at: APIDocumentReader.contentStart(of: buffer))
-            do throws(JSONLineFailure) {
-                guard let document = try parser.nextDocument() else {
-                    return .failure(JSONLineFailure(offset: nil, field: nil, problem: .malformedJSON("the body is empty")))
-                }
-                if try parser.nextDocument() != nil {
-                    return .failure(JSONLineFailure(offset: parser.index, field: nil,
-                                                    problem: .malformedJSON("more follows the JSON document")))
-                }
-                return .success(try read(document))
-            } catch {
-                return .failure(error)
-            }
-        }
-        switch outcome {
-        case let .success(value):
-            return value
-        case let .failure(failure):
-            throw .invalidResponse(url: url, problem: problem(failure, in: body))
+        do throws(JSONLineFailure) {
+            return try read(try JSONFields.document(body))
+        } catch {
+            throw .invalidResponse(url: url, problem: problem(error, in: body))
         }
     }
 
-    /// "at line 1, column 532: `[0].account` is missing." from a parser failure.
+    /// "at line 1, column 532 of its 5321 bytes: `[0].account` is missing." from a parser failure.
     static func problem(_ failure: JSONLineFailure, in body: [UInt8]) -> String {
-        let error = ImportError(source: "", field: failure.field, problem: failure.problem)
-        guard let offset = failure.offset else { return error.sentence }
-        let position = body.withUnsafeBufferPointer { SourcePosition(offset: offset, in: $0) }
-        return "at line \(position.line), column \(position.column) of its \(body.count) bytes: \(error.sentence)"
+        let sentence = ImportError(source: "", field: failure.field, problem: failure.problem).sentence
+        guard let offset = failure.offset else { return sentence }
+        return "at \(JSONFields.position(of: offset, in: body)) of its \(body.count) bytes: \(sentence)"
     }
 }

@@ -16,51 +16,34 @@ public struct MastodonServer: Sendable, Hashable {
     /// (`mastodon.social`, `127.0.0.1:8080`, `[::1]:3000`): the namespace of this server's IDs.
     public let authority: String
 
-    /// Reads a base URL as `timeline login` stores it (`https://mastodon.social`); a bare host
-    /// (`mastodon.social`) means `https://`. Whether plain `http://` is allowed (loopback only)
-    /// is the transport's rule, checked when a request is made.
+    /// Reads a server's address as `timeline login` stores it (`https://mastodon.social`), or as a
+    /// person types it (`mastodon.social` means `https://`), with the login's rules
+    /// (`MastodonAuthorization.normalizedServer(_:)`): plain `http://` only to this machine.
     ///
-    /// - Throws: `MastodonError.invalidServer` for anything but an `http(s)` URL with a host,
-    ///   or one with a user name, query or fragment.
+    /// - Throws: `MastodonError.invalidServer` for anything else, or one with a user name, query
+    ///   or fragment.
     public init(_ text: String) throws(MastodonError) {
-        var rest = Substring(text)
-        while rest.first == " " { rest = rest.dropFirst() }
-        while rest.last == " " || rest.last == "/" { rest = rest.dropLast() }
-        let scheme: String
-        if let separator = rest.firstRange(of: "://") {
-            scheme = rest[..<separator.lowerBound].lowercased()
-            rest = rest[separator.upperBound...]
-        } else {
-            scheme = "https"
+        let url: RequestURL
+        do {
+            url = try RequestURL(MastodonAuthorization.normalizedServer(text))
+        } catch {
+            guard case let .invalidServer(_, reason) = error as? LoginError else {
+                throw .invalidServer(text, reason: "\(error)")
+            }
+            throw .invalidServer(text, reason: reason)
         }
-        guard scheme == "https" || scheme == "http" else {
-            throw .invalidServer(text, reason: "only https:// (and http:// to this machine) servers can be reached")
-        }
-        guard rest.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            throw .invalidServer(text, reason: "it holds spaces or characters that are not ASCII (write an international domain name in its xn-- form)")
-        }
-        guard !rest.contains("?"), !rest.contains("#") else {
-            throw .invalidServer(text, reason: "give the server's address only, without ? or #")
-        }
-        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-        var hostAndPort = rest[..<authorityEnd].lowercased()
-        let path = rest[authorityEnd...]
-        guard !hostAndPort.isEmpty, !hostAndPort.contains("@") else {
-            throw .invalidServer(text, reason: hostAndPort.isEmpty ? "it names no host" : "a user name does not belong in the server's address")
-        }
-        let defaultPort = scheme == "https" ? ":443" : ":80"
-        if hostAndPort.hasSuffix(defaultPort) { hostAndPort.removeLast(defaultPort.count) }
-        authority = hostAndPort
-        origin = scheme + "://" + hostAndPort
-        baseURL = origin + path
+        let host = url.host.contains(":") ? "[\(url.host)]" : url.host
+        let isDefaultPort = url.port == (url.scheme == "https" ? 443 : 80)
+        authority = host + (url.port.flatMap { isDefaultPort ? nil : ":\($0)" } ?? "")
+        origin = url.scheme + "://" + authority
+        baseURL = origin + (url.pathAndQuery == "/" ? "" : url.pathAndQuery)
     }
 
     /// The absolute URL of `path` (starting with `/`) on this server, with `query` percent-encoded.
     public func url(_ path: String, query: [(name: String, value: String)] = []) -> String {
         var url = baseURL + path
-        if !query.isEmpty {
-            url += "?" + query.map { Self.percentEncoded($0.name) + "=" + Self.percentEncoded($0.value) }.joined(separator: "&")
-        }
+        // Every byte but the unreserved ones percent-encoded: IDs, and `timeline[]`, arrive as sent.
+        if !query.isEmpty { url += "?" + FormEncoding.encode(query) }
         return url
     }
 
@@ -71,23 +54,6 @@ public struct MastodonServer: Sendable, Hashable {
         let head = url.prefix(origin.count)
         let next = url[url.index(url.startIndex, offsetBy: origin.count)]
         return head.lowercased() == origin && (next == "/" || next == "?")
-    }
-
-    /// `text` with every byte but RFC 3986's unreserved ones (letters, digits, `-._~`)
-    /// percent-encoded, so an ID or a bracketed parameter name (`timeline[]`) arrives as sent.
-    static func percentEncoded(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var output: [UInt8] = []
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                output.append(byte)
-            default:
-                output += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// The value of the query parameter `name` in `url`, percent-decoded; `nil` when absent.

@@ -134,7 +134,7 @@ extension MastodonSync {
             }
             return .edited(messageID: id)
         case "delete":
-            let id = namespace.id(event.data.trimmedSpaces)
+            let id = namespace.id(String(event.data.trimmingWhitespace()))
             _ = try write(refreshingSnapshot: true) { transaction throws(TimelineStoreError) in
                 try transaction.deleteMessages(ids: [id])
             }

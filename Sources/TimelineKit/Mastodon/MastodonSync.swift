@@ -99,8 +99,7 @@ public struct MastodonSync: Sendable {
         options: Options = Options(), clock: SyncClock = .system
     ) throws(MastodonError) {
         let server = try MastodonServer(server)
-        // RFC 6750's b64token, and every token seen in the wild: printable ASCII, no spaces.
-        guard !token.isEmpty, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw .invalidToken }
+        guard let token = AccessToken(token) else { throw .invalidToken }
         self.store = store
         self.account = account
         self.options = options
@@ -117,6 +116,7 @@ public struct MastodonSync: Sendable {
     @discardableResult
     public func run() async throws(MastodonError) -> MastodonSyncSummary {
         var summary = MastodonSyncSummary(account: account)
+        let requestsBefore = client.requestsSent
         let generation = try storeCall { () throws(TimelineStoreError) in try store.state().generation }
         do throws(MastodonError) {
             let home = try await sync(.home)
@@ -145,7 +145,7 @@ public struct MastodonSync: Sendable {
             throw error
         }
         summary.snapshot = try storeCall { () throws(TimelineStoreError) in try store.writeSnapshot() }
-        summary.requests = client.requestsSent
+        summary.requests = client.requestsSent - requestsBefore
         return summary
     }
 

@@ -15,7 +15,7 @@ struct RateLimit: Sendable, Equatable {
 
     /// The limit a response announces, or `nil` when it announces none.
     init?(_ response: HTTPResponse, now: Date) {
-        guard let text = response.header("X-RateLimit-Remaining"), let remaining = Int(text.trimmedSpaces) else { return nil }
+        guard let text = response.header("X-RateLimit-Remaining"), let remaining = Int(text.trimmingWhitespace()) else { return nil }
         self.remaining = remaining
         reset = response.header("X-RateLimit-Reset").flatMap { Self.time($0, now: now) }
     }
@@ -24,7 +24,7 @@ struct RateLimit: Sendable, Equatable {
     /// (seconds; its HTTP-date form is not read), else `nil`.
     static func retryDate(after response: HTTPResponse, now: Date) -> Date? {
         if let reset = response.header("X-RateLimit-Reset").flatMap({ time($0, now: now) }) { return reset }
-        if let text = response.header("Retry-After"), let seconds = Int(text.trimmedSpaces), seconds >= 0 {
+        if let text = response.header("Retry-After"), let seconds = Int(text.trimmingWhitespace()), seconds >= 0 {
             return now.addingTimeInterval(Double(seconds))
         }
         return nil
@@ -33,22 +33,12 @@ struct RateLimit: Sendable, Equatable {
     /// A reset written as RFC 3339, as seconds since 1970 (10 digits or more) or as seconds
     /// from now.
     static func time(_ text: String, now: Date) -> Date? {
-        let value = text.trimmedSpaces
+        let value = String(text.trimmingWhitespace())
         if !value.isEmpty, value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             guard let seconds = Int64(value) else { return nil }
             return seconds >= 1_000_000_000 ? Date(timeIntervalSince1970: Double(seconds)) : now.addingTimeInterval(Double(seconds))
         }
         guard case let .success(milliseconds) = JSONObjectView.parseRFC3339(value) else { return nil }
         return MillisecondTime.date(fromMilliseconds: milliseconds)
-    }
-}
-
-extension String {
-    /// Without spaces and tabs at either end, as header values are compared.
-    var trimmedSpaces: String {
-        var slice = Substring(self)
-        while slice.first == " " || slice.first == "\t" { slice = slice.dropFirst() }
-        while slice.last == " " || slice.last == "\t" { slice = slice.dropLast() }
-        return String(slice)
     }
 }

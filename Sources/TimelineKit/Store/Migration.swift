@@ -8,12 +8,11 @@ struct Migration: Sendable {
     let name: String
     /// The statements, run in the same transaction that sets `user_version`.
     let sql: String
-    /// Whether it changes existing tables, indexes or rows. One that does not (it sets a header
-    /// field, or adds new empty tables) leaves the timeline readable by the code of the version
-    /// before and takes no time whatever the size, and so is neither held back by
-    /// `Configuration.migrationSizeLimit` nor needed to read the timeline of a database that
-    /// cannot be written (what it adds, e.g. the sync tables, stays missing there until the
-    /// database can be written; nothing can be synced into such a database anyway).
+    /// Whether it changes tables, indexes or rows. One that does not (it only sets a header
+    /// field, or only adds new tables that the timeline's reads do not need) leaves the database
+    /// readable by the code of the version before, takes no time whatever the size, and so is
+    /// neither held back by `Configuration.migrationSizeLimit` nor needed to read a database
+    /// that cannot be written.
     let changesTables: Bool
 
     init(version: Int, name: String, sql: String, changesTables: Bool = true) {
@@ -300,9 +299,11 @@ struct Migration: Sendable {
         Migration(version: 5, name: "application id", sql: """
             PRAGMA application_id = 1414351950;  -- DatabaseIdentity.applicationID, "TMLN"
             """, changesTables: false),
-        // New tables only: nothing existing is rewritten, so it takes no time at any size.
-        // No trigger of change tracking looks at them: a sync's bookkeeping is not a change to
-        // the timeline, and marking messages read through them moves the counts as usual.
+        // New tables only: nothing existing is rewritten, so it takes no time at any size, and
+        // `show` reads an older database without them. (A database that cannot be written here is
+        // then read without them: it cannot be synced into either.) No trigger of change tracking
+        // looks at them: a sync's bookkeeping is not a change to the timeline, and marking
+        // messages read through them moves the counts as usual.
         Migration(version: 6, name: "synced accounts: home timelines, gaps, read markers, notifications", sql: #"""
             -- Which messages came from which synced account's home timeline, in the server's
             -- order: `position` grows with it (newer is larger). Server IDs are opaque strings,

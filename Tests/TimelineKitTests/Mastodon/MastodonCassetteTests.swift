@@ -43,7 +43,7 @@ import Testing
     @Test func recordedNextAndPrevLinksLeadToTheRecordedPages() async throws {
         let cassette = try Cassette.named("fetch_next_previous")
         let transport = ReplayTransport(cassette)
-        let client = MastodonClient(server: try MastodonServer("http://localhost:3000"), token: "t", transport: transport,
+        let client = MastodonClient(server: try MastodonServer("http://localhost:3000"), token: AccessToken("t")!, transport: transport,
                                     clock: TestClock().clock)
         let first = "http://localhost:3000/api/v1/accounts/117020565966271181/statuses?limit=5"
         let page1 = try await client.send(.get, first)
@@ -73,7 +73,7 @@ import Testing
     @Test func theRecordedMarkerIsReadAndSetAsTheServerExpects() async throws {
         let cassette = try Cassette.named("markers")
         let transport = ReplayTransport(cassette)
-        let client = MastodonClient(server: try MastodonServer("http://localhost:3000"), token: "t", transport: transport,
+        let client = MastodonClient(server: try MastodonServer("http://localhost:3000"), token: AccessToken("t")!, transport: transport,
                                     clock: TestClock().clock)
         let set = try await client.setHomeMarker(lastReadID: "117020574841135347")
         #expect(set?.lastReadID == "117020574841135347")

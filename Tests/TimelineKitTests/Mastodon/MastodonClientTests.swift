@@ -8,7 +8,7 @@ import Testing
     let clock = TestClock()
 
     private func client(_ policy: MastodonRequestPolicy = MastodonRequestPolicy()) throws -> MastodonClient {
-        MastodonClient(server: try MastodonServer(FakeMastodonServer.base), token: Self.token, transport: server,
+        MastodonClient(server: try MastodonServer(FakeMastodonServer.base), token: AccessToken(Self.token)!, transport: server,
                        policy: policy, clock: clock.clock)
     }
 

@@ -22,11 +22,11 @@ import Testing
         #expect(try plain.message(id: fixture.server.homeIDs[0]) != nil)
     }
 
-    @Test func aVersion4DatabaseGainsTheSyncTablesAndKeepsItsData() async throws {
+    @Test func aVersion5DatabaseGainsTheSyncTablesAndKeepsItsData() async throws {
         let directory = TemporaryDirectory()
         let path = directory.file("timeline.sqlite")
-        try FileManager.default.copyItem(atPath: Fixtures.path("schema-v4.sqlite"), toPath: path)
-        #expect(try SQLiteShell.run(path, "PRAGMA user_version").trimmed == "4")
+        try FileManager.default.copyItem(atPath: Fixtures.path("schema-v5.sqlite"), toPath: path)
+        #expect(try SQLiteShell.run(path, "PRAGMA user_version").trimmed == "5")
         let fixture = try SyncFixture()
         let store = try TimelineStore(path: path)
         #expect(try SQLiteShell.run(path, "PRAGMA user_version").trimmed == "\(Migration.latestVersion)")

@@ -86,7 +86,7 @@ import Testing
 
     @Test func theStreamingAddressComesFromTheInstance() async throws {
         let cassette = try Cassette.named("instance")
-        let client = MastodonClient(server: try MastodonServer("http://localhost:3000"), token: "t",
+        let client = MastodonClient(server: try MastodonServer("http://localhost:3000"), token: AccessToken("t")!,
                                     transport: ReplayTransport(cassette), clock: TestClock().clock)
         #expect(try await client.streamingBaseURL() == "http://localhost:4000")
     }

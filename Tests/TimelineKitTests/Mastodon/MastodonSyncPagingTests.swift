@@ -27,12 +27,15 @@ import Testing
     @Test func aLaterSyncAsksOnceWhenLessThanAPageIsNew() async throws {
         let fixture = try SyncFixture()
         fixture.server.post(50)
-        try await fixture.run()
+        let sync = try fixture.sync()
+        try await sync.run()
         let before = fixture.server.requestCount
         fixture.server.post(7)
-        let summary = try await fixture.run()
+        let summary = try await sync.run()
         let home = fixture.server.requests.dropFirst(before).filter { $0.url.contains("/timelines/home") }
         #expect(home.count == 1)
+        // The home page, the notifications page, the read marker: a run counts its own requests.
+        #expect(summary.requests == 3)
         #expect(summary.newStatuses == 7)
         #expect(try fixture.homeIDs() == fixture.server.homeIDs)
         // Nothing new: nothing changes, not even the generation.
@@ -109,6 +112,47 @@ import Testing
         try fixture.store.markAllRead()
         try await run(pages: 25)
         return (try fixture.everything(), server.marker, server.requestCount, failed)
+    }
+
+    /// Finer than a request: the database refuses the page's transaction in its middle (a
+    /// trigger stands for a full disk after K entries), at every few entries of a first sync and
+    /// of a sync that leaves a gap. The sync position must not have moved without its page:
+    /// running again after the disk has room ends like the uninterrupted syncs.
+    @Test func aPageThatFailsToCommitLeavesTheSyncPositionWithIt() async throws {
+        let reference = try await Self.twoSyncs(failingAfter: nil)
+        for entries in stride(from: 0, to: 220, by: 9) {
+            let interrupted = try await Self.twoSyncs(failingAfter: entries)
+            #expect(interrupted.failed, "\(entries) entries")
+            #expect(interrupted.state == reference.state, "the page failed after \(entries) entries")
+        }
+    }
+
+    private static func twoSyncs(failingAfter limit: Int?) async throws -> (state: [String], failed: Bool) {
+        let fixture = try SyncFixture()
+        fixture.options.syncsNotifications = false
+        if let limit {
+            try SQLiteShell.run(fixture.store.path, """
+                CREATE TRIGGER full_disk BEFORE INSERT ON account_home
+                WHEN (SELECT count(*) FROM account_home) >= \(limit)
+                BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END
+                """)
+        }
+        var failed = false
+        func run() async throws {
+            do {
+                try await fixture.run()
+            } catch {
+                guard case .store = error as? MastodonError, !failed else { throw error }
+                failed = true
+                try SQLiteShell.run(fixture.store.path, "DROP TRIGGER full_disk")
+                try await fixture.run()
+            }
+        }
+        fixture.server.post(130)
+        try await run()
+        fixture.server.post(90)
+        try await run()
+        return (try fixture.everything(), failed)
     }
 
     @Test func anEditedStatusIsUpdatedInPlaceWhenFetchedAgain() async throws {

@@ -13,6 +13,8 @@ final class SyncFixture {
     init(server: FakeMastodonServer = FakeMastodonServer(), databaseName: String = "timeline.sqlite") throws {
         self.server = server
         store = try TimelineStore(path: directory.file(databaseName))
+        // The database exists from its first write: create it, so the tests can reach into it.
+        try store.write { _ in }
     }
 
     func sync(server base: String = FakeMastodonServer.base, transport: (any HTTPTransport)? = nil) throws -> MastodonSync {
