@@ -100,26 +100,7 @@ struct ShowRunner {
             }
 
             if !request.fromDatabase && !answer.isSnapshotFresh {
-                if answer.changes == nil {
-                    let why = (snapshotProblem ?? answer.snapshotProblem).map { error -> String in
-                        if case .missing = error { return "there was no snapshot yet" }
-                        return "the snapshot could not be used (\(error))"
-                    } ?? "the snapshot held fewer messages than asked for"
-                    Terminal.emitError("timeline: \(why); showing the database and writing a new snapshot.\n")
-                }
-                // What was shown is right either way; a snapshot that cannot be written is
-                // worth a note, never a failed shell start.
-                do throws(TimelineStoreError) {
-                    try store.writeSnapshot(lockTimeout: .milliseconds(busyTimeout), reusing: answer.snapshot)
-                } catch {
-                    // `show` changed nothing, so the store's "the change was saved" wording
-                    // would mislead: only the snapshot is at stake.
-                    if case let .snapshotNotWritten(path, reason) = error {
-                        Terminal.emitError("timeline: could not write a new snapshot at \(path): \(reason)\n")
-                    } else {
-                        Terminal.emitError("timeline: \(error)\n")
-                    }
-                }
+                writeSnapshot(of: answer, to: store, readProblem: snapshotProblem, busyTimeout: busyTimeout)
             }
             if request.follow, let baseline = answer.snapshot {
                 var loop = FollowLoop(request: request, store: store, baseline: baseline, screen: screen, renderer: renderer,
@@ -130,6 +111,29 @@ struct ShowRunner {
             return give(up: error, painted: painted, location: location, busyTimeout: busyTimeout)
         }
         return ExitStatus.success
+    }
+
+    /// 3. A new snapshot, when the one painted was stale or unusable: what was shown is right
+    /// either way, so a snapshot that cannot be written is worth a note, never a failed shell start.
+    private func writeSnapshot(of answer: TimelineReconciliation, to store: TimelineStore, readProblem: SnapshotError?, busyTimeout: Int) {
+        if answer.changes == nil {
+            let why = (readProblem ?? answer.snapshotProblem).map { error -> String in
+                if case .missing = error { return "there was no snapshot yet" }
+                return "the snapshot could not be used (\(error))"
+            } ?? "the snapshot held fewer messages than asked for"
+            Terminal.emitError("timeline: \(why); showing the database and writing a new snapshot.\n")
+        }
+        do throws(TimelineStoreError) {
+            try store.writeSnapshot(lockTimeout: .milliseconds(busyTimeout), reusing: answer.snapshot)
+        } catch {
+            // `show` changed nothing, so the store's "the change was saved" wording would
+            // mislead: only the snapshot is at stake.
+            if case let .snapshotNotWritten(path, reason) = error {
+                Terminal.emitError("timeline: could not write a new snapshot at \(path): \(reason)\n")
+            } else {
+                Terminal.emitError("timeline: \(error)\n")
+            }
+        }
     }
 
     private func useColor(onTerminal: Bool) -> Bool {
