@@ -25,6 +25,13 @@ import Testing
         try Data(header.encoded() + (try LZ4Frame.compress(payload))).write(to: URL(fileURLWithPath: file.path))
     }
 
+    /// Whether `answer` shows the window of `expected` and carries it, with its state and size, as
+    /// the snapshot to follow from and to write.
+    private static func answer(_ answer: TimelineReconciliation, holdsAllOf expected: TimelineSnapshot) -> Bool {
+        answer.window == expected.window && answer.snapshot?.window == expected.window
+            && answer.snapshot?.state == expected.state && answer.snapshot?.limit == expected.limit
+    }
+
     @Test func aFreshPreviewIsTheAnswerAndItsRestIsNeverDecoded() throws {
         let directory = TemporaryDirectory()
         let (store, _) = try setUp(directory)
@@ -58,11 +65,7 @@ import Testing
         #expect(changes.removed == ["m28"])
         #expect(changes.previousState == preview.state)
         // The whole window of the snapshot's size, as the database has it, and the state with it.
-        let current = try store.makeSnapshot(limit: 10)
-        #expect(answer.window == current.window)
-        #expect(answer.snapshot?.window == current.window)
-        #expect(answer.snapshot?.state == current.state)
-        #expect(answer.snapshot?.limit == 10)
+        #expect(Self.answer(answer, holdsAllOf: try store.makeSnapshot(limit: 10)))
     }
 
     @Test func withoutAPreviewTheAnswerIsTheNewestWindowOfAtLeastTheDefaultSize() throws {
@@ -74,9 +77,7 @@ import Testing
         #expect(!answer.isSnapshotFresh)
         #expect(answer.changes == nil)
         #expect(answer.snapshotProblem == nil)
-        #expect(answer.window == (try store.timeline(limit: TimelineSnapshot.defaultLimit)))
-        #expect(answer.snapshot?.limit == TimelineSnapshot.defaultLimit)
-        #expect(answer.snapshot?.state == (try store.state()))
+        #expect(Self.answer(answer, holdsAllOf: try store.makeSnapshot(limit: TimelineSnapshot.defaultLimit)))
 
         let larger = try store.reconcile(nil, atLeast: 250)
         #expect(larger.window.messages.count == 250)
@@ -106,11 +107,7 @@ import Testing
         let answer = try store.reconcile(preview, wholeWindow: true)
         #expect(answer.isSnapshotFresh)
         #expect(answer.changes?.isEmpty == true)
-        let whole = try store.snapshotFile.read()
-        #expect(answer.window == whole.window)
-        #expect(answer.snapshot?.window == whole.window)
-        #expect(answer.snapshot?.state == whole.state)
-        #expect(answer.snapshot?.limit == 10)
+        #expect(Self.answer(answer, holdsAllOf: try store.snapshotFile.read()))
     }
 
     @Test func aPreviewOfAnotherDatabaseThatLooksTheSameIsNotFresh() throws {
