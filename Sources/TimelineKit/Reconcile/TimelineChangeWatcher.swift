@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Tells, when asked, what changed in the database since the last answer: the synchronous engine
 /// under `TimelineStore.changes(since:pollInterval:)`, for programs that run their own loop
 /// (`timeline show --follow` asks it from a `poll(2)` loop and never starts async machinery).
@@ -71,8 +65,8 @@ public final class TimelineChangeWatcher {
         if let lastDataVersion, lastDataVersion == version { return nil }
         let changes = try store.reconcile(baseline)
         lastDataVersion = version
-        if baseline.isFresh(for: changes.state) { return nil }
-        baseline = TimelineSnapshot(state: changes.state, builtAt: Date(), limit: baseline.limit, window: changes.window)
+        if !changes.databaseMoved { return nil }
+        baseline = changes.snapshot(limit: baseline.limit)
         return changes
     }
 }

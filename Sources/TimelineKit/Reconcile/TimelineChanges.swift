@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// What changed between a snapshot's window and the database, as `TimelineStore.reconcile(_:)`
 /// found it: enough for a screen painted from the snapshot to update itself in place.
 ///
@@ -45,10 +51,35 @@ public struct TimelineChanges: Sendable, Hashable {
             || state.userCount != previousState.userCount
     }
 
+    /// Whether the database moved since the snapshot: another generation, or another database.
+    /// When it did not, nothing but the state was read and `window` is the snapshot's.
+    var databaseMoved: Bool {
+        !state.isShown(bySnapshotOf: previousState.databaseID, at: previousState.generation)
+    }
+
+    /// The window and state now, as the snapshot of `limit` messages that the next changes are
+    /// measured against (what `TimelineChangeWatcher` and `--follow` keep as their baseline).
+    func snapshot(limit: Int) -> TimelineSnapshot {
+        TimelineSnapshot(state: state, builtAt: Date(), limit: limit, window: window)
+    }
+
     /// No change: the database is at the snapshot's generation.
     static func none(since snapshot: TimelineSnapshot) -> TimelineChanges {
         TimelineChanges(inserted: [], updated: [], removed: [], scrolledOut: [], scrolledIn: [],
                         window: snapshot.window, state: snapshot.state, previousState: snapshot.state)
+    }
+
+    /// What changed since `snapshot` in a database now in `state`, read with `reader` inside the
+    /// read transaction that read `state`: nothing more when the database has not moved, else one
+    /// window and which of the messages that left it are still stored.
+    static func since(_ snapshot: TimelineSnapshot, state: TimelineState, reader: TimelineReader) throws(SQLiteError) -> TimelineChanges {
+        if snapshot.isFresh(for: state) { return .none(since: snapshot) }
+        let window = try reader.page(limit: snapshot.limit, after: nil)
+        let newIDs = Set(window.messages.map(\.id))
+        let gone = snapshot.window.messages.map(\.id).filter { !newIDs.contains($0) }
+        let stillStored = try reader.storedMessageIDs(among: gone)
+        return .between(old: snapshot.window, oldState: snapshot.state,
+                        new: window, newState: state, stillStored: stillStored)
     }
 
     /// Compares two windows. `stillStored` holds those IDs of the old window, missing from the new

@@ -15,7 +15,7 @@ import Foundation
 /// ```swift
 /// let preview = try SnapshotFile(path: path).readPreview(messages: 20)
 /// paint(preview.head)                         // the first 20 messages, their users
-/// let changes = try store.reconcile(try preview.complete())
+/// let answer = try store.reconcile(preview)  // what to show now, and what changed
 /// ```
 public struct SnapshotPreview: Sendable {
     /// The state of the database the snapshot was built from.
@@ -41,6 +41,13 @@ public struct SnapshotPreview: Sendable {
 
     /// Whether `head` is the whole window.
     public var isWholeWindow: Bool { head.messages.count == windowMessageCount }
+
+    /// Whether the snapshot can answer for the newest `count` messages: its window holds that
+    /// many, or all that the database held when it was built. One that cannot is no paint for a
+    /// request of `count` (`show -n 500` over a window of 200): read the database instead.
+    public func canShow(messages count: Int) -> Bool {
+        count <= windowMessageCount || head.nextCursor == nil
+    }
 
     /// Whether the snapshot describes `state`: the same database at the same generation.
     public func isFresh(for state: TimelineState) -> Bool {

@@ -464,23 +464,30 @@ public final class TimelineStore: Sendable {
     /// `limit` sets how many messages it holds; by default the configuration's, else the limit of
     /// the snapshot on disk, else `TimelineSnapshot.defaultLimit`.
     ///
+    /// `reusing` is a snapshot just built from this database, such as the `snapshot` of a
+    /// `reconcile(_:atLeast:wholeWindow:)` answer: when the database is still at its generation
+    /// and it holds `limit` messages, it is written as it is instead of reading the window again.
+    ///
     /// - Throws: `.databaseMissing` before the first write has created the database: there is
     ///   nothing to take a snapshot of, and no snapshot is written beside a file that is not there.
     @discardableResult
-    public func writeSnapshot(limit: Int? = nil, force: Bool = false, lockTimeout: Duration? = nil) throws(TimelineStoreError) -> SnapshotWrite {
+    public func writeSnapshot(
+        limit: Int? = nil, force: Bool = false, lockTimeout: Duration? = nil, reusing candidate: TimelineSnapshot? = nil
+    ) throws(TimelineStoreError) -> SnapshotWrite {
         if creation?.isPending == true { throw .databaseMissing(path: path) }
         return try Self.unwrap(reader.withConnection { connection throws(TimelineStoreError) -> SnapshotWrite in
-            try refreshSnapshot(using: connection, limit: limit, force: force, lockTimeout: lockTimeout)
+            try refreshSnapshot(using: connection, limit: limit, force: force, lockTimeout: lockTimeout, reusing: candidate)
         })
     }
 
     private func refreshSnapshotAfterWrite(using connection: SQLiteConnection) throws(TimelineStoreError) {
         guard configuration.writesSnapshot else { return }
-        _ = try refreshSnapshot(using: connection, limit: nil, force: false, lockTimeout: nil)
+        _ = try refreshSnapshot(using: connection, limit: nil, force: false, lockTimeout: nil, reusing: nil)
     }
 
     private func refreshSnapshot(
-        using connection: SQLiteConnection, limit requestedLimit: Int?, force: Bool, lockTimeout: Duration?
+        using connection: SQLiteConnection, limit requestedLimit: Int?, force: Bool, lockTimeout: Duration?,
+        reusing candidate: TimelineSnapshot?
     ) throws(TimelineStoreError) -> SnapshotWrite {
         let file = snapshotFile
         let configuredLimit = requestedLimit ?? configuration.snapshotLimit
@@ -496,6 +503,8 @@ public final class TimelineStore: Sendable {
                        existing.limit == limit {
                         return nil
                     }
+                    // Nothing moved since the candidate was read: its window is what this would read.
+                    if let candidate, candidate.limit == limit, candidate.isFresh(for: state) { return candidate }
                     return TimelineSnapshot(state: state, builtAt: Date(), limit: limit,
                                             window: try reader.page(limit: limit, after: nil))
                 }
@@ -555,14 +564,7 @@ public final class TimelineStore: Sendable {
     /// on the snapshot's size, not on the database's.
     public func reconcile(_ snapshot: TimelineSnapshot) throws(TimelineStoreError) -> TimelineChanges {
         try read { reader throws(SQLiteError) -> TimelineChanges in
-            let state = try reader.state()
-            if snapshot.isFresh(for: state) { return .none(since: snapshot) }
-            let window = try reader.page(limit: snapshot.limit, after: nil)
-            let newIDs = Set(window.messages.map(\.id))
-            let gone = snapshot.window.messages.map(\.id).filter { !newIDs.contains($0) }
-            let stillStored = try reader.storedMessageIDs(among: gone)
-            return .between(old: snapshot.window, oldState: snapshot.state,
-                            new: window, newState: state, stillStored: stillStored)
+            try TimelineChanges.since(snapshot, state: try reader.state(), reader: reader)
         }
     }
 }

@@ -30,8 +30,9 @@ import TimelineKit
 /// minute. When it does not fit, new messages are printed below as they arrive, oldest first so
 /// the newest is the last line (like `tail -f`), and a note line counts changes and removals of
 /// messages printed earlier. A resized window (once resizing pauses for 150 ms), a return from
-/// Ctrl-Z or a line written to the terminal's standard error start a fresh block below. Keys are
-/// not echoed meanwhile (`TerminalEcho`).
+/// Ctrl-Z or a line written to the terminal's standard error start a fresh block below
+/// (`ScreenBlock`, the same rules as `show`'s one update). Keys are not echoed meanwhile
+/// (`TerminalEcho`).
 ///
 /// **On a pipe** (or with `--json`) every message the database gained since the last check is one
 /// more entry (one more JSON line with `--json`), oldest first: new ones and back-filled old ones,
@@ -43,24 +44,17 @@ import TimelineKit
 /// refreshed, and the process ends by the same signal (status 130, 143, 129 in a shell). A closed
 /// pipe (EPIPE, or POLLERR on standard output): the same, then exit status 0, silently. A
 /// database that cannot be read any more: a note and the matching exit status. The snapshot is
-/// refreshed after every change shown, so a `show` in another terminal paints the truth.
+/// refreshed after every change shown (from the window the watcher just read, unless the database
+/// moved again), so a `show` in another terminal paints the truth.
 struct FollowLoop {
-    let runner: ShowRunner
+    let request: ShowRequest
     let store: TimelineStore
     let watcher: TimelineChangeWatcher
-    let onTerminal: Bool
     let busyTimeout: Int
-    private var renderer: TimelineRenderer
-    private var rows: Int?
-    private var columns: Int?
-    /// The live block, with the cursor on the row right below it; `nil` when what is below the
-    /// cursor is not a block that can be repainted.
-    private var block: [RenderedEntry]?
-    /// `Terminal.errorWrites` when the block was painted: a note on the same terminal since then
-    /// moved the cursor.
-    private var errorWritesAtBlock: Int
-    /// Messages printed so far while new ones go below (for the note about changes above).
-    private var printed: Set<String>
+    /// On a terminal, the live block; `nil` on a pipe.
+    private let screen: ScreenBlock?
+    /// On a pipe, how text entries are rendered.
+    private let renderer: TimelineRenderer
     private var echo: TerminalEcho?
     private var snapshotNoteShown = false
     /// On a pipe: where the listing of stored messages goes on from, and whether a listing has
@@ -79,25 +73,21 @@ struct FollowLoop {
     /// How often the ages ("3m") of a live block are brought up to date.
     static let ageRefreshMilliseconds: UInt64 = 60_000
 
-    /// `additions`: on a pipe, a cursor taken before `baseline` was read.
-    init(runner: ShowRunner, store: TimelineStore, baseline: TimelineSnapshot, additions: AdditionCursor?, onTerminal: Bool,
-         renderer: TimelineRenderer, rows: Int?, block: [RenderedEntry]?, busyTimeout: Int) {
-        self.runner = runner
+    /// Follows the changes after `baseline`, the window and state just shown: on a terminal in
+    /// `screen`, the block painted; on a pipe from `additions`, a cursor taken before `baseline`
+    /// was read, skipping the messages already `printed`.
+    init(request: ShowRequest, store: TimelineStore, baseline: TimelineSnapshot, screen: ScreenBlock?,
+         renderer: TimelineRenderer, additions: AdditionCursor?, printed: TimelinePage?, busyTimeout: Int) {
+        self.request = request
         self.store = store
         self.watcher = TimelineChangeWatcher(store: store, since: baseline)
-        self.onTerminal = onTerminal
+        self.screen = screen
         self.renderer = renderer
-        self.rows = rows
-        self.columns = Terminal.windowSize()?.columns
         self.busyTimeout = busyTimeout
-        self.errorWritesAtBlock = Terminal.errorWrites
-        self.printed = Set(baseline.window.messages.prefix(runner.request.limit ?? 20).map(\.id))
-        self.additions = onTerminal ? nil : additions
+        self.additions = screen == nil ? additions : nil
         // The first listing prints what was stored between the cursor and the first output.
-        self.listingPending = !onTerminal && additions != nil
-        self.printedBeforeFollowing = onTerminal ? [] : printed
-        self.block = nil
-        if onTerminal, let block, fits(block) { self.block = block }
+        self.listingPending = self.additions != nil
+        self.printedBeforeFollowing = Set(printed?.messages.map(\.id) ?? [])
     }
 
     private enum Ending {
@@ -111,7 +101,7 @@ struct FollowLoop {
             Terminal.emitError("timeline: cannot follow: no pipe for signals (\(String(cString: strerror(errno)))).\n")
             return ExitStatus.failure
         }
-        if onTerminal { echo = TerminalEcho.disable(on: STDOUT_FILENO) }
+        if screen != nil { echo = TerminalEcho.disable(on: STDOUT_FILENO) }
         let ending = loop(signals: signals)
         echo?.restore()
         refreshSnapshot()
@@ -159,8 +149,7 @@ struct FollowLoop {
                         echo?.restore()
                         FollowSignals.stopUntilContinued()
                         if echo != nil { echo = TerminalEcho.disable(on: STDOUT_FILENO) }
-                        // The shell wrote below the block meanwhile.
-                        block = nil
+                        // The shell wrote below the block meanwhile: relayout paints a new one.
                         relayoutAt = Self.milliseconds()
                     }
                 }
@@ -174,7 +163,8 @@ struct FollowLoop {
 
             if let at = relayoutAt, Self.milliseconds() >= at {
                 relayoutAt = nil
-                if let ending = relayout() { return ending }
+                if let text = screen?.relayout(watcher.baseline.window, window: Terminal.windowSize(), now: Date()),
+                   let ending = write(text) { return ending }
             }
             do throws(TimelineStoreError) {
                 if let changes = try watcher.check() {
@@ -188,9 +178,9 @@ struct FollowLoop {
                 Terminal.emitError("timeline: stopped following: \(error)\n")
                 return .failure(exitStatus(for: error))
             }
-            if block != nil, Self.milliseconds() >= ageRefreshAt {
+            if screen?.isLive == true, Self.milliseconds() >= ageRefreshAt {
                 ageRefreshAt = Self.milliseconds() + Self.ageRefreshMilliseconds
-                if let ending = refreshAges() { return ending }
+                if let text = screen?.refreshAges(watcher.baseline.window, now: Date()), let ending = write(text) { return ending }
             }
         }
     }
@@ -198,24 +188,12 @@ struct FollowLoop {
     // MARK: Showing changes
 
     private mutating func show(_ changes: TimelineChanges) -> Ending? {
-        guard onTerminal else {
+        guard screen != nil else {
             listingPending = true
             return nil
         }
-        if changes.isEmpty { return nil }
-        let entries = runner.entries(of: changes.window, with: renderer, now: Date(), rows: rows)
-        if fits(entries) { return paintBlock(entries) }
-        block = nil
-        let inserted = Set(changes.inserted)
-        var output = TimelineRenderer.text(of: renderer.render(newMessages(of: changes), now: Date()))
-        let changed = changes.updated.filter(printed.contains).count
-        let removed = changes.removed.filter(printed.contains).count
-        printed.formUnion(inserted)
-        var summary: [String] = []
-        if changed > 0 { summary.append("\(changed) changed") }
-        if removed > 0 { summary.append("\(removed) removed") }
-        if !summary.isEmpty { output += "(" + summary.joined(separator: ", ") + " above)\n" }
-        return output.isEmpty ? nil : write(output)
+        guard let text = screen?.show(changes, now: Date()) else { return nil }
+        return write(text)
     }
 
     /// On a pipe: one page of the messages stored since the last listing, oldest first.
@@ -233,64 +211,8 @@ struct FollowLoop {
             if !added.hasMore { printedBeforeFollowing = [] }
         }
         if page.messages.isEmpty { return nil }
-        if runner.request.json { return write(JSONLinesShowOutput.lines(for: page)) }
+        if request.json { return write(JSONLinesShowOutput.lines(for: page)) }
         return write(TimelineRenderer.text(of: renderer.render(page, now: Date())))
-    }
-
-    /// The inserted messages of `changes`, oldest first, as a tail of new lines reads.
-    private func newMessages(of changes: TimelineChanges) -> TimelinePage {
-        let page = changes.insertedPage
-        return TimelinePage(messages: page.messages.reversed(), related: page.related, users: page.users)
-    }
-
-    /// Repaints the live block in place, or paints a fresh one below when there is none.
-    private mutating func paintBlock(_ entries: [RenderedEntry]) -> Ending? {
-        var output = ""
-        if let block, isAnchored {
-            output = ScreenBlock.rewind(over: TimelineRenderer.rowCount(of: block))
-        }
-        output += TimelineRenderer.text(of: entries)
-        block = entries
-        errorWritesAtBlock = Terminal.errorWrites
-        return write(output)
-    }
-
-    /// After a resize or a return from Ctrl-Z: the block laid out for the window as it is now.
-    private mutating func relayout() -> Ending? {
-        if let size = Terminal.windowSize() {
-            rows = size.rows
-            columns = size.columns
-            renderer = TimelineRenderer(options: RenderOptions(
-                width: runner.request.width ?? size.columns, color: renderer.options.color))
-        }
-        let entries = runner.entries(of: watcher.baseline.window, with: renderer, now: Date(), rows: rows)
-        guard fits(entries) else {
-            block = nil
-            return nil
-        }
-        // The old block may have been reflowed by the terminal: never repaint over it.
-        block = nil
-        return paintBlock(entries)
-    }
-
-    private mutating func refreshAges() -> Ending? {
-        guard let block else { return nil }
-        let entries = runner.entries(of: watcher.baseline.window, with: renderer, now: Date(), rows: rows)
-        if entries == block || !fits(entries) { return nil }
-        return paintBlock(entries)
-    }
-
-    /// Whether `entries` can be repainted in place: every line on the screen, one row each, on a
-    /// terminal that can move its cursor.
-    private func fits(_ entries: [RenderedEntry]) -> Bool {
-        ScreenBlock.canRepaint(lines: TimelineRenderer.rowCount(of: entries), rows: rows,
-                               width: renderer.options.width, columns: columns)
-    }
-
-    /// Whether the cursor is still right below the block: nothing was written to the same
-    /// terminal's standard error since it was painted.
-    private var isAnchored: Bool {
-        errorWritesAtBlock == Terminal.errorWrites || !Terminal.standardErrorIsTerminal
     }
 
     // MARK: Output and snapshot
@@ -309,9 +231,9 @@ struct FollowLoop {
     /// Brings the snapshot up to date (nothing when the writer already did): the next `show` in
     /// another terminal paints what this one shows. A failure is noted once; following goes on.
     private mutating func refreshSnapshot() {
-        if runner.request.fromDatabase { return }
+        if request.fromDatabase { return }
         do throws(TimelineStoreError) {
-            try store.writeSnapshot(lockTimeout: .milliseconds(busyTimeout))
+            try store.writeSnapshot(lockTimeout: .milliseconds(busyTimeout), reusing: watcher.baseline)
         } catch {
             if snapshotNoteShown { return }
             snapshotNoteShown = true

@@ -23,20 +23,12 @@ struct ShowRunner {
     /// `main` keeps the runner, and so this, alive until it calls `exit`.
     final class Retained {
         var preview: SnapshotPreview?
-        var snapshot: TimelineSnapshot?
-        var paint: [RenderedEntry] = []
+        var screen: ScreenBlock?
         var store: TimelineStore?
-        var current: TimelinePage?
-        var changes: TimelineChanges?
+        var answer: TimelineReconciliation?
     }
 
     let retained = Retained()
-
-    /// What is on the screen after the first paint.
-    struct Paint {
-        let entries: [RenderedEntry]
-        var lineCount: Int { TimelineRenderer.rowCount(of: entries) }
-    }
 
     func run() -> Int32 {
         // A reader that goes away (`show -f | head`) must end a follow quietly with status 0:
@@ -54,9 +46,6 @@ struct ShowRunner {
         let renderer = TimelineRenderer(options: RenderOptions(
             width: request.width ?? window?.columns ?? 80, color: useColor(onTerminal: onTerminal)))
         let now = Date()
-        let busyTimeout = request.busyTimeoutMilliseconds
-            ?? Terminal.environment("TIMELINE_BUSY_TIMEOUT_MS").flatMap { Int($0) }
-            ?? ShowRequest.defaultBusyTimeoutMilliseconds
 
         // 1. The first paint, from the snapshot alone: the database is not opened yet. Only the
         // messages a screen (or --limit) can show are decoded before it.
@@ -66,137 +55,84 @@ struct ShowRunner {
             do throws(SnapshotError) {
                 // After the first, every entry takes two rows at least (a line and the empty line
                 // before it), so a screen of `rows` never shows more than rows / 2 + 1.
-                let shown = request.limit ?? (onTerminal ? window.map { $0.rows / 2 + 1 } : nil) ?? ShowRunner.entriesWithoutTerminal
+                let shown = request.limit ?? (onTerminal ? window.map { $0.rows / 2 + 1 } : nil) ?? ScreenBlock.entriesWithoutWindow
                 let candidate = try SnapshotFile(path: location.snapshotPath).readPreview(messages: shown)
-                // A snapshot answers only when it holds as many messages as were asked for.
-                if let limit = request.limit, limit > candidate.windowMessageCount, candidate.head.nextCursor != nil {
-                    preview = nil
-                } else {
-                    preview = candidate
-                }
+                if candidate.canShow(messages: request.limit ?? 0) { preview = candidate }
             } catch {
                 snapshotProblem = error
             }
         }
         retained.preview = preview
-        var paint: Paint?
-        if onTerminal, let preview {
-            paint = draw(preview.head, with: renderer, now: now, rows: window?.rows)
-            retained.paint = paint?.entries ?? []
-        }
+        let screen = onTerminal ? ScreenBlock(renderer: renderer, limit: request.limit, fixedWidth: request.width, window: window) : nil
+        let painted = onTerminal && preview != nil
+        if let preview, let paint = screen?.paint(preview.head, now: now) { Terminal.emit(paint) }
+        retained.screen = screen
         if !request.reconcile, let preview {
-            if paint == nil { printOnce(preview.head, with: renderer, now: now) }
+            if !painted { printOnce(preview.head, with: renderer, now: now) }
             return ExitStatus.success
         }
 
         // 2. Reconcile with the database, waiting at most `busyTimeout` for a lock.
+        let busyTimeout = request.busyTimeoutMilliseconds
+            ?? Terminal.environment("TIMELINE_BUSY_TIMEOUT_MS").flatMap { Int($0) }
+            ?? ShowRequest.defaultBusyTimeoutMilliseconds
         let store: TimelineStore
         do throws(TimelineStoreError) {
             store = try TimelineStore(path: location.databasePath, configuration: .init(
                 createIfMissing: false, busyTimeout: .milliseconds(busyTimeout),
                 migrationSizeLimit: Self.migrationSizeLimit))
         } catch {
-            return give(up: error, painted: paint != nil, location: location, busyTimeout: busyTimeout)
+            return give(up: error, painted: painted, location: location, busyTimeout: busyTimeout)
         }
         retained.store = store
         do throws(TimelineStoreError) {
             // On a pipe, `--follow` prints every message stored after this, taken before the
             // window is read so that nothing stored in between is missed (see FollowLoop).
             let additions = request.follow && !onTerminal ? try store.additionCursor() : nil
-            let current: TimelinePage
-            var changes: TimelineChanges?
-            // Fresh means the same database and generation: a snapshot of another database that
-            // happens to look the same is rewritten too.
-            var fresh = false
-            var snapshot: TimelineSnapshot?
-            // What `--follow` measures later changes against: the window and state shown now.
-            var followBaseline: TimelineSnapshot?
-            if let preview, !request.follow, preview.isFresh(for: try store.state()) {
-                // Nothing changed: the paint is the truth, and the rest of the window, which only
-                // a comparison needs, is never decoded.
-                current = preview.head
-                fresh = true
-            } else if let preview, let completed = complete(preview, problem: &snapshotProblem) {
-                snapshot = completed
-                retained.snapshot = completed
-                let found = try store.reconcile(completed)
-                changes = found
-                current = found.window
-                fresh = completed.isFresh(for: found.state)
-                if request.follow {
-                    followBaseline = TimelineSnapshot(state: found.state, builtAt: now, limit: completed.limit, window: found.window)
-                }
-            } else if request.follow {
-                // State and window from one read transaction, so no commit falls between them.
-                let made = try store.makeSnapshot(limit: max(request.limit ?? 0, TimelineSnapshot.defaultLimit))
-                current = made.window
-                followBaseline = made
-            } else {
-                current = try store.timeline(limit: max(request.limit ?? 0, TimelineSnapshot.defaultLimit))
-            }
-            retained.current = current
-            retained.changes = changes
+            let answer = try store.reconcile(preview, atLeast: request.limit ?? 0, wholeWindow: request.follow)
+            retained.answer = answer
 
-            // The block on the screen with the cursor right below it, for `--follow`.
-            var onScreen: Paint?
-            if onTerminal {
-                if let paint {
-                    onScreen = paint
-                    if !fresh, changes?.isEmpty != true {
-                        onScreen = update(paint, to: current, changes: changes, with: renderer, now: now, rows: window?.rows)
-                    }
-                } else {
-                    onScreen = draw(current, with: renderer, now: now, rows: window?.rows)
-                }
-            } else {
-                printOnce(current, with: renderer, now: now)
+            var printed: TimelinePage?
+            if !onTerminal {
+                printed = printOnce(answer.window, with: renderer, now: now)
+            } else if let text = painted ? screen?.update(to: answer, now: now) : screen?.paint(answer.window, now: now) {
+                Terminal.emit(text)
             }
 
-            if !request.fromDatabase {
-                if snapshot == nil && !fresh {
-                    let why = snapshotProblem.map { error -> String in
-                        if case .missing = error { return "there was no snapshot yet" }
-                        return "the snapshot could not be used (\(error))"
-                    } ?? "the snapshot held fewer messages than asked for"
-                    Terminal.emitError("timeline: \(why); showing the database and writing a new snapshot.\n")
-                }
-                if !fresh {
-                    // What was shown is right either way; a snapshot that cannot be written is
-                    // worth a note, never a failed shell start.
-                    do throws(TimelineStoreError) {
-                        try store.writeSnapshot(lockTimeout: .milliseconds(busyTimeout))
-                    } catch {
-                        // `show` changed nothing, so the store's "the change was saved" wording
-                        // would mislead: only the snapshot is at stake.
-                        if case let .snapshotNotWritten(path, reason) = error {
-                            Terminal.emitError("timeline: could not write a new snapshot at \(path): \(reason)\n")
-                        } else {
-                            Terminal.emitError("timeline: \(error)\n")
-                        }
-                    }
-                }
+            if !request.fromDatabase && !answer.isSnapshotFresh {
+                writeSnapshot(of: answer, to: store, readProblem: snapshotProblem, busyTimeout: busyTimeout)
             }
-            if let followBaseline {
-                var loop = FollowLoop(runner: self, store: store, baseline: followBaseline, additions: additions, onTerminal: onTerminal,
-                                      renderer: renderer, rows: window?.rows, block: onScreen?.entries,
-                                      busyTimeout: busyTimeout)
+            if request.follow, let baseline = answer.snapshot {
+                var loop = FollowLoop(request: request, store: store, baseline: baseline, screen: screen, renderer: renderer,
+                                      additions: additions, printed: printed, busyTimeout: busyTimeout)
                 return loop.run()
             }
         } catch {
-            return give(up: error, painted: paint != nil, location: location, busyTimeout: busyTimeout)
+            return give(up: error, painted: painted, location: location, busyTimeout: busyTimeout)
         }
         return ExitStatus.success
     }
 
-    /// The whole snapshot behind a preview, or nil when a part the preview stepped over does not
-    /// decode (only a file crafted to pass the checksums gets that far): then it is a snapshot
-    /// not to use, like any other bad one.
-    private func complete(_ preview: SnapshotPreview, problem: inout SnapshotError?) -> TimelineSnapshot? {
-        do throws(SnapshotError) {
-            return try preview.complete()
+    /// 3. A new snapshot, when the one painted was stale or unusable: what was shown is right
+    /// either way, so a snapshot that cannot be written is worth a note, never a failed shell start.
+    private func writeSnapshot(of answer: TimelineReconciliation, to store: TimelineStore, readProblem: SnapshotError?, busyTimeout: Int) {
+        if answer.changes == nil {
+            let why = (readProblem ?? answer.snapshotProblem).map { error -> String in
+                if case .missing = error { return "there was no snapshot yet" }
+                return "the snapshot could not be used (\(error))"
+            } ?? "the snapshot held fewer messages than asked for"
+            Terminal.emitError("timeline: \(why); showing the database and writing a new snapshot.\n")
+        }
+        do throws(TimelineStoreError) {
+            try store.writeSnapshot(lockTimeout: .milliseconds(busyTimeout), reusing: answer.snapshot)
         } catch {
-            problem = error
-            return nil
+            // `show` changed nothing, so the store's "the change was saved" wording would
+            // mislead: only the snapshot is at stake.
+            if case let .snapshotNotWritten(path, reason) = error {
+                Terminal.emitError("timeline: could not write a new snapshot at \(path): \(reason)\n")
+            } else {
+                Terminal.emitError("timeline: \(error)\n")
+            }
         }
     }
 
@@ -209,61 +145,17 @@ struct ShowRunner {
     /// start for seconds, so `show` keeps the paint and asks for `timeline upgrade` instead.
     static let migrationSizeLimit = 32 << 20
 
-    /// How many messages are shown off a terminal without `--limit`.
-    static let entriesWithoutTerminal = 20
-
-    /// The entries to show: `--limit` of them, or as many as fit the window without scrolling.
-    func entries(of page: TimelinePage, with renderer: TimelineRenderer, now: Date, rows: Int?) -> [RenderedEntry] {
-        if let limit = request.limit {
-            return renderer.render(page.prefix(limit), now: now)
-        }
-        guard let rows else { return renderer.render(page.prefix(Self.entriesWithoutTerminal), now: now) }
-        // One row stays free for the prompt.
-        return renderer.render(page, now: now, fittingRows: rows - 1)
-    }
-
-    private func draw(_ page: TimelinePage, with renderer: TimelineRenderer, now: Date, rows: Int?) -> Paint {
-        let shown = entries(of: page, with: renderer, now: now, rows: rows)
-        Terminal.emit(text(of: shown))
-        return Paint(entries: shown)
-    }
-
-    private func printOnce(_ page: TimelinePage, with renderer: TimelineRenderer, now: Date) {
-        if request.json {
-            Terminal.emit(JSONLinesShowOutput.lines(for: page.prefix(request.limit ?? Self.entriesWithoutTerminal)))
-        } else {
-            Terminal.emit(text(of: entries(of: page, with: renderer, now: now, rows: nil)))
-        }
-    }
-
-    /// Rewrites the painted block in place when all of it is still on the screen; otherwise
-    /// prints the new messages below, with one line summing up edits and removals. Returns the
-    /// block now on the screen when it was repainted, `nil` when the changes went below it.
+    /// `page` printed once, not on a terminal (or with `--json`): its first `--limit` messages,
+    /// 20 without one. Returns what was printed.
     @discardableResult
-    private func update(_ paint: Paint, to page: TimelinePage, changes: TimelineChanges?,
-                        with renderer: TimelineRenderer, now: Date, rows: Int?) -> Paint? {
-        let lines = paint.lineCount
-        if ScreenBlock.canRepaint(lines: lines, rows: rows, width: renderer.options.width, columns: Terminal.windowSize()?.columns) {
-            let shown = entries(of: page, with: renderer, now: now, rows: rows)
-            Terminal.emit(ScreenBlock.rewind(over: lines) + text(of: shown))
-            return Paint(entries: shown)
+    private func printOnce(_ page: TimelinePage, with renderer: TimelineRenderer, now: Date) -> TimelinePage {
+        let shown = page.prefix(request.limit ?? ScreenBlock.entriesWithoutWindow)
+        if request.json {
+            Terminal.emit(JSONLinesShowOutput.lines(for: shown))
+        } else {
+            Terminal.emit(TimelineRenderer.text(of: renderer.render(shown, now: now)))
         }
-        // Without changes (the painted snapshot turned out unusable) everything is new.
-        guard let changes else {
-            Terminal.emit("\n" + text(of: entries(of: page, with: renderer, now: now, rows: nil)))
-            return nil
-        }
-        var output = "\n" + text(of: renderer.render(changes.insertedPage, now: now))
-        var summary: [String] = []
-        if !changes.updated.isEmpty { summary.append("\(changes.updated.count) edited") }
-        if !changes.removed.isEmpty { summary.append("\(changes.removed.count) removed") }
-        if !summary.isEmpty { output += "(" + summary.joined(separator: ", ") + " above)\n" }
-        Terminal.emit(output)
-        return nil
-    }
-
-    private func text(of entries: [RenderedEntry]) -> String {
-        TimelineRenderer.text(of: entries)
+        return shown
     }
 
     /// Handles a database that cannot be used. After a paint, what is on the screen stays and a
