@@ -7,7 +7,8 @@ struct PostCommand: ParsableCommand {
         abstract: "Add a message written here.",
         discussion: """
             The author is a stored user, named by handle (add one with `timeline user`). The message \
-            is marked read: you wrote it.
+            is marked read: you wrote it. --json prints one object: id, author (the author's ID, \
+            as in `show --json`), handle, created_at.
 
             Example:
               timeline post --as alice "Shipping the new release today 🚀"
@@ -20,6 +21,9 @@ struct PostCommand: ParsableCommand {
 
     @Argument(help: "The text of the message.")
     var text: String
+
+    @Flag(name: .long, help: "Print one JSON object: the new message's id, author, handle and created_at.")
+    var json = false
 
     func run() throws {
         let store = try location.openStore(create: true)
@@ -34,6 +38,15 @@ struct PostCommand: ParsableCommand {
             throw ExitCode(ExitStatus.dataError)
         }
         let message = try reportingErrors { try store.post(text, authorID: author.id) }
-        Terminal.emit("Posted \(message.id).\n")
+        if json {
+            var object = JSONObjectWriter()
+            object.add("id", message.id)
+            object.add("author", author.id)
+            object.add("handle", author.handle)
+            object.add("created_at", message.createdAt.formatted(.iso8601))
+            Terminal.emit(object.finish() + "\n")
+        } else {
+            Terminal.emit("Posted \(message.id).\n")
+        }
     }
 }
