@@ -62,6 +62,8 @@ struct ShowRunner {
         // messages a screen (or --limit) can show are decoded before it.
         var preview: SnapshotPreview?
         var snapshotProblem: SnapshotError?
+        // The limit of a snapshot too small for `--limit`: the snapshot grows (see below).
+        var outgrownLimit: Int?
         if !request.fromDatabase {
             do throws(SnapshotError) {
                 // After the first, every entry takes two rows at least (a line and the empty line
@@ -71,6 +73,7 @@ struct ShowRunner {
                 // A snapshot answers only when it holds as many messages as were asked for.
                 if let limit = request.limit, limit > candidate.windowMessageCount, candidate.head.nextCursor != nil {
                     preview = nil
+                    outgrownLimit = candidate.limit
                 } else {
                     preview = candidate
                 }
@@ -153,18 +156,24 @@ struct ShowRunner {
             }
 
             if !request.fromDatabase {
-                if snapshot == nil && !fresh {
-                    let why = snapshotProblem.map { error -> String in
-                        if case .missing = error { return "there was no snapshot yet" }
-                        return "the snapshot could not be used (\(error))"
-                    } ?? "the snapshot held fewer messages than asked for"
+                // A snapshot too small for `--limit` grows to it (up to a bound), so the next
+                // `show -n` paints from it, and says so once; past its bound it stays quiet.
+                var grownLimit: Int?
+                if let old = outgrownLimit, let asked = request.limit, min(asked, Self.largestGrownSnapshot) > old {
+                    let grown = min(asked, Self.largestGrownSnapshot)
+                    grownLimit = grown
+                    var note = "timeline: the snapshot held \(Counted(old, "message")), fewer than the \(Counted.grouped(asked)) asked for; showing the database and keeping \(Counted.grouped(grown)) in the snapshot from now on"
+                    if asked > grown { note += " (`timeline snapshot --limit \(asked)` keeps more)" }
+                    Terminal.emitError(note + ".\n")
+                } else if snapshot == nil && !fresh, let problem = snapshotProblem {
+                    let why = if case .missing = problem { "there was no snapshot yet" } else { "the snapshot could not be used (\(problem))" }
                     Terminal.emitError("timeline: \(why); showing the database and writing a new snapshot.\n")
                 }
                 if !fresh {
                     // What was shown is right either way; a snapshot that cannot be written is
                     // worth a note, never a failed shell start.
                     do throws(TimelineStoreError) {
-                        try store.writeSnapshot(lockTimeout: .milliseconds(busyTimeout))
+                        try store.writeSnapshot(limit: grownLimit, lockTimeout: .milliseconds(busyTimeout))
                     } catch {
                         // `show` changed nothing, so the store's "the change was saved" wording
                         // would mislead: only the snapshot is at stake.
@@ -203,6 +212,10 @@ struct ShowRunner {
     private func useColor(onTerminal: Bool) -> Bool {
         request.color.usesColor(onTerminal: onTerminal)
     }
+
+    /// The most messages a snapshot grows to by itself for `show -n`: every write rewrites the
+    /// snapshot, and 1,000 messages keep that rewrite small. `timeline snapshot --limit` sets more.
+    static let largestGrownSnapshot = 1_000
 
     /// The largest database `show` upgrades by itself when a new timeline meets an older schema:
     /// 32 MiB is some 50,000 messages, well under a second. A larger one would hold a shell's
