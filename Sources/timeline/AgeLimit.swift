@@ -1,3 +1,5 @@
+import TimelineKit
+
 /// How old a message must be for `timeline prune --older-than` to remove it: a whole number and
 /// one unit, `90m`, `12h`, `30d`, `2w` or `1y` (365 days). Calendar months are left out on
 /// purpose: their length varies, and `30d` says exactly what is meant.
@@ -16,7 +18,7 @@ struct AgeLimit: Equatable {
         guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
               let count = Int64(digits), count > 0 else { return nil }
         self.seconds = count * unit.seconds
-        self.text = "\(count) \(unit.name)\(count == 1 ? "" : "s")"
+        self.text = Counted(Int(count), unit.name).description
     }
 
     static let usage = "a whole number and a unit: 90m (minutes), 12h (hours), 30d (days), 2w (weeks) or 1y (365 days)"

@@ -19,6 +19,11 @@ if let request = ShowRequest.parse(arguments) {
     let runner = ShowRunner(request: request)
     exit(runner.run())
 }
+// A mistyped command would otherwise read as an argument to `show`, the default command.
+if let unknown = CommandSuggestion.unknownCommand(in: arguments) {
+    Terminal.emitError(unknown + "\n")
+    exit(ExitStatus.usage)
+}
 // ArgumentParser's `main()`, except that its messages go through `Terminal`, whose standard
 // error is neutralised: a usage error quotes the argument it refuses, which a script may have
 // taken from anywhere (`timeline show --$'\u202e'…`).

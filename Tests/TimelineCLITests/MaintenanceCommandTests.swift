@@ -129,7 +129,7 @@ import TimelineKit
     @Test func pruneRemovesOldMessagesAndTheSnapshotFollows() throws {
         let scenario = Scenario()
         try Self.importTimeline(scenario)
-        let result = try scenario.timeline.run(["prune", "--older-than", "30d"])
+        let result = try scenario.timeline.run(["prune", "--older-than", "30d", "--yes"])
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.hasPrefix("Removed 21 messages and 1 user older than 30 days"))
         #expect(try scenario.sqlite("SELECT count(*) FROM messages") == "5")
@@ -141,7 +141,7 @@ import TimelineKit
     @Test func pruneKeepsUnreadMessagesWhenAsked() throws {
         let scenario = Scenario()
         try Self.importTimeline(scenario)
-        let result = try scenario.timeline.run(["prune", "--older-than", "2w", "--keep-unread"])
+        let result = try scenario.timeline.run(["prune", "--older-than", "2w", "--keep-unread", "--yes"])
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.contains("kept 10 unread"))
         #expect(try scenario.sqlite("SELECT count(*) FROM messages WHERE id LIKE 'old%'") == "10")
@@ -176,7 +176,7 @@ import TimelineKit
 
     @Test func pruneWithoutADatabaseCreatesNone() throws {
         let scenario = Scenario()
-        let result = try scenario.timeline.run(["prune", "--older-than", "30d"])
+        let result = try scenario.timeline.run(["prune", "--older-than", "30d", "--yes"])
         #expect(result.status == 66)
         #expect(!FileManager.default.fileExists(atPath: scenario.databasePath))
     }
@@ -203,7 +203,7 @@ import TimelineKit
     @Test func vacuumRewritesTheDatabaseAndKeepsTheSnapshotFresh() throws {
         let scenario = Scenario()
         try Self.importTimeline(scenario, old: 2000, recent: 5)
-        #expect(try scenario.timeline.run(["prune", "--older-than", "30d"]).status == 0)
+        #expect(try scenario.timeline.run(["prune", "--older-than", "30d", "--yes"]).status == 0)
         let result = try scenario.timeline.run(["vacuum"])
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.hasPrefix("Vacuumed"))

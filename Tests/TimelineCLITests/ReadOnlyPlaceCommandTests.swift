@@ -12,7 +12,7 @@ struct ReadOnlyPlaceCommandTests {
     ]
     static let writing: [[String]] = [
         ["import", Scenario.sampleTimeline], ["post", "--as", "mika", "hi"], ["user", "u9", "--handle", "u9", "--name", "U"],
-        ["mark-read", "--all"], ["delete", "117626012958762273"], ["prune", "--older-than", "1d"], ["vacuum"],
+        ["mark-read", "--all"], ["delete", "117626012958762273"], ["prune", "--older-than", "1d", "--yes"], ["vacuum"],
     ]
 
     static func check(_ readOnly: ReadOnlyTimeline, unwritable: String) throws {

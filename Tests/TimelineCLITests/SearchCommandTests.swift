@@ -111,3 +111,17 @@ import TimelineKit
         #expect(!FileManager.default.fileExists(atPath: scenario.databasePath))
     }
 }
+
+/// Flags after `--` are words of the query, by design (issue 15); the help says so.
+@Suite struct SearchDoubleDashTests {
+    @Test func wordsAfterTheDoubleDashAreTheQueryAndTheHelpSaysSo() throws {
+        let scenario = Scenario()
+        try scenario.importSample()
+        let result = try scenario.timeline.run(["search", "swift", "--", "-kotlin", "-n", "2"])
+        #expect(result.status == 2)
+        #expect(result.errors == "timeline: no messages match swift -kotlin -n 2\n")
+        let help = try scenario.timeline.run(["search", "--help"])
+        #expect(help.output.contains("Everything after -- is the query, by design"), "\(help.output)")
+        #expect(try scenario.timeline.run(["search", "-n", "2", "swift", "--", "-kotlin"]).status == 0)
+    }
+}

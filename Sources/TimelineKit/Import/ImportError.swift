@@ -109,7 +109,7 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(fieldName): \(escape) is half of a UTF-16 surrogate pair without its other half; "
                 + "write characters outside the BMP as a pair such as \\ud83d\\ude00, or as UTF-8."
         case let .lineTooLong(limit):
-            return "the line is longer than the limit of \(Self.grouped(limit)) bytes (1 MiB); "
+            return "the line is longer than the limit of \(Counted.grouped(limit)) bytes (1 MiB); "
                 + "each record must be on its own line. Is this a JSON Lines file?"
         case .missingField:
             return "the required field \(fieldName) is missing."
@@ -119,7 +119,7 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(fieldName) must be \(expected), found \(found)."
         case let .numberTooLarge(value):
             // The scanner let only digits through: the value is safe to print as it is.
-            return "\(fieldName): \(value) is too large (at most \(Self.grouped(Int(Int64.max))))."
+            return "\(fieldName): \(value) is too large (at most \(Counted.grouped(Int(Int64.max))))."
         case let .unknownRecordType(type):
             return "unknown record type \(Self.quoted(type)); type must be \"user\" or \"message\"."
         case .emptyID:
@@ -129,7 +129,7 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .invalidTime(value, reason):
             return "\(fieldName): \(Self.quoted(value)) \(reason)."
         case let .textTooLong(bytes, limit):
-            return "\(fieldName) is \(Self.grouped(bytes)) bytes long; the limit is \(Self.grouped(limit)) bytes of UTF-8."
+            return "\(fieldName) is \(Counted.grouped(bytes)) bytes long; the limit is \(Counted.grouped(limit)) bytes of UTF-8."
         case let .unknownAuthor(authorID, messageID):
             return "message \(Self.quoted(messageID)) names author \(Self.quoted(authorID)), but neither the file "
                 + "nor the database has a user with that ID. Add a {\"type\":\"user\",\"id\":\(Self.quoted(authorID)),…} "
@@ -139,7 +139,7 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .unknownFormat(detail):
             return "cannot tell the format: \(detail). Name it with --format jsonl, mastodon or twitter."
         case let .inputTooLarge(limit):
-            return "the input is larger than the limit of \(Self.grouped(limit)) bytes for a Mastodon or Twitter file, "
+            return "the input is larger than the limit of \(Counted.grouped(limit)) bytes for a Mastodon or Twitter file, "
                 + "which is read whole; split it into pages (one JSON document per line is fine)."
         case let .store(error):
             // This one comes after a successful commit: the import is in the database.
@@ -198,16 +198,5 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
             }
         }
         return result
-    }
-
-    /// 1048576 as "1,048,576".
-    static func grouped(_ number: Int) -> String {
-        let digits = Array(String(number).utf8)
-        var result: [UInt8] = []
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0, digit != UInt8(ascii: "-") { result.append(UInt8(ascii: ",")) }
-            result.append(digit)
-        }
-        return String(decoding: result, as: UTF8.self)
     }
 }

@@ -152,7 +152,7 @@ private enum HealthCheck {
             if (messages, unread, users) != (state.messageCount, state.unreadCount, state.userCount) {
                 report.problems.append(HealthProblem(
                     kind: .countsDisagree,
-                    detail: "The counts in timeline_state (\(state.messageCount) messages, \(state.unreadCount) unread, \(state.userCount) users) disagree with the tables (\(messages), \(unread), \(users)): something changed the database with its triggers off.",
+                    detail: "The counts in timeline_state (\(Counted(state.messageCount, "message")), \(Counted.grouped(state.unreadCount)) unread, \(Counted(state.userCount, "user"))) disagree with the tables (\(messages), \(unread), \(users)): something changed the database with its triggers off.",
                     remedy: "Rebuild it: `timeline export all.jsonl`, then `timeline --db NEW.sqlite import all.jsonl` and use NEW.sqlite."))
             }
             if version >= 2 { report.lastMaintenance = try TimelineStore.lastMaintenance(on: connection) }

@@ -54,7 +54,7 @@ enum LZ4FrameError: Error, Sendable, Equatable, CustomStringConvertible {
         case .corrupt(let reason):
             return "The LZ4 frame is corrupt (\(reason)); the data cannot be trusted."
         case .trailingBytes(let count):
-            return "\(count) unexpected byte\(count == 1 ? "" : "s") follow the end of the LZ4 frame; "
+            return "\(Counted(count, "unexpected byte")) \(count == 1 ? "follows" : "follow") the end of the LZ4 frame; "
                 + "the file holds more than one frame or was overwritten incompletely."
         case .compressionFailed(let reason):
             return "LZ4 compression failed (\(reason))."

@@ -400,17 +400,28 @@ public final class TimelineStore: Sendable {
         return message
     }
 
-    /// Deletes messages by ID in one statement. Returns how many were deleted.
+    /// Deletes messages by ID in one statement. Returns how many were deleted. IDs that name no
+    /// message are passed over, or with `unknownIDs: .refuse` change nothing and throw
+    /// `.unknownMessages` naming them.
     @discardableResult
-    public func deleteMessages(ids: [String]) throws(TimelineStoreError) -> Int {
-        try storeWrite { transaction throws(TimelineStoreError) in try transaction.deleteMessages(ids: ids) }
+    public func deleteMessages(ids: [String], unknownIDs: UnknownMessageIDs = .ignore) throws(TimelineStoreError) -> Int {
+        try storeWrite { transaction throws(TimelineStoreError) in try transaction.deleteMessages(ids: ids, unknownIDs: unknownIDs) }
     }
 
     /// Marks messages read (or unread) by ID, in one SQL statement however many IDs there are.
-    /// Returns how many changed.
+    /// Returns how many changed. IDs that name no message are passed over, or with
+    /// `unknownIDs: .refuse` change nothing and throw `.unknownMessages` naming them.
+    ///
+    /// ```swift
+    /// do {
+    ///     try store.markRead(ids: typedIDs, unknownIDs: .refuse)
+    /// } catch let TimelineStoreError.unknownMessages(unknown, given) {
+    ///     print("\(unknown.count) of \(given) IDs match no message; nothing was changed")
+    /// }
+    /// ```
     @discardableResult
-    public func markRead(ids: [String], read: Bool = true) throws(TimelineStoreError) -> Int {
-        try storeWrite { transaction throws(TimelineStoreError) in try transaction.markRead(ids: ids, read: read) }
+    public func markRead(ids: [String], read: Bool = true, unknownIDs: UnknownMessageIDs = .ignore) throws(TimelineStoreError) -> Int {
+        try storeWrite { transaction throws(TimelineStoreError) in try transaction.markRead(ids: ids, read: read, unknownIDs: unknownIDs) }
     }
 
     /// Marks every message read, in one statement. Returns how many changed.

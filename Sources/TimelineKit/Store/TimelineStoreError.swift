@@ -14,6 +14,10 @@ public enum TimelineStoreError: Error, Sendable, Equatable, CustomStringConverti
     case busy(path: String, waitedMilliseconds: Int)
     /// A message names an author that no stored user has, at the end of the transaction.
     case unknownAuthor(messageID: String, authorID: String)
+    /// A change by message ID was asked to refuse unknown IDs (`UnknownMessageIDs.refuse`) and
+    /// `ids` (each once, in the order given) name no stored message, among the `given` IDs.
+    /// Nothing was changed.
+    case unknownMessages(ids: [String], given: Int)
     /// A value cannot be stored as given.
     case invalidValue(field: String, reason: String)
     /// The database could not be created or opened (permissions, missing directory, disk full).
@@ -49,6 +53,8 @@ public enum TimelineStoreError: Error, Sendable, Equatable, CustomStringConverti
             "\(path) stayed locked by another process for \(waited) ms. Nothing was changed; try again when the other writer has finished, or raise the busy timeout."
         case let .unknownAuthor(messageID, authorID):
             "Message \(ImportError.quoted(messageID)) names author \(ImportError.quoted(authorID)), but no user has that ID. Add the user (a user with id \(ImportError.quoted(authorID))) in the same import or before it. Nothing was written."
+        case let .unknownMessages(ids, given):
+            Self.unknownMessagesExplanation(ids, given: given)
         case let .invalidValue(field, reason):
             "Invalid \(field): \(reason). Nothing was written."
         case let .cannotOpen(path, reason):
@@ -75,6 +81,19 @@ extension TimelineStoreError {
             if let denial = FileSystem.writeDenial(at: place) { return .readOnly(path: path, unwritable: place, reason: denial.reason) }
         }
         return nil
+    }
+
+    /// How many IDs `.unknownMessages` quotes; the rest are counted.
+    static let unknownIDsQuoted = 5
+
+    private static func unknownMessagesExplanation(_ ids: [String], given: Int) -> String {
+        var quoted = ids.prefix(unknownIDsQuoted).map(ImportError.quoted).joined(separator: ", ")
+        if ids.count > unknownIDsQuoted { quoted += " and \(Counted.grouped(ids.count - unknownIDsQuoted)) more" }
+        let what = given == 1 && ids.count == 1
+            ? "No message has the ID \(quoted)"
+            : "Of the \(Counted(given, "ID")) given, \(Counted.grouped(ids.count)) \(ids.count == 1 ? "matches" : "match") no message: \(quoted)"
+        let fix = ids.count == 1 ? "correct that ID or leave it out" : "correct those IDs or leave them out"
+        return what + ". Nothing was changed (all or nothing); \(fix). `timeline show --json | jq -r .id` lists the IDs of the newest messages."
     }
 
     private static func naming(_ unwritable: String, of path: String) -> String {

@@ -115,19 +115,21 @@ public final class TimelineTransaction {
         return statement
     }
 
-    /// Deletes the messages with these IDs, in one statement. Unknown IDs are ignored.
+    /// Deletes the messages with these IDs, in one statement. Unknown IDs are ignored, or with
+    /// `unknownIDs: .refuse` stop the transaction (see `UnknownMessageIDs`).
     /// Returns how many were deleted.
     @discardableResult
-    public func deleteMessages(ids: some Sequence<String>) throws(TimelineStoreError) -> Int {
-        try runBulk("DELETE FROM messages WHERE id IN (SELECT value FROM json_each(?1))", ids: ids)
+    public func deleteMessages(ids: some Sequence<String>, unknownIDs: UnknownMessageIDs = .ignore) throws(TimelineStoreError) -> Int {
+        try runBulk("DELETE FROM messages WHERE id IN (SELECT value FROM json_each(?1))", ids: SQLiteJSONArray(ids), unknownIDs: unknownIDs)
     }
 
     /// Marks the messages with these IDs read (or unread), in one SQL statement however many IDs
-    /// there are: nothing is loaded, and messages already in that state are not touched.
-    /// Returns how many messages changed.
+    /// there are: nothing is loaded, and messages already in that state are not touched. Unknown
+    /// IDs are ignored, or with `unknownIDs: .refuse` stop the transaction (one statement more,
+    /// before the change). Returns how many messages changed.
     @discardableResult
-    public func markRead(ids: some Sequence<String>, read: Bool = true) throws(TimelineStoreError) -> Int {
-        try runBulk(read ? Self.markReadSQL : Self.markUnreadSQL, ids: ids)
+    public func markRead(ids: some Sequence<String>, read: Bool = true, unknownIDs: UnknownMessageIDs = .ignore) throws(TimelineStoreError) -> Int {
+        try runBulk(read ? Self.markReadSQL : Self.markUnreadSQL, ids: SQLiteJSONArray(ids), unknownIDs: unknownIDs)
     }
 
     static let markReadSQL = """
@@ -138,6 +140,27 @@ public final class TimelineTransaction {
         INSERT OR IGNORE INTO unread_messages (seq)
         SELECT seq FROM messages WHERE id IN (SELECT value FROM json_each(?1))
         """
+
+    /// The IDs among `ids` that name no stored message, each once, in the order given (as this
+    /// transaction sees the database). One statement however many IDs: the list is read against
+    /// the index of message IDs, and only the IDs that match nothing are loaded.
+    public func unknownMessageIDs(among ids: some Sequence<String>) throws(TimelineStoreError) -> [String] {
+        try unknownMessageIDs(in: SQLiteJSONArray(ids))
+    }
+
+    private func unknownMessageIDs(in ids: SQLiteJSONArray) throws(TimelineStoreError) -> [String] {
+        let found = try sqlite { () throws(SQLiteError) -> [String] in
+            let statement = try connection.statement(
+                "SELECT value FROM json_each(?1) WHERE value NOT IN (SELECT id FROM messages)")
+            defer { statement.reset() }
+            try statement.bind(ids, at: 1)
+            var unknown: [String] = []
+            while try statement.step() { unknown.append(statement.text(at: 0)) }
+            return unknown
+        }
+        var seen = Set<String>()
+        return (found + ids.leftOut).filter { seen.insert($0).inserted }
+    }
 
     /// Marks every message read, in one statement. Returns how many messages changed.
     @discardableResult
@@ -153,10 +176,14 @@ public final class TimelineTransaction {
         try sqlite { () throws(SQLiteError) in try TimelineReader(connection: connection).state() }
     }
 
-    private func runBulk(_ sql: String, ids: some Sequence<String>) throws(TimelineStoreError) -> Int {
-        try sqlite { () throws(SQLiteError) in
+    private func runBulk(_ sql: String, ids: SQLiteJSONArray, unknownIDs: UnknownMessageIDs) throws(TimelineStoreError) -> Int {
+        if unknownIDs == .refuse {
+            let unknown = try unknownMessageIDs(in: ids)
+            if !unknown.isEmpty { throw .unknownMessages(ids: unknown, given: ids.count) }
+        }
+        return try sqlite { () throws(SQLiteError) in
             let statement = try connection.statement(sql)
-            try statement.bind(SQLiteJSONArray(ids), at: 1)
+            try statement.bind(ids, at: 1)
             try statement.run()
             return connection.changes
         }

@@ -6,7 +6,9 @@ struct DeleteCommand: ParsableCommand {
         commandName: "delete",
         abstract: "Delete messages by ID.",
         discussion: """
-            Unknown IDs are ignored; the count of deleted messages is printed.
+            All or nothing: when any ID matches no message, nothing is deleted, the IDs that \
+            matched nothing are named, and the exit status is 65. --json prints \
+            {"deleted": N}.
 
             Example:
               timeline delete 113542871234567890
@@ -17,13 +19,22 @@ struct DeleteCommand: ParsableCommand {
     @Argument(help: "Message IDs.")
     var ids: [String]
 
+    @Flag(name: .long, help: "Print one JSON object: {\"deleted\": N}.")
+    var json = false
+
     func validate() throws {
         if ids.isEmpty { throw ValidationError("Give at least one message ID.") }
     }
 
     func run() throws {
         let store = try location.openStore(create: false)
-        let deleted = try reportingErrors { try store.deleteMessages(ids: ids) }
-        Terminal.emit("Deleted \(deleted) message\(deleted == 1 ? "" : "s").\n")
+        let deleted = try reportingErrors { try store.deleteMessages(ids: ids, unknownIDs: .refuse) }
+        if json {
+            var object = JSONObjectWriter()
+            object.add("deleted", deleted)
+            Terminal.emit(object.finish() + "\n")
+        } else {
+            Terminal.emit("Deleted \(Counted(deleted, "message")).\n")
+        }
     }
 }

@@ -46,7 +46,7 @@ struct DoctorCommand: ParsableCommand {
         if let failure = report.problems.first(where: \.isFailure) {
             if !json {
                 let count = report.problems.filter(\.isFailure).count
-                Terminal.emitError("timeline: \(count == 1 ? "a problem" : "\(count) problems") found; see above for what to do.\n")
+                Terminal.emitError("timeline: \(count == 1 ? "a problem" : "\(Counted(count, "problem"))") found; see above for what to do.\n")
             }
             throw ExitCode(Self.exitStatus(for: failure.kind))
         }
@@ -83,7 +83,7 @@ struct DoctorCommand: ParsableCommand {
             lines.append("integrity   \(check): " + report.integrity.prefix(10).map(safe).joined(separator: "\n            "))
         }
         if let state = report.state {
-            lines.append("contents    \(state.messageCount) messages (\(state.unreadCount) unread), \(state.userCount) users, generation \(state.generation)")
+            lines.append("contents    \(Counted(state.messageCount, "message")) (\(Counted.grouped(state.unreadCount)) unread), \(Counted(state.userCount, "user")), generation \(state.generation)")
         }
         if let status = report.snapshotStatus {
             lines.append("snapshot    \(safe(report.snapshotPath)) (\(report.snapshotBytes) bytes): \(safe(status.description))")

@@ -40,6 +40,6 @@ struct ExportCommand: ParsableCommand {
         }
         defer { close(descriptor) }
         let summary = try reportingErrors { try exporter.export(toFileDescriptor: descriptor, name: file) }
-        Terminal.emitError("Exported \(summary.users) users and \(summary.messages) messages to \(file).\n")
+        Terminal.emitError("Exported \(Counted(summary.users, "user")) and \(Counted(summary.messages, "message")) to \(file).\n")
     }
 }

@@ -6,8 +6,8 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Add or update users and messages from JSON Lines, Mastodon or Twitter API JSON.",
         discussion: """
-            Three formats, told from the content unless --format names one (the detected format \
-            is said in one line on standard error): jsonl, the project's own JSON Lines; \
+            Three formats, told from the content unless --format names one (a format other than \
+            jsonl found that way is said in one line on standard error): jsonl, the project's own JSON Lines; \
             mastodon, Mastodon API responses (a timeline, one status, a thread's context, \
             accounts, the statuses notifications carry); twitter, Twitter API responses (v1.1 \
             tweets, v2 pages one per line, an archive's tweets.js). JSON Lines holds one user or \
@@ -17,6 +17,9 @@ struct ImportCommand: ParsableCommand {
             The whole file is one transaction: a bad line or field stops the import with its \
             file, line and field, and nothing is written. IDs already stored are updated in \
             place, so importing the same file again changes nothing.
+
+            --json prints one object: format, lines (JSON Lines only, else null), users, \
+            new_users, messages, new_messages.
 
             Examples:
               timeline import timeline.jsonl
@@ -35,31 +38,62 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "file"), completion: .file())
     var file: String = "-"
 
+    @Flag(name: .long, help: "Print one JSON object with the counts.")
+    var json = false
+
     func run() throws {
         let store = try location.openStore(create: true)
+        // A person who ran `timeline import` alone would otherwise face a silent wait.
+        if file == "-" && StandardInput.isTerminal {
+            Terminal.emitError("timeline: reading \(Self.name(of: format ?? .jsonl)) from the terminal; end with Ctrl-D\n")
+        }
         let showsProgress = Terminal.standardErrorIsTerminal
         var progressShown = false
         var detectedFormat: ImportFormat?
         let summary = try reportingErrors {
             try TimelineImporter(store: store).importFile(atPath: file, format: format, detected: { detection in
                 detectedFormat = detection.format
-                Terminal.emitError("timeline: reading \(detection.summary) as \(detection.format.rawValue) (choose with --format)\n")
+                // JSON Lines is what `import` reads unless told otherwise: only a guess that
+                // differs from it is worth a line.
+                if detection.format != .jsonl {
+                    Terminal.emitError("timeline: reading \(detection.summary) as \(detection.format.rawValue) (choose with --format)\n")
+                }
             }) { progress in
                 // Only worth a line when the import takes a while: the callback comes at most every
                 // 100 ms, and a small file is done before the first one.
                 guard showsProgress, progress.lines > 0 else { return }
-                var line = "\rimporting: \(progress.lines) lines"
+                var line = "\rimporting: \(Counted(progress.lines, "line"))"
                 if let fraction = progress.fractionDone { line += " (\(Int(fraction * 100))%)" }
                 Terminal.emitControl(line)
                 progressShown = true
             }
         }
         if progressShown { Terminal.emitControl("\r\u{1b}[K") }
-        let counts = "\(summary.users) users (\(summary.newUsers) new), \(summary.messages) messages (\(summary.newMessages) new)"
-        if (format ?? detectedFormat ?? .jsonl) == .jsonl {
-            Terminal.emit("Imported \(summary.lines) lines: \(counts).\n")
+        let readFormat = format ?? detectedFormat ?? .jsonl
+        if json {
+            var object = JSONObjectWriter()
+            object.add("format", readFormat.rawValue)
+            object.add("lines", readFormat == .jsonl ? summary.lines : nil)
+            object.add("users", summary.users)
+            object.add("new_users", summary.newUsers)
+            object.add("messages", summary.messages)
+            object.add("new_messages", summary.newMessages)
+            return Terminal.emit(object.finish() + "\n")
+        }
+        let counts = "\(Counted(summary.users, "user")) (\(Counted.grouped(summary.newUsers)) new), \(Counted(summary.messages, "message")) (\(Counted.grouped(summary.newMessages)) new)"
+        if readFormat == .jsonl {
+            Terminal.emit("Imported \(Counted(summary.lines, "line")): \(counts).\n")
         } else {
             Terminal.emit("Imported \(counts).\n")
+        }
+    }
+
+    /// What a person calls each format, for the line said when reading a terminal.
+    private static func name(of format: ImportFormat) -> String {
+        switch format {
+        case .jsonl: "JSON Lines"
+        case .mastodon: "Mastodon API JSON"
+        case .twitter: "Twitter API JSON"
         }
     }
 }

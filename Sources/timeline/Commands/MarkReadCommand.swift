@@ -6,7 +6,10 @@ struct MarkReadCommand: ParsableCommand {
         commandName: "mark-read",
         abstract: "Mark messages read (or unread), by ID or all at once.",
         discussion: """
-            However many IDs you give, this is one SQL statement: nothing is loaded.
+            However many IDs you give, this is one SQL statement: nothing is loaded. All or \
+            nothing: when any ID matches no message, nothing is marked, the IDs that matched \
+            nothing are named, and the exit status is 65. --json prints {"changed": N, "read": \
+            true|false}.
 
             Examples:
               timeline mark-read --all
@@ -28,6 +31,9 @@ struct MarkReadCommand: ParsableCommand {
     @Argument(help: "Message IDs.")
     var ids: [String] = []
 
+    @Flag(name: .long, help: "Print one JSON object: {\"changed\": N, \"read\": true|false}.")
+    var json = false
+
     func validate() throws {
         if all && (!ids.isEmpty || idsFile != nil) { throw ValidationError("--all cannot be combined with IDs.") }
         if all && unread { throw ValidationError("--all marks everything read; --unread needs IDs.") }
@@ -40,7 +46,16 @@ struct MarkReadCommand: ParsableCommand {
         if let idsFile {
             ids += try reportingErrors { try LineReader.lines(of: idsFile) }
         }
-        let changed = try reportingErrors { all ? try store.markAllRead() : try store.markRead(ids: ids, read: !unread) }
-        Terminal.emit("Marked \(changed) message\(changed == 1 ? "" : "s") \(unread ? "unread" : "read").\n")
+        let changed = try reportingErrors {
+            all ? try store.markAllRead() : try store.markRead(ids: ids, read: !unread, unknownIDs: .refuse)
+        }
+        if json {
+            var object = JSONObjectWriter()
+            object.add("changed", changed)
+            object.add("read", !unread)
+            Terminal.emit(object.finish() + "\n")
+        } else {
+            Terminal.emit("Marked \(Counted(changed, "message")) \(unread ? "unread" : "read").\n")
+        }
     }
 }

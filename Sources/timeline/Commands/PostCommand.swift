@@ -17,6 +17,9 @@ struct PostCommand: ParsableCommand {
             --local (or no account at all) keeps the message here only: its author is a stored \
             user named by handle (add one with `timeline user`), and it is marked read.
 
+            --json prints one object: id, author (the author's ID, as in `show --json`), handle, \
+            created_at, and url when the server gave one.
+
             Examples:
               timeline post "Shipping the new release today 🚀"
               timeline post --cw "film spoilers" --visibility unlisted "The ending…"
@@ -50,6 +53,9 @@ struct PostCommand: ParsableCommand {
     @Argument(help: "The text of the message.")
     var text: String
 
+    @Flag(name: .long, help: "Print one JSON object: the new message's id, author, handle, created_at and url.")
+    var json = false
+
     func validate() throws {
         if local, account != nil { throw ValidationError("--local keeps the message here; it cannot go to --account too.") }
         if local || handle != nil, cw != nil || replyTo != nil || visibility != nil || idempotencyKey != nil {
@@ -82,9 +88,8 @@ struct PostCommand: ParsableCommand {
                                         transport: CurlTransport())
             return try waitFor { () async throws(MastodonError) -> Message in try await sync.post(post) }
         }
-        var line = "Posted \(TerminalText.line(message.id))"
-        if let url = message.url { line += " \(TerminalText.line(url))" }
-        Terminal.emit(line + ".\n")
+        let author = try reportingErrors { try store.users(ids: [message.authorID]).first }
+        report(message, handle: author?.handle)
     }
 
     private func postLocally() throws {
@@ -103,6 +108,24 @@ struct PostCommand: ParsableCommand {
             throw ExitCode(ExitStatus.dataError)
         }
         let message = try reportingErrors { try store.post(text, authorID: author.id) }
-        Terminal.emit("Posted \(message.id).\n")
+        report(message, handle: author.handle)
+    }
+
+    /// One line for a person, or one JSON object for a script; the server's text is neutralised
+    /// either way.
+    private func report(_ message: Message, handle: String?) {
+        if json {
+            var object = JSONObjectWriter()
+            object.add("id", message.id)
+            object.add("author", message.authorID)
+            if let handle { object.add("handle", handle) }
+            object.add("created_at", message.createdAt.formatted(.iso8601))
+            if let url = message.url { object.add("url", url) }
+            Terminal.emit(object.finish() + "\n")
+        } else {
+            var line = "Posted \(TerminalText.line(message.id))"
+            if let url = message.url { line += " \(TerminalText.line(url))" }
+            Terminal.emit(line + ".\n")
+        }
     }
 }

@@ -18,20 +18,24 @@ struct SearchCommand: ParsableCommand {
             mentions. Chinese, Japanese, Korean and Thai text is found anywhere inside longer \
             text: 天気 finds 今日は天気がいい.
 
+            Everything after -- is the query, by design: `timeline search swift -- -kotlin -n 2` \
+            searches for "swift -kotlin -n 2" (swift and 2, without kotlin or n), not for two \
+            messages. Put flags before the --: `timeline search -n 2 swift -- -kotlin`.
+
             On a terminal the matches are shown in reverse video (not with NO_COLOR, TERM=dumb \
             or --color never). Exit status 0 when something matched, 2 when nothing did, 64 for \
             a query that cannot be read.
 
             Examples:
               timeline search coffee
-              timeline search '"release notes"' --author alice -n 5
-              timeline search 天気 --unread --json | jq -r .text
-              timeline search swift -- -kotlin
+              timeline search '"release notes"' --author mika -n 5
+              timeline search 今日 --unread --json | jq -r .text
+              timeline search -n 5 swift -- -kotlin
             """)
 
     @OptionGroup var location: LocationOptions
 
-    @Argument(help: "What to look for (several arguments are joined with spaces).")
+    @Argument(help: "What to look for (several arguments are joined with spaces; after --, flags are words of the query).")
     var query: [String]
 
     @Option(name: [.customShort("n", allowingJoined: true), .customLong("limit")], help: "At most this many messages.")

@@ -21,7 +21,7 @@ struct SnapshotCommand: ParsableCommand {
             Examples:
               timeline snapshot --limit 500
               timeline snapshot --check && echo fresh
-              timeline snapshot --dump | less
+              timeline snapshot --dump | jq .snapshot.state.message_count
             """)
 
     @OptionGroup var location: LocationOptions
@@ -32,7 +32,7 @@ struct SnapshotCommand: ParsableCommand {
     @Flag(name: .long, help: "Only say whether the snapshot is fresh; change nothing.")
     var check = false
 
-    @Flag(name: .long, help: "Print the snapshot's contents as JSON.")
+    @Flag(name: .long, help: "Print the snapshot's contents as JSON (snake_case keys).")
     var dump = false
 
     func validate() throws {
@@ -47,7 +47,7 @@ struct SnapshotCommand: ParsableCommand {
         if check { return try runCheck(store) }
         let outcome = try reportingErrors { try store.writeSnapshot(limit: limit, force: true) }
         let snapshot = try reportingErrors { try store.snapshotFile.read() }
-        Terminal.emit("Wrote \(store.snapshotFile.path): \(snapshot.window.messages.count) messages, generation \(snapshot.generation).\n")
+        Terminal.emit("Wrote \(store.snapshotFile.path): \(Counted(snapshot.window.messages.count, "message")), generation \(snapshot.generation).\n")
         _ = outcome
     }
 
@@ -74,6 +74,8 @@ struct SnapshotCommand: ParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
+        // snake_case like every other JSON timeline prints (`show --json`, `stats --json`).
+        encoder.keyEncodingStrategy = .convertToSnakeCase
         let json = try reportingErrors { try encoder.encode(SnapshotDump(path: file.path, snapshot: snapshot)) }
         Terminal.emit(String(decoding: json, as: UTF8.self) + "\n")
     }
@@ -84,10 +86,4 @@ private struct SnapshotDump: Encodable {
     let path: String
     let formatVersion = TimelineSnapshot.formatVersion
     let snapshot: TimelineSnapshot
-
-    enum CodingKeys: String, CodingKey {
-        case path
-        case formatVersion = "format_version"
-        case snapshot
-    }
 }

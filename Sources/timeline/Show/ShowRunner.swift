@@ -51,13 +51,17 @@ struct ShowRunner {
         // messages a screen (or --limit) can show are decoded before it.
         var preview: SnapshotPreview?
         var snapshotProblem: SnapshotError?
+        // The limit of a snapshot too small for `--limit`: the snapshot grows (see below).
+        var outgrownLimit: Int?
         if !request.fromDatabase {
             do throws(SnapshotError) {
                 // After the first, every entry takes two rows at least (a line and the empty line
                 // before it), so a screen of `rows` never shows more than rows / 2 + 1.
                 let shown = request.limit ?? (onTerminal ? window.map { $0.rows / 2 + 1 } : nil) ?? ScreenBlock.entriesWithoutWindow
                 let candidate = try SnapshotFile(path: location.snapshotPath).readPreview(messages: shown)
-                if candidate.canShow(messages: request.limit ?? 0) { preview = candidate }
+                // A snapshot answers only when it holds as many messages as were asked for;
+                // one too small grows (see `writeSnapshot`).
+                if candidate.canShow(messages: request.limit ?? 0) { preview = candidate } else { outgrownLimit = candidate.limit }
             } catch {
                 snapshotProblem = error
             }
@@ -100,7 +104,7 @@ struct ShowRunner {
             }
 
             if !request.fromDatabase && !answer.isSnapshotFresh {
-                writeSnapshot(of: answer, to: store, readProblem: snapshotProblem, busyTimeout: busyTimeout)
+                writeSnapshot(of: answer, to: store, readProblem: snapshotProblem, outgrownLimit: outgrownLimit, busyTimeout: busyTimeout)
             }
             if request.follow, let baseline = answer.snapshot {
                 var loop = FollowLoop(request: request, store: store, baseline: baseline, screen: screen, renderer: renderer,
@@ -115,16 +119,24 @@ struct ShowRunner {
 
     /// 3. A new snapshot, when the one painted was stale or unusable: what was shown is right
     /// either way, so a snapshot that cannot be written is worth a note, never a failed shell start.
-    private func writeSnapshot(of answer: TimelineReconciliation, to store: TimelineStore, readProblem: SnapshotError?, busyTimeout: Int) {
-        if answer.changes == nil {
-            let why = (readProblem ?? answer.snapshotProblem).map { error -> String in
-                if case .missing = error { return "there was no snapshot yet" }
-                return "the snapshot could not be used (\(error))"
-            } ?? "the snapshot held fewer messages than asked for"
+    /// A snapshot too small for `--limit` (`outgrownLimit`) grows to it, up to
+    /// `largestGrownSnapshot`, so the next `show -n` paints from it; that is said once.
+    private func writeSnapshot(
+        of answer: TimelineReconciliation, to store: TimelineStore, readProblem: SnapshotError?, outgrownLimit: Int?, busyTimeout: Int
+    ) {
+        var grownLimit: Int?
+        if let old = outgrownLimit, let asked = request.limit, min(asked, Self.largestGrownSnapshot) > old {
+            let grown = min(asked, Self.largestGrownSnapshot)
+            grownLimit = grown
+            var note = "timeline: the snapshot held \(Counted(old, "message")), fewer than the \(Counted.grouped(asked)) asked for; showing the database and keeping \(Counted.grouped(grown)) in the snapshot from now on"
+            if asked > grown { note += " (`timeline snapshot --limit \(asked)` keeps more)" }
+            Terminal.emitError(note + ".\n")
+        } else if answer.changes == nil, let problem = readProblem ?? answer.snapshotProblem {
+            let why = if case .missing = problem { "there was no snapshot yet" } else { "the snapshot could not be used (\(problem))" }
             Terminal.emitError("timeline: \(why); showing the database and writing a new snapshot.\n")
         }
         do throws(TimelineStoreError) {
-            try store.writeSnapshot(lockTimeout: .milliseconds(busyTimeout), reusing: answer.snapshot)
+            try store.writeSnapshot(limit: grownLimit, lockTimeout: .milliseconds(busyTimeout), reusing: answer.snapshot)
         } catch {
             // `show` changed nothing, so the store's "the change was saved" wording would
             // mislead: only the snapshot is at stake.
@@ -139,6 +151,10 @@ struct ShowRunner {
     private func useColor(onTerminal: Bool) -> Bool {
         request.color.usesColor(onTerminal: onTerminal)
     }
+
+    /// The most messages a snapshot grows to by itself for `show -n`: every write rewrites the
+    /// snapshot, and 1,000 messages keep that rewrite small. `timeline snapshot --limit` sets more.
+    static let largestGrownSnapshot = 1_000
 
     /// The largest database `show` upgrades by itself when a new timeline meets an older schema:
     /// 32 MiB is some 50,000 messages, well under a second. A larger one would hold a shell's

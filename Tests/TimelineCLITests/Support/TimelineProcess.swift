@@ -57,8 +57,10 @@ struct TimelineProcess {
     }
 
     /// Runs `timeline` with a pseudo-terminal of the given size as its standard input and output
-    /// (standard error stays a pipe), and returns every byte it wrote to the terminal.
-    func runInTerminal(_ arguments: [String], columns: Int = 80, rows: Int = 24) throws -> Result {
+    /// (standard error stays a pipe), and returns every byte it wrote to the terminal (with the
+    /// echo of what was typed). `typing` is typed at the terminal once the process has started:
+    /// the terminal keeps it until the process reads (`\n` ends a line, `\u{4}` is Ctrl-D).
+    func runInTerminal(_ arguments: [String], columns: Int = 80, rows: Int = 24, typing: String? = nil) throws -> Result {
         let terminal = try PseudoTerminal(columns: columns, rows: rows)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.executable)
@@ -70,6 +72,7 @@ struct TimelineProcess {
         process.standardError = errors
         try process.run()
         terminal.closeSecondary()
+        if let typing { terminal.type(typing) }
         let errorData = ErrorCollector(errors.fileHandleForReading)
         let bytes = terminal.readUntilClosed()
         process.waitUntilExit()
@@ -131,6 +134,12 @@ final class PseudoTerminal {
     /// Closes the test's copy of the secondary side, so reading sees the end once the child exits.
     func closeSecondary() {
         try? secondary.close()
+    }
+
+    /// Writes to the primary side: to the child, keys typed at its terminal.
+    func type(_ text: String) {
+        var bytes = Array(text.utf8)
+        _ = bytes.withUnsafeMutableBytes { write(primary, $0.baseAddress, $0.count) }
     }
 
     func readUntilClosed() -> [UInt8] {
