@@ -388,7 +388,21 @@ def locked(binary, work, hold, table):
     holder = subprocess.Popen(["sqlite3", timeline.db, "PRAGMA locking_mode=EXCLUSIVE;", "BEGIN EXCLUSIVE;",
                                "UPDATE messages SET like_count = like_count;", ".shell touch '%s'" % ready, ".shell sleep %s" % hold, "ROLLBACK;"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # The holder is a sqlite3 shell: if it fails to take the lock (a missing shell, a busy
+    # database), it exits or hangs without ever touching the file, and the wait must not be
+    # endless.
+    deadline = time.monotonic() + READY_TIMEOUT
     while not os.path.exists(ready):
+        if holder.poll() is not None or time.monotonic() > deadline:
+            if holder.poll() is None:
+                holder.kill()
+            holder.wait()
+            table.add("locked database", "sqlite3 holds `BEGIN EXCLUSIVE` for %s s" % hold, "0 processes",
+                      "the holder takes the lock",
+                      ["the sqlite3 holder %s without taking the lock (no %s after %.0f s)"
+                       % ("exited with status %d" % holder.returncode if holder.returncode >= 0 else "was ended",
+                          os.path.basename(ready), READY_TIMEOUT)])
+            return
         time.sleep(0.005)
     commands = {
         "show (terminal)": (["show", "-n", "3", "--color", "never"], True, 0, 0.1, 0.6),
@@ -889,6 +903,10 @@ def hostile_text(binary, work, table, ratio_limit=5.0):
 # ---------------------------------------------------------------------------------------------
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# What `--only` takes, in the order they run.
+SCENARIOS = ["crash", "terminals", "lock", "snapshots", "imports", "json-shapes", "text"]
+# How long the lock scenario waits for its sqlite3 holder to say it holds the lock.
+READY_TIMEOUT = 30
 
 
 def main():
@@ -896,10 +914,15 @@ def main():
     parser.add_argument("--timeline", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", default="crash,terminals,lock,snapshots,imports,json-shapes,text")
+    parser.add_argument("--only", default=",".join(SCENARIOS), help="some of: " + ", ".join(SCENARIOS))
     parser.add_argument("--seed", type=int, default=6)
     arguments = parser.parse_args()
-    only = set(arguments.only.split(","))
+    only = set(name for name in arguments.only.split(",") if name)
+    unknown = sorted(only - set(SCENARIOS))
+    # A misspelt name would run nothing and then say "everything held".
+    if unknown or not only:
+        parser.error("--only: unknown scenario %s; the scenarios are: %s"
+                     % (", ".join(repr(name) for name in unknown) or "(none given)", ", ".join(SCENARIOS)))
     shutil.rmtree(arguments.work, ignore_errors=True)
     os.makedirs(arguments.work)
     table = Table()

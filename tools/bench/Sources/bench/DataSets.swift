@@ -85,3 +85,33 @@ struct DataSets {
 func log(_ text: String) {
     FileHandle.standardError.write(Data("bench: \(text)\n".utf8))
 }
+
+extension DataSets {
+    /// The data set as `timeline export` writes it (the JSON Lines import format), made once with
+    /// the release binary and kept beside the database (remade with it).
+    func jsonLinesFile(messages: Int, timeline: String) throws -> String {
+        let database = try ensure(messages: messages)
+        let path = (database as NSString).deletingLastPathComponent + "/export.jsonl"
+        if FileManager.default.fileExists(atPath: path) { return path }
+        log("exporting the \(messages)-message data set as JSON Lines …")
+        let result = Runner.plain([timeline, "export", "--db", database, path + ".tmp"])
+        guard result.status == 0 else { throw BenchError("timeline export of \(database) exited with \(result.status)") }
+        try FileManager.default.moveItem(atPath: path + ".tmp", toPath: path)
+        return path
+    }
+
+    /// The data set's first `messages` messages as a Mastodon home timeline (`MastodonWriter`),
+    /// written once and kept: it depends only on the generator.
+    func mastodonFile(messages: Int) throws -> String {
+        let path = "\(directory)/v\(TimelineGenerator.version)-s\(seed)-mastodon-n\(messages).json"
+        if FileManager.default.fileExists(atPath: path) { return path }
+        log("writing \(messages) statuses as a Mastodon timeline …")
+        try MastodonWriter(generator: generator).write(count: messages, to: path)
+        return path
+    }
+}
+
+/// The size of a file in bytes (0 when it cannot be read).
+func fileSize(_ path: String) -> Int {
+    (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+}

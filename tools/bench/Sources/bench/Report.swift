@@ -17,16 +17,25 @@ final class Report {
     }
 
     private(set) var goals: [Goal] = []
+    /// Cross-checks that did not hold (a coder's round trip, two libraries' pages, a search's
+    /// results against the sqlite3 shell's): each fails the run, since a figure measured on a
+    /// wrong answer says nothing.
+    private(set) var failures: [String] = []
     private var json: [String: Any] = [:]
     private var sectionRows: [Row] = []
     private var sectionTitle = ""
     let outputPath: String
+    /// A smoke run's sizes and run counts are not the ones the goals are about: its goal rows
+    /// say "smoke" and carry no verdict.
+    let smoke: Bool
 
-    init(outputPath: String, meta: [String: Any]) {
+    init(outputPath: String, smoke: Bool, meta: [String: Any]) {
         self.outputPath = outputPath
+        self.smoke = smoke
         json["meta"] = meta
         json["results"] = [String: Any]()
         json["goals"] = [[String: Any]]()
+        json["failures"] = [String]()
     }
 
     func begin(_ title: String) {
@@ -59,10 +68,22 @@ final class Report {
 
     func goal(_ key: String, _ name: String, target: String, measured: String, met: Bool) {
         goals.append(Goal(name: name, target: target, measured: measured, met: met))
-        sectionRows.append(Row(name: "GOAL " + name, median: met ? "MET" : "NOT MET", min: "", max: "", note: "\(measured) (goal: \(target))"))
+        sectionRows.append(Row(name: "GOAL " + name, median: verdict(met), min: "", max: "", note: "\(measured) (goal: \(target))"))
         var list = json["goals"] as! [[String: Any]]
-        list.append(["key": key, "goal": name, "target": target, "measured": measured, "met": met])
+        list.append(["key": key, "goal": name, "target": target, "measured": measured, "met": smoke ? NSNull() : met,
+                     "verdict": verdict(met)])
         json["goals"] = list
+    }
+
+    private func verdict(_ met: Bool) -> String { smoke ? "smoke" : met ? "MET" : "NOT MET" }
+
+    /// Records a cross-check that failed: shown in the table at once, listed at the end, and
+    /// the run exits non-zero.
+    func fail(_ what: String) {
+        failures.append(what)
+        sectionRows.append(Row(name: "FAILED: " + what, median: "", min: "", max: "", note: ""))
+        json["failures"] = failures
+        FileHandle.standardError.write(Data("bench: FAILED: \(what)\n".utf8))
     }
 
     func note(_ text: String) {
@@ -102,12 +123,20 @@ final class Report {
     }
 
     func printGoals() {
-        print("\n== Goals")
-        for g in goals {
-            print("\(g.met ? "MET    " : "NOT MET")  \(g.name): \(g.measured) (goal: \(g.target))")
+        if smoke {
+            print("\n== Goals (smoke run: the sizes and run counts are too small for a verdict, so none is given)")
+        } else {
+            print("\n== Goals")
         }
-        let met = goals.filter(\.met).count
-        print("\(met) of \(goals.count) goals met")
+        for g in goals {
+            let shown = verdict(g.met)
+            print("\(shown + String(repeating: " ", count: max(0, 7 - shown.count)))  \(g.name): \(g.measured) (goal: \(g.target))")
+        }
+        if !smoke { print("\(goals.filter(\.met).count) of \(goals.count) goals met") }
+        if !failures.isEmpty {
+            print("\n== Cross-checks that FAILED (the run fails)")
+            for failure in failures { print("FAILED  \(failure)") }
+        }
         fflush(nil)
     }
 }

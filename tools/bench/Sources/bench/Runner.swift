@@ -83,6 +83,89 @@ enum Runner {
         return (0..<commands.count).map { (Summary(times[$0]), Summary(rss[$0]), bytes[$0]) }
     }
 
+    /// `rss-probe`, built beside this binary (see its main.c), and the file it reports into.
+    static let probe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent("rss-probe").path
+    nonisolated(unsafe) static var probeReport = NSTemporaryDirectory() + "/bench-rss.txt"
+
+    /// Runs a command through `rss-probe` (on the pty or on /dev/null): its wall time, status and
+    /// its own peak RSS, which `posix_spawn`'s vfork would otherwise mix with the bench's.
+    static func probed(_ arguments: [String], pty usePTY: Bool = false) -> RunResult {
+        let command = [probe, probeReport] + arguments
+        var result = usePTY ? pty(command) : plain(command)
+        let text = (try? String(contentsOfFile: probeReport, encoding: .utf8)) ?? ""
+        result.maxRSSKiB = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        try? FileManager.default.removeItem(atPath: probeReport)
+        return result
+    }
+
+    /// Whole processes measured side by side through `rss-probe`, interleaved (A B A B …), each
+    /// run preceded by `before(index, round)` (untimed: a fresh database, IDs to mark again).
+    /// `accept` says which exit statuses are normal for a command (`search` exits 2 when nothing
+    /// matched); any other fails the bench, as a figure of a failed run means nothing.
+    static func sideBySide(
+        _ commands: [[String]], runs: Int, warmups: Int,
+        accept: (Int, Int32) -> Bool = { _, status in status == 0 },
+        before: ((Int, Int) throws -> Void)? = nil
+    ) throws -> [(time: Summary, rss: Summary)] {
+        try sideBySide(count: commands.count, runs: runs, warmups: warmups, accept: accept) { index, round in
+            try before?(index, round)
+            return commands[index]
+        }
+    }
+
+    /// `sideBySide` for commands that change from run to run (`command(index, round)`, called
+    /// untimed just before each run: it may prepare what the run needs).
+    static func sideBySide(
+        count: Int, runs: Int, warmups: Int,
+        accept: (Int, Int32) -> Bool = { _, status in status == 0 },
+        command: (Int, Int) throws -> [String]
+    ) throws -> [(time: Summary, rss: Summary)] {
+        var times = Array(repeating: [Double](), count: count)
+        var rss = Array(repeating: [Double](), count: count)
+        for round in 0..<(warmups + runs) {
+            for index in 0..<count {
+                let command = try command(index, round)
+                let result = probed(command)
+                guard accept(index, result.status) else {
+                    throw BenchError("\(command.joined(separator: " ")) exited with \(result.status)")
+                }
+                if round >= warmups {
+                    times[index].append(result.wallMs)
+                    rss[index].append(Double(result.maxRSSKiB))
+                }
+            }
+        }
+        return (0..<count).map { (Summary(times[$0]), Summary(rss[$0])) }
+    }
+
+    /// Runs a command once, untimed, with its standard output and error captured: for the
+    /// cross-checks of what the measured commands found.
+    static func capture(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        process.environment = Dictionary(uniqueKeysWithValues: env.map { entry in
+            let parts = entry.split(separator: "=", maxSplits: 1)
+            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        })
+        // Standard error into a file: only standard output needs draining while it runs.
+        let errorsPath = NSTemporaryDirectory() + "/bench-capture-\(getpid()).err"
+        _ = FileManager.default.createFile(atPath: errorsPath, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: errorsPath) }
+        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorsPath))
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try errors.close()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let errorData = (try? Data(contentsOf: URL(fileURLWithPath: errorsPath))) ?? Data()
+        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    }
+
     /// Drops a file's pages from the page cache; silently skips missing files.
     static func evict(_ paths: [String]) {
         for path in paths where bench_evict(path) < 0 {

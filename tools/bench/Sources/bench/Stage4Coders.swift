@@ -100,6 +100,7 @@ func stageCoders(_ config: Config, _ data: DataSets, _ report: Report) throws {
         decodeMedian[coder.key] = decode.median
         report.value("coders.\(coder.key).bytes", "\(coder.name): bytes", fmtBytes(bytes.count), raw: bytes.count, unit: "bytes",
                      note: roundTrip ? "round trip equal" : "ROUND TRIP DIFFERS")
+        if !roundTrip { report.fail("\(coder.name): ROUND TRIP DIFFERS (decoding the encoded snapshot gives another value)") }
         report.time("coders.\(coder.key).encode", "\(coder.name): encode", encode)
         report.time("coders.\(coder.key).decode", "\(coder.name): decode", decode)
     }

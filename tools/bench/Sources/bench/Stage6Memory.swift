@@ -16,16 +16,12 @@ func stageMemory(_ config: Config, _ data: DataSets, _ report: Report) throws {
     ]
     try Data("hello\n".utf8).write(to: URL(fileURLWithPath: config.dataDirectory + "/home/one-line.txt"))
     // Through rss-probe (fork + exec from a tiny process), beside this binary.
-    let probe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        .deletingLastPathComponent().appendingPathComponent("rss-probe").path
-    let out = config.dataDirectory + "/home/rss.txt"
     var samples = Array(repeating: [Double](), count: commands.count)
     for round in 0..<(config.runs + config.warmups) {
         for (index, command) in commands.enumerated() {
-            let result = Runner.pty([probe, out] + command.2)
-            guard result.status == 0 else { throw BenchError("\(command.2) exited with \(result.status)") }
-            let text = try String(contentsOfFile: out, encoding: .utf8)
-            if round >= config.warmups { samples[index].append(Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .nan) }
+            let result = Runner.probed(command.2, pty: true)
+            guard result.status == 0, result.maxRSSKiB >= 0 else { throw BenchError("\(command.2) exited with \(result.status)") }
+            if round >= config.warmups { samples[index].append(Double(result.maxRSSKiB)) }
         }
     }
     let floor = Summary(samples[0]).median

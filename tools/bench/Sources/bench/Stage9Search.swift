@@ -25,6 +25,7 @@ private let rebuildSearchIndexSQL = """
 /// 8. Search: ingest with the full-text index against without it (same messages, same run), the
 /// one-pass index build of the search migration, and search latency in the large data set.
 func stageSearch(_ config: Config, _ data: DataSets, _ report: Report) throws {
+    try ShellPeer.checkInstalled()
     report.begin("9. Search (FTS5 word index + trigram index for CJK/Thai, kept by triggers)")
     let work = data.directory + "/work"
     let count = config.ingestCount
@@ -72,36 +73,24 @@ func stageSearch(_ config: Config, _ data: DataSets, _ report: Report) throws {
     // Latency in the large data set, newest 20 matches, in process, on the reader connection.
     let large = try data.ensure(messages: config.large)
     let store = try TimelineStore(path: large, configuration: .init(createIfMissing: false, writesSnapshot: false))
-    let gen = data.generator
-    var rare = "benchmark"
-    for i in 0..<10_000 {
-        let text = gen.message(i).text
-        if let range = text.range(of: "/p/") {
-            rare = String(text[range.upperBound...].prefix { $0.isNumber })
-            break
-        }
-    }
-    let queries: [(String, String)] = [
-        ("common word", "the"),
-        ("two words", "coffee morning"),
-        ("rare word", rare),
-        ("phrase", "\"open source\""),
-        ("prefix", "perf*"),
-        ("hashtag", "#coffee"),
-        ("CJK, 1 character", "猫"),
-        ("CJK, 2 characters", "天気"),
-        ("CJK, 4 characters", "ラーメン"),
-        ("accents folded", "cafe"),
-    ]
+    let kinds = SearchKind.all(rareWord: SearchKind.rareWord(data.generator))
     var worst = 0.0
-    for (kind, query) in queries {
-        var found = 0
+    for kind in kinds {
+        var found: [String] = []
         let summary = try timeInProcess(iterations: config.smoke ? 3 : 15, warmup: 1) {
-            found = try store.search(query, limit: 20).results.count
+            found = try store.search(kind.query, limit: 20).results.map(\.message.id)
         }
         worst = max(worst, summary.median)
-        report.time("search.latency.\(kind.replacingOccurrences(of: " ", with: "_"))",
-                    "\(fmtCount(Double(config.large))): search \(kind) (\(query))", summary, note: "\(found) shown")
+        // What the sqlite3 shell finds with the same statements: a fast search that found the
+        // wrong messages (or none) would otherwise pass.
+        let shell = ShellSearch(kind: kind, limit: 20)
+        let expected = try shell.foundIDs(in: large, walking: try shell.walks(in: large))
+        report.time("search.latency.\(kind.key)",
+                    "\(fmtCount(Double(config.large))): search \(kind.name) (\(kind.query))", summary,
+                    note: "\(found.count) shown" + (found == expected ? ", as the sqlite3 shell finds" : ""))
+        if found != expected {
+            report.fail("search \(kind.name) (\(kind.query)) in \(fmtCount(Double(config.large))): TimelineKit found \(found.count) messages, the sqlite3 shell \(expected.count) (first difference: \(zip(found, expected).first { $0 != $1 }.map { "\($0) vs \($1)" } ?? "in length"))")
+        }
     }
     report.goal("search_under_100ms", "search in \(fmtCount(Double(config.large))) messages under 100 ms, every query kind",
                 target: "< 100 ms (median)", measured: "slowest median \(fmtMs(worst))", met: worst < 100)
