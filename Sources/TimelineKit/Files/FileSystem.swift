@@ -112,15 +112,6 @@ package enum FileSystem {
         }
     }
 
-    /// The first `count` bytes of the file at `path` (fewer when it is shorter), following links.
-    /// O_NONBLOCK: a FIFO put in a file's place answers at once instead of waiting for a writer.
-    static func readPrefix(of path: String, count: Int) throws(FileSystemError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw FileSystemError(operation: "open", path: path, code: errno) }
-        defer { close(fd) }
-        return try readUpTo(count, from: fd, path: path)
-    }
-
     /// Up to `count` bytes read from `fd`, going on after short reads and interrupted calls, and
     /// fewer at the end of the file.
     private static func readUpTo(_ count: Int, from fd: Int32, path: String) throws(FileSystemError) -> [UInt8] {

@@ -49,6 +49,36 @@ final class SQLiteConnection {
         self.handle = db
     }
 
+    /// The first `count` bytes of the main database file (fewer when the file is shorter), read
+    /// through SQLite's own descriptor for it.
+    ///
+    /// Why not `open(2)` and `read(2)`: POSIX advisory locks belong to the process, and closing
+    /// *any* descriptor of a file drops every lock the process holds on it ("How To Corrupt Your
+    /// Database Files", 2.2). A header read of our own beside an open connection would silently
+    /// unlock that connection; another process could then checkpoint and delete the WAL under it,
+    /// and its commits would be lost. SQLite's unix VFS shares one record per file between the
+    /// connections of a process and defers closing a descriptor while locks are held.
+    ///
+    /// Opening a connection reads nothing beyond the header, takes no lock and creates no
+    /// file, so a foreign file stays as it was.
+    func mainFilePrefix(count: Int) throws(SQLiteError) -> [UInt8] {
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        let code = sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file)
+        guard code == SQLITE_OK, let file, let methods = file.pointee.pMethods else {
+            throw SQLiteError(code: SQLiteResultCode(rawValue: code == SQLITE_OK ? SQLITE_CANTOPEN : code),
+                              message: "no file handle for \(path)")
+        }
+        var size: sqlite3_int64 = 0
+        let sizeCode = methods.pointee.xFileSize(file, &size)
+        guard sizeCode == SQLITE_OK else { throw SQLiteError(code: SQLiteResultCode(rawValue: sizeCode), message: "cannot read the size of \(path)") }
+        let length = Int(min(sqlite3_int64(count), max(0, size)))
+        if length == 0 { return [] }
+        var bytes = [UInt8](repeating: 0, count: length)
+        let readCode = bytes.withUnsafeMutableBytes { methods.pointee.xRead(file, $0.baseAddress, Int32(length), 0) }
+        guard readCode == SQLITE_OK else { throw SQLiteError(code: SQLiteResultCode(rawValue: readCode), message: "cannot read the header of \(path)") }
+        return bytes
+    }
+
     /// `path` as an SQLite URI with `immutable=1`. The path's `%`, `?` and `#` are escaped, as URI
     /// syntax asks; an absolute path gets an empty authority (`file:///…`), so that one starting
     /// with `//` is not read as a host name.

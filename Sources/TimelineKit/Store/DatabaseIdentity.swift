@@ -22,7 +22,7 @@ enum DatabaseIdentity: Equatable, Sendable {
     /// versions, with application ID 0, is ours only when it holds the timeline's tables.
     static let versionsWithoutApplicationID = 1...4
 
-    /// Finds out what is at `path` without writing anything: the file's header is read directly,
+    /// Finds out what is at `path` without writing anything: the file's header is read first,
     /// and only when it cannot tell (application ID 0: a timeline database from before migration
     /// 5, a timeline database whose header is still in its `-wal`, or another program's) does
     /// SQLite read it, read-only, creating no file (see `probe`).
@@ -38,11 +38,13 @@ enum DatabaseIdentity: Equatable, Sendable {
         case let kind:
             throw .cannotOpen(path: path, reason: "it is \(kind), not a database file")
         }
+        // Through SQLite's own descriptor, never one of ours: closing ours would drop the locks
+        // of every connection this process has open on the file (see `mainFilePrefix`).
         let bytes: [UInt8]
         do {
-            bytes = try FileSystem.readPrefix(of: path, count: DatabaseHeader.size)
+            bytes = try SQLiteConnection(path: path, mode: .readOnly).mainFilePrefix(count: DatabaseHeader.size)
         } catch {
-            throw .cannotOpen(path: path, reason: error.description)
+            throw .cannotOpen(path: path, reason: error.message)
         }
         if bytes.isEmpty { return .empty }
         guard let header = DatabaseHeader(bytes) else { return .foreign(reason: "it is not an SQLite database") }
