@@ -272,9 +272,13 @@ final class FollowingProcess: @unchecked Sendable {
                 }
             }
         }
+        // As it comes, so that a test can wait for a note while the follow goes on.
         Thread.detachNewThread { [self] in
-            let data = errorHandle.readDataToEndOfFile()
-            lock.withLock { collectedErrors += data }
+            while true {
+                let chunk = errorHandle.availableData
+                if chunk.isEmpty { return }
+                lock.withLock { collectedErrors += chunk }
+            }
         }
     }
 

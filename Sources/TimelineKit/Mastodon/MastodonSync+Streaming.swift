@@ -71,17 +71,26 @@ extension MastodonSync {
     /// 2 s, 4 s… up to a minute between failed attempts. Where the server refuses to stream,
     /// it syncs every `pollInterval` instead.
     ///
+    /// With a `gate` (the timeline's ``SyncGate``), each of those syncs holds its lock and is
+    /// left out while another process holds it: a `timeline sync` running at that moment stores
+    /// the same statuses, and ten terminals following one account send one round of requests.
+    ///
     /// - Throws: `.unauthorized` (log in again), `.cancelled` when the task is cancelled,
     ///   `.store`, and errors of a sync that are not temporary.
     public func follow(
-        pollInterval: Duration = .seconds(120), onEvent: @escaping @Sendable (MastodonStreamEvent) -> Void = { _ in }
+        pollInterval: Duration = .seconds(120), gate: SyncGate? = nil,
+        onEvent: @escaping @Sendable (MastodonStreamEvent) -> Void = { _ in }
     ) async throws(MastodonError) {
         var backoff = Duration.seconds(1)
         var streams = true
         while true {
             if Task.isCancelled { throw .cancelled }
-            do {
-                try await run()
+            do throws(MastodonError) {
+                if let gate {
+                    _ = try await gate.runUnlessBusy { () async throws(MastodonError) in try await run() }
+                } else {
+                    try await run()
+                }
             } catch {
                 guard error.isTemporary else { throw error }
             }

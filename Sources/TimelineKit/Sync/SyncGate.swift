@@ -116,4 +116,22 @@ public struct SyncGate: Sendable {
         }
         return outcome ?? .alreadyRunning
     }
+
+    /// Runs `body` holding the lock, unless another process holds it now: then returns `nil`
+    /// at once, since that sync stores what this one would fetch. A lock file that cannot be
+    /// made does not stop the work: single flight saves requests, it is not what keeps the
+    /// store right (each page is one transaction, and a status stored twice is one message).
+    /// The stamp is left alone: `body` may be one account of several.
+    func runUnlessBusy<T, E: Error>(_ body: () async throws(E) -> T) async throws(E) -> T? {
+        let lock: FileLock?
+        do throws(FileSystemError) {
+            lock = try FileLock.acquire(lockPath, timeout: .zero)
+        } catch {
+            return try await body()
+        }
+        guard let lock else { return nil }
+        let value = try await body()
+        _ = consume lock
+        return value
+    }
 }

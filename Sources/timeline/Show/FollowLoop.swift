@@ -40,6 +40,10 @@ import TimelineKit
 /// 200 per turn of the loop, so that a signal is still seen between pages). Edits and removals
 /// are not printed (a reader wanting them uses TimelineKit's `TimelineStore.changes(since:)`).
 ///
+/// **Accounts.** With accounts logged in, `ServerFollower` keeps them live from their servers on
+/// tasks of their own, storing what streams in; the loop sees their commits like any other
+/// writer's and prints their notes (a refused token) from its own thread.
+///
 /// **Ending.** SIGINT, SIGTERM and SIGHUP: the terminal's settings are restored, the snapshot is
 /// refreshed, and the process ends by the same signal (status 130, 143, 129 in a shell). A closed
 /// pipe (EPIPE, or POLLERR on standard output): the same, then exit status 0, silently. A
@@ -56,6 +60,8 @@ struct FollowLoop {
     /// On a pipe, how text entries are rendered.
     private let renderer: TimelineRenderer
     private var echo: TerminalEcho?
+    /// The accounts' servers feeding the database, when any are logged in.
+    private var server: ServerFollower?
     private var snapshotNoteShown = false
     /// On a pipe: where the listing of stored messages goes on from, and whether a listing has
     /// pages left to print.
@@ -102,7 +108,9 @@ struct FollowLoop {
             return ExitStatus.failure
         }
         if screen != nil { echo = TerminalEcho.disable(on: STDOUT_FILENO) }
+        server = ServerFollower.start(databasePath: store.path)
         let ending = loop(signals: signals)
+        server?.stop()
         echo?.restore()
         refreshSnapshot()
         switch ending {
@@ -143,6 +151,9 @@ struct FollowLoop {
             if fds[0].revents & Int16(POLLIN) != 0 {
                 for signal in FollowSignals.drain(signals) {
                     if FollowSignals.ending.contains(signal) { return .signal(signal) }
+                    if signal == FollowSignals.wakeUp {
+                        for note in server?.takeNotes() ?? [] { Terminal.emitError(note) }
+                    }
                     if signal == FollowSignals.resize {
                         relayoutAt = Self.milliseconds() + Self.resizeSettleMilliseconds
                     } else if signal == FollowSignals.suspend {

@@ -67,6 +67,17 @@ enum FollowSignals {
         }
     }
 
+    /// The byte `wake()` writes: no signal has the number 0.
+    static let wakeUp: Int32 = 0
+
+    /// Wakes the loop from another thread (`ServerFollower` has a note for it): `drain` then
+    /// returns `wakeUp`. Does nothing before `install()`.
+    static func wake() {
+        guard writeEnd >= 0 else { return }
+        var byte = UInt8(wakeUp)
+        _ = write(writeEnd, &byte, 1)
+    }
+
     /// The signals received since the last call, in order (each kind at most a few times).
     static func drain(_ readEnd: Int32) -> [Int32] {
         var received: [Int32] = []

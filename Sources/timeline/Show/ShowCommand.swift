@@ -25,7 +25,9 @@ struct ShowCommand: ParsableCommand {
             messages at the top) while it fits the window, otherwise new messages are printed \
             below as they arrive, like tail -f; on a pipe each new message is printed as one more \
             line (JSON Lines with --json). Ctrl-C, SIGTERM or SIGHUP end it (the shell sees the \
-            signal: status 130, 143, 129); a closed pipe ends it with status 0.
+            signal: status 130, 143, 129); a closed pipe ends it with status 0. With accounts \
+            (`timeline login`), it also keeps them live from their servers' event streams, storing \
+            what arrives.
 
             Examples:
               timeline show
