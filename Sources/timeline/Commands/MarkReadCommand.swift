@@ -9,7 +9,11 @@ struct MarkReadCommand: ParsableCommand {
             However many IDs you give, this is one SQL statement: nothing is loaded. All or \
             nothing: when any ID matches no message, nothing is marked, the IDs that matched \
             nothing are named, and the exit status is 65. --json prints {"changed": N, "read": \
-            true|false}.
+            true|false, "markers_set": N}.
+
+            Messages of an account (`timeline login`) marked read also move that account's read \
+            marker on its server at once, so your phone opens where you stopped; offline, or with \
+            --offline, the next `timeline sync` does it.
 
             Examples:
               timeline mark-read --all
@@ -31,8 +35,11 @@ struct MarkReadCommand: ParsableCommand {
     @Argument(help: "Message IDs.")
     var ids: [String] = []
 
-    @Flag(name: .long, help: "Print one JSON object: {\"changed\": N, \"read\": true|false}.")
+    @Flag(name: .long, help: "Print one JSON object: {\"changed\": N, \"read\": true|false, \"markers_set\": N}.")
     var json = false
+
+    @Flag(name: .long, help: "Do not set your accounts' read markers on their servers now (the next sync does).")
+    var offline = false
 
     func validate() throws {
         if all && (!ids.isEmpty || idsFile != nil) { throw ValidationError("--all cannot be combined with IDs.") }
@@ -49,10 +56,18 @@ struct MarkReadCommand: ParsableCommand {
         let changed = try reportingErrors {
             all ? try store.markAllRead() : try store.markRead(ids: ids, read: !unread, unknownIDs: .refuse)
         }
+        // A marker only moves forward: marking unread has nothing to tell a server.
+        let pushes = offline || unread || changed == 0 ? [] : ReadMarkerPush.push(for: all ? nil : ids, store: store)
+        for push in pushes {
+            if let failure = push.failure {
+                Terminal.emitError("timeline: \(TerminalText.line(push.account)): the server's read marker was not set now (\(failure)); the next `timeline sync` sets it.\n")
+            }
+        }
         if json {
             var object = JSONObjectWriter()
             object.add("changed", changed)
             object.add("read", !unread)
+            object.add("markers_set", pushes.filter { $0.markerSet != nil }.count)
             Terminal.emit(object.finish() + "\n")
         } else {
             Terminal.emit("Marked \(Counted(changed, "message")) \(unread ? "unread" : "read").\n")

@@ -1,0 +1,45 @@
+import TimelineKit
+
+/// After `mark-read`, what was read here moves the accounts' home read markers at once, so the
+/// phone opens where the terminal stopped without waiting for the next `timeline sync`.
+///
+/// Only accounts that own a message marked (its ID is in the account's server namespace; every
+/// account with `--all`) are asked, one `MastodonSync.syncReadMarker()` each: read the marker,
+/// set it when the read part of the home timeline is past it. The network must not make a local
+/// command slow or fail: one attempt per request with a 5-second limit, and a failure is a note
+/// that the next sync will do it; the marking itself stands either way (exit 0).
+struct ReadMarkerPush {
+    /// What one account's push did: the marker set, or why it was not.
+    struct Outcome {
+        var account: String
+        var markerSet: String?
+        var failure: (any Error)?
+    }
+
+    /// The policy of a push: no retries, a short limit, no waiting for a rate limit.
+    static let policy = MastodonRequestPolicy(maximumAttempts: 1, maximumRateLimitWait: .zero, requestTimeout: .seconds(5))
+
+    /// Pushes for the accounts owning any of `ids` (every account when `ids` is `nil`). Nothing
+    /// happens, and no file is read beyond one `lstat`, when nobody ever logged in.
+    static func push(for ids: [String]?, store: TimelineStore) -> [Outcome] {
+        guard let accountStore = try? AccountStore.standard(), accountStore.hasAccountsFile,
+              let accounts = try? accountStore.accounts() else { return [] }
+        let concerned = accounts.filter { account in
+            guard let ids else { return true }
+            guard let server = try? MastodonServer(account.server) else { return false }
+            let namespace = MastodonNamespace(server: server)
+            return ids.contains { namespace.serverID(of: $0) != nil }
+        }
+        return concerned.map { account in
+            do {
+                let token = try account.accessToken()
+                let sync = try MastodonSync(store: store, server: account.server, token: token.value, account: account.name,
+                                            transport: CurlTransport(), options: .init(policy: policy))
+                let result = try waitFor { () async throws(MastodonError) -> ReadMarkerSync in try await sync.syncReadMarker() }
+                return Outcome(account: account.name, markerSet: result.markerSet)
+            } catch {
+                return Outcome(account: account.name, failure: error)
+            }
+        }
+    }
+}
