@@ -30,27 +30,42 @@ enum DatabaseIdentity: Equatable, Sendable {
     /// - Throws: `.cannotOpen` when the path names a directory, FIFO or other non-file, or the
     ///   file cannot be read; `.busy` when another process holds it locked.
     static func identify(_ path: String, busyTimeoutMilliseconds: Int) throws(TimelineStoreError) -> DatabaseIdentity {
+        try identifyReading(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds).identity
+    }
+
+    /// `identify`, also giving the connection the header was read through: opened read-write
+    /// where the file allows (SQLite silently falls back to read-only where it does not), no
+    /// statement run on it yet, so nothing is read beyond the header, nothing locked, nothing
+    /// created. A store opening a timeline database keeps it as its reader, so telling whose the
+    /// file is costs no second open (an open is some 80,000 instructions of `show`).
+    ///
+    /// The header is read through SQLite's own descriptor, never one of ours: closing ours would
+    /// drop the locks of every connection this process has open on the file (see
+    /// `SQLiteConnection.mainFilePrefix`).
+    static func identifyReading(
+        _ path: String, busyTimeoutMilliseconds: Int
+    ) throws(TimelineStoreError) -> (identity: DatabaseIdentity, connection: SQLiteConnection?) {
         switch FileSystem.kind(at: path) {
         case .missing:
-            return .missing
+            return (.missing, nil)
         case .regularFile, .symbolicLink:
             break
         case let kind:
             throw .cannotOpen(path: path, reason: "it is \(kind), not a database file")
         }
-        // Through SQLite's own descriptor, never one of ours: closing ours would drop the locks
-        // of every connection this process has open on the file (see `mainFilePrefix`).
+        let connection: SQLiteConnection
         let bytes: [UInt8]
         do {
-            bytes = try SQLiteConnection(path: path, mode: .readOnly).mainFilePrefix(count: DatabaseHeader.size)
+            connection = try SQLiteConnection(path: path, mode: .readWrite)
+            bytes = try connection.mainFilePrefix(count: DatabaseHeader.size)
         } catch {
             throw .cannotOpen(path: path, reason: error.message)
         }
-        if bytes.isEmpty { return .empty }
-        guard let header = DatabaseHeader(bytes) else { return .foreign(reason: "it is not an SQLite database") }
-        if header.applicationID == applicationID { return .timeline }
-        if header.applicationID != 0 { return .foreign(reason: otherApplication(header.applicationID)) }
-        return try probe(path, header: header, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        if bytes.isEmpty { return (.empty, nil) }
+        guard let header = DatabaseHeader(bytes) else { return (.foreign(reason: "it is not an SQLite database"), nil) }
+        if header.applicationID == applicationID { return (.timeline, connection) }
+        if header.applicationID != 0 { return (.foreign(reason: otherApplication(header.applicationID)), nil) }
+        return (try probe(path, header: header, busyTimeoutMilliseconds: busyTimeoutMilliseconds), nil)
     }
 
     /// Asks SQLite, changing nothing. A file in rollback-journal mode is opened read-only, which

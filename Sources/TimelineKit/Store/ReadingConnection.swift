@@ -17,10 +17,18 @@ enum ReadingConnection {
     ///
     /// - Returns: the connection, the schema version, and whether it is the read-only fallback
     ///   (then the database cannot be written from here at all).
+    /// `reusing` is a connection already opened on `path` in `mode` on which nothing has run yet
+    /// (`DatabaseIdentity.identifyReading`'s), used instead of opening another.
     static func open(
-        _ path: String, mode: SQLiteConnection.OpenMode, busyTimeoutMilliseconds: Int
+        _ path: String, mode: SQLiteConnection.OpenMode, busyTimeoutMilliseconds: Int, reusing opened: SQLiteConnection? = nil
     ) throws(TimelineStoreError) -> (connection: SQLiteConnection, schemaVersion: Int, fellBack: Bool) {
-        let connection = try opening(path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        let connection: SQLiteConnection
+        if let opened {
+            opened.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+            connection = opened
+        } else {
+            connection = try opening(path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        }
         let failure: SQLiteError
         do throws(SQLiteError) {
             return (connection, try SchemaMigrator.version(of: connection), false)

@@ -84,7 +84,7 @@ public final class TimelineStore: Sendable {
         self.configuration = configuration
         self.snapshotFile = SnapshotFile(path: configuration.snapshotPath ?? SnapshotFile.path(forDatabaseAt: path))
 
-        let identity = try DatabaseIdentity.identify(path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+        let (identity, headerConnection) = try DatabaseIdentity.identifyReading(path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
         switch identity {
         case let .foreign(reason):
             throw .notATimelineDatabase(path: path, reason: reason)
@@ -111,7 +111,7 @@ public final class TimelineStore: Sendable {
             self.creation = nil
         }
 
-        let opened = try Self.openReader(path: path, configuration: configuration)
+        let opened = try Self.openReader(path: path, configuration: configuration, reusing: headerConnection)
         let readerConnection = opened.connection
         try SchemaMigrator.checkNotNewer(opened.version, path: path)
         var writerConnection: SQLiteConnection?
@@ -146,8 +146,11 @@ public final class TimelineStore: Sendable {
     /// reader does, but refusing writes (`query_only`), so that a bug that tried would fail
     /// instead of racing the writer. Where the database cannot be written, a read-only
     /// connection (`ReadingConnection`); `readOnly` says so.
-    private static func openReader(path: String, configuration: Configuration) throws(TimelineStoreError) -> (connection: SQLiteConnection, version: Int, readOnly: Bool) {
-        let opened = try ReadingConnection.open(path, mode: .readWrite, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+    private static func openReader(
+        path: String, configuration: Configuration, reusing headerConnection: SQLiteConnection? = nil
+    ) throws(TimelineStoreError) -> (connection: SQLiteConnection, version: Int, readOnly: Bool) {
+        let opened = try ReadingConnection.open(path, mode: .readWrite, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
+                                                reusing: headerConnection)
         let connection = opened.connection
         try connection.reportingStoreErrors { () throws(SQLiteError) in
             try connection.execute("PRAGMA query_only = 1")
