@@ -342,6 +342,13 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
+        record = getattr(self, "record", None)
+        if record is not None:
+            self.wfile.flush()
+            # Wall-clock seconds, comparable with a file's modification time (the bench measures
+            # from the last page's answer to the snapshot written after it).
+            with self.data.lock:
+                record["answered_at"] = time.time()
 
     def error(self, status, message, headers=None):
         self.send(status, {"error": message}, headers)
@@ -370,20 +377,22 @@ class Handler(BaseHTTPRequestHandler):
         self.handle_any()
 
     def handle_any(self):
+        self.record = None          # this request's entry in `requests` (none for control calls)
         self.server.touch()
         split = urllib.parse.urlsplit(self.path)
         path, query = split.path, urllib.parse.parse_qs(split.query, keep_blank_values=True)
         body = self.read_body()
         if path.startswith("/_control/"):
             return self.control(path, query, body)
+        self.record = {
+            "method": self.command, "path": path, "query": split.query,
+            "has_authorization": self.headers.get("Authorization") is not None,
+            "idempotency_key": self.headers.get("Idempotency-Key"),
+            "content_type": self.headers.get("Content-Type"), "body_length": len(body),
+            "user_agent": self.headers.get("User-Agent"),
+        }
         with self.data.lock:
-            self.data.requests.append({
-                "method": self.command, "path": path, "query": split.query,
-                "has_authorization": self.headers.get("Authorization") is not None,
-                "idempotency_key": self.headers.get("Idempotency-Key"),
-                "content_type": self.headers.get("Content-Type"), "body_length": len(body),
-                "user_agent": self.headers.get("User-Agent"),
-            })
+            self.data.requests.append(self.record)
         if self.query_fault(path, query, body):
             return
         if self.queued_fault(path):

@@ -4,6 +4,8 @@ import Foundation
 struct RunResult {
     var wallMs: Double
     var maxRSSKiB: Int
+    /// Minor page faults (`ru_minflt`), from `probed` runs; -1 otherwise.
+    var minorFaults: Int = -1
     var status: Int32
     var bytes: Int
 }
@@ -94,7 +96,9 @@ enum Runner {
         let command = [probe, probeReport] + arguments
         var result = usePTY ? pty(command) : plain(command)
         let text = (try? String(contentsOfFile: probeReport, encoding: .utf8)) ?? ""
-        result.maxRSSKiB = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        result.maxRSSKiB = fields.first.flatMap { Int($0) } ?? -1
+        result.minorFaults = fields.dropFirst().first.flatMap { Int($0) } ?? -1
         try? FileManager.default.removeItem(atPath: probeReport)
         return result
     }

@@ -1,7 +1,7 @@
 import Foundation
 import TimelineKit
 
-/// `bench [--smoke] --timeline PATH --floor PATH --data DIR --out FILE [--only 1,2,…]`
+/// `bench [--smoke] --timeline PATH --floor PATH --data DIR --out FILE [--only 1,2,…] [--baseline-timeline PATH]`
 /// Runs the stages of issue 5 in order, printing each stage's rows as soon as it is done.
 struct Config {
     var smoke = false
@@ -11,6 +11,8 @@ struct Config {
     var output = "bench-results.json"
     var seed: UInt64 = 42
     var only: Set<Int> = []
+    /// The release binary of an earlier commit, for stage 12's before/after (`run --baseline REV`).
+    var baseline: String?
 
     var runs: Int { smoke ? 3 : 25 }
     var warmups: Int { smoke ? 1 : 3 }
@@ -30,7 +32,7 @@ struct Config {
 }
 
 /// The stages, numbered as `--only` takes them and as the README lists them.
-let stageCount = 11
+let stageCount = 12
 
 var parsed = Config()
 var arguments = CommandLine.arguments.dropFirst()
@@ -41,6 +43,7 @@ while let argument = arguments.popFirst() {
     case "--floor": parsed.floor = arguments.popFirst() ?? ""
     case "--data": parsed.dataDirectory = arguments.popFirst() ?? ""
     case "--out": parsed.output = arguments.popFirst() ?? ""
+    case "--baseline-timeline": parsed.baseline = arguments.popFirst()
     case "--seed": parsed.seed = UInt64(arguments.popFirst() ?? "") ?? 42
     case "--only":
         let list = (arguments.popFirst() ?? "").split(separator: ",")
@@ -91,6 +94,7 @@ do {
     if shouldRun(9) { try stageSearch(config, data, report) }
     if shouldRun(10) { try stageDataInAndOut(config, data, report) }
     if shouldRun(11) { try stageEverydayCommands(config, data, report) }
+    if shouldRun(12) { try stageSync(config, data, report) }
 } catch {
     report.save()
     FileHandle.standardError.write(Data("bench: failed: \(error)\n".utf8))
