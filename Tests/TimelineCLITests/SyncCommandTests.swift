@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 import TimelineKit
 
@@ -143,6 +146,27 @@ import TimelineKit
         let stored = try scenario.sqlite("SELECT content_warning || '|' || text FROM messages WHERE id = '\(id)'")
         #expect(stored == "test|hello from a terminal 🚀", "\(id): \(stored)")
         #expect(!(posted.output + posted.errors).contains(MastodonTestServer.token))
+    }
+
+    /// What you wrote elsewhere (the phone) comes back through your home timeline: read, since
+    /// you wrote it; a status of someone else stays unread.
+    @Test func yourOwnStatusesArriveReadThroughTheHomeTimeline() throws {
+        let server = try MastodonTestServer(statuses: 10)
+        let scenario = try Self.loggedIn(to: server)
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        var request = URLRequest(url: URL(string: server.baseURL + "/api/v1/statuses")!)
+        request.httpMethod = "POST"
+        request.setValue("Bearer \(MastodonTestServer.token)", forHTTPHeaderField: "Authorization")
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data("status=written+on+the+phone".utf8)
+        let posted = try JSONSerialization.jsonObject(with: MastodonTestServer.fetch(request)) as? [String: Any]
+        let mine = try #require(posted?["id"] as? String)
+        let theirs = try #require((try server.control("statuses", ["count": 1]) as? [String: Any])?["added"] as? [String])[0]
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        let unread = "SELECT count(*) FROM unread_messages JOIN messages USING (seq) WHERE id = '127.0.0.1:\(server.port)/%@'"
+        #expect(try scenario.sqlite("SELECT text FROM messages WHERE id = '127.0.0.1:\(server.port)/\(mine)'") == "written on the phone")
+        #expect(try scenario.sqlite(unread.replacingOccurrences(of: "%@", with: mine)) == "0")
+        #expect(try scenario.sqlite(unread.replacingOccurrences(of: "%@", with: theirs)) == "1")
     }
 
     @Test func withSeveralAccountsPostAsksWhichAndLocalPostsStayLocal() throws {

@@ -77,7 +77,7 @@ extension MastodonSync {
         let namespace = namespace
         return try write(refreshingSnapshot: refreshingSnapshot) { transaction throws(TimelineStoreError) -> TimelineProgress in
             try transaction.upsert(users: page.timeline.users)
-            try transaction.upsert(messages: page.timeline.messages)
+            try transaction.upsert(messages: markingOwnStatusesRead(page.timeline).messages)
             return try transaction.withSQLite { () throws(SQLiteError) -> TimelineProgress in
                 let ledger = ledger(transaction.connection, timeline)
                 let known = try ledger.positions(of: page.entryIDs)

@@ -88,15 +88,20 @@ public struct MastodonSync: Sendable {
     public let namespace: MastodonNamespace
     /// What is fetched, and how much.
     public let options: Options
+    /// The stored user ID of the account itself (`authority/id`), when known: its own statuses
+    /// arriving through the home timeline or the stream are stored read (you wrote them).
+    public let ownUserID: String?
 
     /// Prepares to sync `account` of the server at `server` (`https://mastodon.social`, or
     /// `http://127.0.0.1:PORT` for a local test server) with the access token `token`.
     ///
     /// - Throws: `MastodonError.invalidServer` when `server` is not a usable address,
     ///   `.invalidToken` when `token` cannot be one (it is never sent then).
+    /// `accountID` is the account's own ID on the server (`verify_credentials`' `id`), whose
+    /// statuses are stored read; `nil` when unknown.
     public init(
-        store: TimelineStore, server: String, token: String, account: String, transport: any HTTPTransport,
-        options: Options = Options(), clock: SyncClock = .system
+        store: TimelineStore, server: String, token: String, account: String, accountID: String? = nil,
+        transport: any HTTPTransport, options: Options = Options(), clock: SyncClock = .system
     ) throws(MastodonError) {
         let server = try MastodonServer(server)
         guard let token = AccessToken(token) else { throw .invalidToken }
@@ -104,7 +109,29 @@ public struct MastodonSync: Sendable {
         self.account = account
         self.options = options
         self.namespace = MastodonNamespace(server: server)
+        self.ownUserID = accountID.map(namespace.id)
         self.client = MastodonClient(server: server, token: token, transport: transport, policy: options.policy, clock: clock)
+    }
+
+    /// Prepares to sync an account `timeline login` stored (see ``AccountStore``), with its
+    /// token (``Account/accessToken()``).
+    public init(
+        store: TimelineStore, account: Account, token: AccessToken, transport: any HTTPTransport,
+        options: Options = Options(), clock: SyncClock = .system
+    ) throws(MastodonError) {
+        try self.init(store: store, server: account.server, token: token.value, account: account.name,
+                      accountID: account.accountID, transport: transport, options: options, clock: clock)
+    }
+
+    /// `timeline` with the account's own statuses read: what the person wrote, they have read.
+    func markingOwnStatusesRead(_ timeline: DecodedTimeline) -> DecodedTimeline {
+        guard let ownUserID, timeline.messages.contains(where: { $0.authorID == ownUserID && !$0.isRead }) else { return timeline }
+        var result = timeline
+        for var message in timeline.messages where message.authorID == ownUserID && !message.isRead {
+            message.isRead = true
+            result.add(message)
+        }
+        return result
     }
 
     /// Syncs the home timeline, then notifications, then the read marker (as `options` say),

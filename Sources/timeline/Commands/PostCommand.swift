@@ -84,8 +84,7 @@ struct PostCommand: ParsableCommand {
                                 idempotencyKey: idempotencyKey ?? MastodonPost.newIdempotencyKey())
         let message = try reportingErrors {
             let token = try target.accessToken()
-            let sync = try MastodonSync(store: store, server: target.server, token: token.value, account: target.name,
-                                        transport: CurlTransport())
+            let sync = try MastodonSync(store: store, account: target, token: token, transport: CurlTransport())
             return try waitFor { () async throws(MastodonError) -> Message in try await sync.post(post) }
         }
         let author = try reportingErrors { try store.users(ids: [message.authorID]).first }

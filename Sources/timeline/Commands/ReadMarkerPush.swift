@@ -33,8 +33,8 @@ struct ReadMarkerPush {
         return concerned.map { account in
             do {
                 let token = try account.accessToken()
-                let sync = try MastodonSync(store: store, server: account.server, token: token.value, account: account.name,
-                                            transport: CurlTransport(), options: .init(policy: policy))
+                let sync = try MastodonSync(store: store, account: account, token: token, transport: CurlTransport(),
+                                            options: .init(policy: policy))
                 let result = try waitFor { () async throws(MastodonError) -> ReadMarkerSync in try await sync.syncReadMarker() }
                 return Outcome(account: account.name, markerSet: result.markerSet)
             } catch {

@@ -104,8 +104,7 @@ struct SyncCommand: ParsableCommand {
         for account in accounts {
             do {
                 let token = try account.accessToken()
-                let sync = try MastodonSync(store: store, server: account.server, token: token.value,
-                                            account: account.name, transport: transport)
+                let sync = try MastodonSync(store: store, account: account, token: token, transport: transport)
                 let summary = try waitFor { () async throws(MastodonError) -> MastodonSyncSummary in try await sync.run() }
                 results.append(AccountSync(name: account.name, summary: summary))
             } catch {

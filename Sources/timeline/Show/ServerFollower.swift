@@ -67,8 +67,7 @@ final class ServerFollower: Sendable {
             let token = try account.accessToken()
             let store = try TimelineStore(path: databasePath, configuration: .init(
                 createIfMissing: false, busyTimeout: .seconds(5)))
-            let sync = try MastodonSync(store: store, server: account.server, token: token.value,
-                                        account: account.name, transport: CurlTransport())
+            let sync = try MastodonSync(store: store, account: account, token: token, transport: CurlTransport())
             try await sync.follow(gate: gate)
         } catch MastodonError.cancelled {
             return
