@@ -169,6 +169,36 @@ import TimelineKit
         #expect(try scenario.sqlite(unread.replacingOccurrences(of: "%@", with: theirs)) == "1")
     }
 
+    /// A saved page of the home timeline imported for the account meets what sync stored: no
+    /// status is stored twice. Without --account the file's IDs are the server's bare ones.
+    @Test func importForAnAccountMeetsTheSyncedMessages() throws {
+        let server = try MastodonTestServer(statuses: 30)
+        let scenario = try Self.loggedIn(to: server)
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        var request = URLRequest(url: URL(string: server.baseURL + "/api/v1/timelines/home?limit=20")!)
+        request.setValue("Bearer \(MastodonTestServer.token)", forHTTPHeaderField: "Authorization")
+        let saved = scenario.directory + "/saved-home.json"
+        try MastodonTestServer.fetch(request).write(to: URL(fileURLWithPath: saved))
+        let before = try scenario.sqlite("SELECT count(*) FROM messages")
+
+        let name = "tester@127.0.0.1:\(server.port)"
+        let imported = try scenario.timeline.run(["import", "--account", name, "--json", saved])
+        #expect(imported.status == 0, "\(imported.errors)")
+        let counts = try JSONSerialization.jsonObject(with: Data(imported.output.utf8)) as? [String: Any]
+        #expect(counts?["messages"] as? Int ?? 0 >= 20)
+        #expect(counts?["new_messages"] as? Int == 0)
+        #expect(try scenario.sqlite("SELECT count(*) FROM messages") == before)
+
+        let unknown = try scenario.timeline.run(["import", "--account", "nobody@nowhere", saved])
+        #expect(unknown.status != 0)
+        #expect(unknown.errors.contains("nobody@nowhere"))
+        #expect(try scenario.timeline.run(["import", "--account", name, "--format", "jsonl", saved]).status == 64)
+
+        let bare = try scenario.timeline.run(["import", "--format", "mastodon", saved])
+        #expect(bare.status == 0)
+        #expect(try scenario.sqlite("SELECT count(*) FROM messages") != before)
+    }
+
     @Test func withSeveralAccountsPostAsksWhichAndLocalPostsStayLocal() throws {
         let server = try MastodonTestServer()
         let scenario = try Self.loggedIn(to: server)

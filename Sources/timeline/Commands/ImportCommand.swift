@@ -18,6 +18,11 @@ struct ImportCommand: ParsableCommand {
             file, line and field, and nothing is written. IDs already stored are updated in \
             place, so importing the same file again changes nothing.
 
+            --account NAME reads a Mastodon file saved from that account's server (implies \
+            --format mastodon): its IDs are stored as `timeline sync` stores them \
+            (server/ID), so the file and the account's sync meet on the same messages instead \
+            of storing each status twice.
+
             --json prints one object: format, lines (JSON Lines only, else null), users, \
             new_users, messages, new_messages.
 
@@ -27,6 +32,7 @@ struct ImportCommand: ParsableCommand {
               curl -s -H "Authorization: Bearer $MASTODON_TOKEN" \\
                 "https://$MASTODON_HOST/api/v1/timelines/home?limit=40" | timeline import -
               timeline import --format twitter home_timeline.json
+              timeline import --account alice@mastodon.social saved-home.json
             """)
 
     @OptionGroup var location: LocationOptions
@@ -38,10 +44,24 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "file"), completion: .file())
     var file: String = "-"
 
+    @Option(name: .long, help: ArgumentHelp("A Mastodon file saved from this account's server: store its IDs as sync does (implies --format mastodon).", valueName: "name"))
+    var account: String?
+
     @Flag(name: .long, help: "Print one JSON object with the counts.")
     var json = false
 
+    func validate() throws {
+        if account != nil, let format, format != .mastodon {
+            throw ValidationError("--account reads a Mastodon file; it cannot be combined with --format \(format.rawValue).")
+        }
+    }
+
     func run() throws {
+        // The account first: a name that is not there must fail before anything is created.
+        let namespace = try account.map { name throws -> MastodonNamespace in
+            let account = try reportingErrors { try AccountStore.standard().account(named: name) }
+            return MastodonNamespace(server: try reportingErrors { try MastodonServer(account.server) })
+        }
         let store = try location.openStore(create: true)
         // A person who ran `timeline import` alone would otherwise face a silent wait.
         if file == "-" && StandardInput.isTerminal {
@@ -51,7 +71,7 @@ struct ImportCommand: ParsableCommand {
         var progressShown = false
         var detectedFormat: ImportFormat?
         let summary = try reportingErrors {
-            try TimelineImporter(store: store).importFile(atPath: file, format: format, detected: { detection in
+            try TimelineImporter(store: store).importFile(atPath: file, format: format, namespace: namespace, detected: { detection in
                 detectedFormat = detection.format
                 // JSON Lines is what `import` reads unless told otherwise: only a guess that
                 // differs from it is worth a line.
