@@ -21,6 +21,32 @@ import Testing
         #expect(try store.state().messageCount == 5)
     }
 
+    /// A synced account's notifications go with the messages of their time; one that stays keeps
+    /// the message it is about ("Bob liked your post …", however old the post) and who acted.
+    @Test func notificationsBeforeTheCutoffGoAndThoseAfterKeepTheirPostAndActor() throws {
+        let directory = TemporaryDirectory()
+        let store = try Samples.store(in: directory)
+        try store.upsert(users: [Self.carol], messages: Samples.messages(1...10) + [Samples.message(11, author: Self.carol)])
+        let old = Int64(Samples.epoch.timeIntervalSince1970 * 1000) + 60_000   // before the cutoff
+        let recent = Int64(Self.cutoff.timeIntervalSince1970 * 1000) + 60_000
+        // Carol (author of m11 only) liked m1 after the cutoff; Bob liked m2 before it.
+        try SQLiteShell.run(store.path, """
+            INSERT INTO account_notifications (account, position, id, type, created_at, actor_id, message_id) VALUES
+              ('me@social.example', 2, 'n2', 'favourite', \(recent), 'u3', 'm1'),
+              ('me@social.example', 1, 'n1', 'favourite', \(old), 'u2', 'm2');
+            """)
+        try store.deleteMessages(ids: ["m11"])
+
+        let dry = try store.prune(olderThan: Self.cutoff, dryRun: true)
+        #expect(dry.notificationsRemoved == 1)
+        let summary = try store.prune(olderThan: Self.cutoff)
+        #expect(summary.notificationsRemoved == 1)
+        #expect(summary.messagesRemoved == 4)  // m2…m5; m1 stays for the notification about it
+        #expect(Set(try store.timeline(limit: 20).messages.map(\.id)) == ["m1", "m6", "m7", "m8", "m9", "m10"])
+        #expect(try store.users(ids: ["u3"]).count == 1)
+        #expect(try SQLiteShell.run(store.path, "SELECT id FROM account_notifications") == "n2\n")
+    }
+
     @Test func keepUnreadKeepsOldUnreadMessages() throws {
         let directory = TemporaryDirectory()
         let store = try Samples.store(in: directory)

@@ -23,13 +23,24 @@ enum MaintenanceStatements {
     /// shows one level). Replies do not keep what they reply to; the renderer shows a reply whose
     /// parent is gone as `↩ reply to @handle`, and a repost whose original is gone as
     /// "(original not available)".
+    ///
+    /// A notification that stays (a synced account's, see `keptNotification`) keeps the message it
+    /// is about: "Alice liked your post …" names a post of yours that may be years old.
     static func isPruned(_ alias: String) -> String {
         """
         (\(isOld(alias)) AND \(alias).id NOT IN (
             SELECT k.repost_of_id FROM messages k WHERE k.repost_of_id IS NOT NULL AND NOT \(isOld("k"))
             UNION ALL
-            SELECT k.quote_of_id FROM messages k WHERE k.quote_of_id IS NOT NULL AND NOT \(isOld("k"))))
+            SELECT k.quote_of_id FROM messages k WHERE k.quote_of_id IS NOT NULL AND NOT \(isOld("k"))
+            UNION ALL
+            SELECT n.message_id FROM account_notifications n WHERE n.message_id IS NOT NULL AND \(keptNotification("n"))))
         """
+    }
+
+    /// A synced account's notification goes with the messages of its time: the cutoff applies to
+    /// when it happened.
+    static func keptNotification(_ alias: String) -> String {
+        "\(alias).created_at >= ?1"
     }
 
     /// Users that only pruned messages refer to: authors of pruned messages, or users they reply
@@ -42,16 +53,20 @@ enum MaintenanceStatements {
                      WHERE m.reply_to_user_id IS NOT NULL AND \(isPruned("m")))
         AND id NOT IN (SELECT m.author_id FROM messages m WHERE NOT \(isPruned("m"))
                        UNION SELECT m.reply_to_user_id FROM messages m
-                             WHERE m.reply_to_user_id IS NOT NULL AND NOT \(isPruned("m")))
+                             WHERE m.reply_to_user_id IS NOT NULL AND NOT \(isPruned("m"))
+                       UNION SELECT n.actor_id FROM account_notifications n
+                             WHERE n.actor_id IS NOT NULL AND \(keptNotification("n")))
         """
 
     /// Runs before `deleteMessages`, in the same transaction: the users' messages are still there
     /// to tell which users go. The foreign key from messages to users is checked at commit.
     static let deleteUsers = "DELETE FROM users WHERE \(orphanedUsers)"
     static let deleteMessages = "DELETE FROM messages WHERE \(isPruned("messages"))"
+    static let deleteNotifications = "DELETE FROM account_notifications WHERE NOT \(keptNotification("account_notifications"))"
 
     static let countUsers = "SELECT count(*) FROM users WHERE \(orphanedUsers)"
     static let countMessages = "SELECT count(*) FROM messages m WHERE \(isPruned("m"))"
+    static let countNotifications = "SELECT count(*) FROM account_notifications n WHERE NOT \(keptNotification("n"))"
     /// Old unread messages that `keepUnread` keeps (0 without it).
     static let countUnreadKept = "SELECT count(*) FROM messages m WHERE ?2 AND m.created_at < ?1 AND \(isUnread("m"))"
     /// Every unread message, to check the counter the triggers keep.

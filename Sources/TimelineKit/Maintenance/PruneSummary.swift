@@ -12,8 +12,10 @@ public struct PruneSummary: Sendable, Equatable {
     public var isDryRun: Bool
     /// Messages removed.
     public var messagesRemoved: Int
-    /// Users removed: those only removed messages referred to.
+    /// Users removed: those only removed messages (and notifications) referred to.
     public var usersRemoved: Int
+    /// Notifications of synced accounts removed: those that happened before the cutoff.
+    public var notificationsRemoved: Int = 0
     /// Old unread messages kept because of `keepUnread`.
     public var unreadKept: Int
     /// Bytes of the database that are free pages after the prune: what vacuum can give back.

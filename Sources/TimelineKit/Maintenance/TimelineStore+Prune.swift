@@ -13,8 +13,10 @@ extension TimelineStore {
     /// What stays (see `MaintenanceStatements` for the SQL):
     /// - with `keepUnread`, every unread message, however old;
     /// - old messages that a remaining message reposts or quotes, so that it still shows them;
-    /// - users that a remaining message names as author or as the user it replies to, and users
-    ///   that no message ever named.
+    /// - users that a remaining message names as author or as the user it replies to, users a
+    ///   remaining notification names, and users that no message ever named;
+    /// - the messages remaining notifications are about. Synced accounts' notifications from
+    ///   before `cutoff` go.
     /// Replies and reposts whose originals are removed stay; the timeline shows them without it.
     ///
     /// With `dryRun`, nothing is written: the summary has the same counts from a read.
@@ -34,6 +36,7 @@ extension TimelineStore {
                     }
                     summary.messagesRemoved = try count(MaintenanceStatements.countMessages)
                     summary.usersRemoved = try count(MaintenanceStatements.countUsers)
+                    summary.notificationsRemoved = try count(MaintenanceStatements.countNotifications)
                     summary.unreadKept = try count(MaintenanceStatements.countUnreadKept)
                     let total = try connection.integer("SELECT message_count FROM timeline_state") ?? 0
                     let pageSize = try connection.integer("PRAGMA page_size") ?? 0
@@ -55,11 +58,14 @@ extension TimelineStore {
                                                     keepUnread: keepUnread, on: connection)
                 summary.messagesRemoved = try Self.run(MaintenanceStatements.deleteMessages, cutoff: milliseconds,
                                                        keepUnread: keepUnread, on: connection)
+                // After the messages and users: their conditions read the notifications that stay.
+                summary.notificationsRemoved = try Self.run(MaintenanceStatements.deleteNotifications, cutoff: milliseconds,
+                                                            keepUnread: keepUnread, on: connection)
                 let free = try connection.integer("PRAGMA freelist_count") ?? 0
                 summary.freeableBytes = free * (try connection.integer("PRAGMA page_size") ?? 0)
             }
         }
-        if summary.messagesRemoved > 0 {
+        if summary.messagesRemoved > 0 || summary.notificationsRemoved > 0 {
             summary.maintenance = try Self.unwrap(writer.withConnection { connection throws(TimelineStoreError) in
                 try upkeep(using: connection, releaseFreePages: true)
             })
@@ -83,7 +89,8 @@ extension TimelineStore {
     private static func bound(_ sql: String, cutoff: Int64, keepUnread: Bool, on connection: SQLiteConnection) throws(SQLiteError) -> SQLiteStatement {
         let statement = try connection.statement(sql)
         try statement.bind(cutoff, at: 1)
-        try statement.bind(keepUnread ? 1 : 0, at: 2)
+        // The notifications' statements have no unread rule: they take the cutoff alone.
+        if statement.parameterCount >= 2 { try statement.bind(keepUnread ? 1 : 0, at: 2) }
         return statement
     }
 }

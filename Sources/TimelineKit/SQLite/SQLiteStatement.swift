@@ -29,6 +29,9 @@ final class SQLiteStatement {
 
     // MARK: Binding
 
+    /// The largest parameter index the statement uses (`?3` → 3).
+    var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }
+
     func bind(_ value: Int64, at index: Int32) throws(SQLiteError) {
         try check(sqlite3_bind_int64(handle, index, value))
     }

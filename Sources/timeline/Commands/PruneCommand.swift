@@ -64,6 +64,7 @@ struct PruneCommand: ParsableCommand {
         let summary = try reportingErrors { try store.prune(olderThan: cutoff, keepUnread: keepUnread, dryRun: dryRun) }
         if json { return Terminal.emit(Self.json(summary) + "\n") }
         var line = "\(dryRun ? "Would remove" : "Removed") \(Counted(summary.messagesRemoved, "message")) and \(Counted(summary.usersRemoved, "user")) older than \(age.text) (before \(cutoff.formatted(.iso8601)))"
+        if summary.notificationsRemoved > 0 { line += ", and \(Counted(summary.notificationsRemoved, "notification"))" }
         if keepUnread { line += "; \(dryRun ? "would keep" : "kept") \(Counted.grouped(summary.unreadKept)) unread" }
         line += "."
         if dryRun {
@@ -86,9 +87,10 @@ struct PruneCommand: ParsableCommand {
             throw ExitCode(ExitStatus.usage)
         }
         let preview = try reportingErrors { try store.prune(olderThan: cutoff, keepUnread: keepUnread, dryRun: true) }
-        guard preview.messagesRemoved > 0 else { return }
+        guard preview.messagesRemoved > 0 || preview.notificationsRemoved > 0 else { return }
         var question = "Remove \(Counted(preview.messagesRemoved, "message")) older than \(age.text)"
         if preview.usersRemoved > 0 { question += " (and \(Counted(preview.usersRemoved, "user")) only they named)" }
+        if preview.notificationsRemoved > 0 { question += " and \(Counted(preview.notificationsRemoved, "notification"))" }
         Terminal.emitError(question + "? [y/N] ")
         let answer = StandardInput.readLine()?.filter { !$0.isWhitespace }.lowercased()
         guard answer == "y" || answer == "yes" else {
@@ -104,6 +106,7 @@ struct PruneCommand: ParsableCommand {
         object.add("cutoff", summary.cutoff.formatted(.iso8601))
         object.add("messages_removed", summary.messagesRemoved)
         object.add("users_removed", summary.usersRemoved)
+        object.add("notifications_removed", summary.notificationsRemoved)
         object.add("unread_kept", summary.unreadKept)
         object.add("freeable_bytes", summary.freeableBytes)
         object.add("bytes_before", summary.maintenance?.bytesBefore)
