@@ -78,5 +78,6 @@ func emptyDatabase(_ path: String) throws {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     let snapshot = SnapshotFile.path(forDatabaseAt: path)
     for file in [snapshot, snapshot + ".lock"] { try? FileManager.default.removeItem(atPath: file) }
-    _ = try TimelineStore(path: path, configuration: .init(writesSnapshot: false))
+    // The store creates its file on the first write that commits: an empty one will do.
+    try TimelineStore(path: path, configuration: .init(writesSnapshot: false)).write { _ in }
 }

@@ -206,7 +206,9 @@ enum ShellPeer {
             (\(isOld(alias)) AND \(alias).id NOT IN (
                 SELECT k.repost_of_id FROM messages k WHERE k.repost_of_id IS NOT NULL AND NOT \(isOld("k"))
                 UNION ALL
-                SELECT k.quote_of_id FROM messages k WHERE k.quote_of_id IS NOT NULL AND NOT \(isOld("k"))))
+                SELECT k.quote_of_id FROM messages k WHERE k.quote_of_id IS NOT NULL AND NOT \(isOld("k"))
+                UNION ALL
+                SELECT n.message_id FROM account_notifications n WHERE n.message_id IS NOT NULL AND n.created_at >= ?1))
             """
         }
         let orphanedUsers = """
@@ -215,7 +217,9 @@ enum ShellPeer {
                          WHERE m.reply_to_user_id IS NOT NULL AND \(isPruned("m")))
             AND id NOT IN (SELECT m.author_id FROM messages m WHERE NOT \(isPruned("m"))
                            UNION SELECT m.reply_to_user_id FROM messages m
-                                 WHERE m.reply_to_user_id IS NOT NULL AND NOT \(isPruned("m")))
+                                 WHERE m.reply_to_user_id IS NOT NULL AND NOT \(isPruned("m"))
+                           UNION SELECT n.actor_id FROM account_notifications n
+                                 WHERE n.actor_id IS NOT NULL AND n.created_at >= ?1)
             """
         return """
             .parameter set ?1 \(cutoff)
@@ -228,6 +232,7 @@ enum ShellPeer {
             PRAGMA page_size;
             PRAGMA page_count;
             PRAGMA freelist_count;
+            SELECT count(*) FROM account_notifications n WHERE NOT (n.created_at >= ?1);
             COMMIT;
 
             """

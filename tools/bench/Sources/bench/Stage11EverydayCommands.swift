@@ -199,7 +199,8 @@ private func checkPruneCounts(_ command: [String], days: Int, source: String, sc
     let said = try Runner.capture(command).output
     let fresh = try ShellPeer.prepare(ShellPeer.pruneDryRun(cutoff: cutoff(days: days)), at: script, database: source)
     let counted = try Runner.capture(fresh).output.split(separator: "\n").map(String.init)
-    let words = said.split(separator: " ")
+    // Counts are written grouped ("1,000").
+    let words = said.replacingOccurrences(of: ",", with: "").split(separator: " ")
     guard words.count > 4, let messages = Int(words[2]), let users = Int(words[5]),
           counted.count >= 2, let shellMessages = Int(counted[0]), let shellUsers = Int(counted[1]) else {
         report.fail("\(label): prune --dry-run said \(said.debugDescription); the shell counted \(counted)")
