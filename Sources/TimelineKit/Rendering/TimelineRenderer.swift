@@ -14,7 +14,8 @@ import Foundation
 ///   ↩ reply to @kenji_t
 ///   CW: food, sourdough
 ///   [text hidden: 212 characters]
-///   📎 2 images (1 without description)
+///   📎 image: "a loaf on a cooling rack, cut open"
+///   📎 1 image (no description)
 ///   ❝ @linwei: the quoted text on one line, cut to the width with an ellipsis…
 ///   ↩ 4  ⟲ 12  ♥ 1.2k
 /// ```
@@ -33,7 +34,8 @@ import Foundation
 /// - Text behind a content warning is not shown unless `RenderOptions.revealsContentWarnings`:
 ///   the warning is, followed by `[text hidden: N characters]`. Someone reading the timeline at
 ///   a shell prompt cannot click to reveal, and dimmed text would still be read.
-/// - Attachments are counted on one line, with how many lack a description (alt text).
+/// - Each attachment with a description (alt text) has a line saying it; those without are
+///   counted on one line.
 /// - A quote is one line: the quoted author's handle and text, or its content warning (never
 ///   the text behind it).
 /// - The footer shows reply, repost and like counts that are not zero, compacted (`1.2k`).
@@ -268,8 +270,8 @@ public struct TimelineRenderer: Sendable {
             lines.append(reply)
         }
         appendText(of: shown, to: &lines, in: context)
-        if !shown.attachments.isEmpty {
-            lines.append(detailLine("📎 " + Self.attachmentSummary(shown.attachments), in: context))
+        for line in Self.attachmentLines(shown.attachments, cells: context.width) {
+            lines.append(detailLine(line, in: context))
         }
         if let quotedID = shown.quoteOfID {
             lines.append(quoteLine(for: quotedID, in: context))
@@ -541,20 +543,51 @@ public struct TimelineRenderer: Sendable {
         return line.fitted(to: context.width)
     }
 
-    /// `2 images (1 without description)`, `video`, `3 attachments (no descriptions)`.
-    static func attachmentSummary(_ attachments: [Attachment]) -> String {
-        let first = attachments.first?.kind ?? ""
-        let kind = attachments.allSatisfy { $0.kind == first } ? first : ""
-        let noun: (singular: String, plural: String) = switch kind {
+    /// The attachments' lines: each one with a description (alt text) on a line of its own, what
+    /// it shows said in words (`📎 image: "a cat on a bookshelf"`, cut to the line), since that
+    /// is all a terminal can show of it; those without one counted together on one more line
+    /// (`📎 2 images (no descriptions)`).
+    static func attachmentLines(_ attachments: [Attachment], cells: Int) -> [String] {
+        var lines: [String] = []
+        var undescribed: [Attachment] = []
+        for attachment in attachments {
+            if isDescribed(attachment) {
+                let description = neutralisedLine(attachment.altText ?? "", cells: cells)
+                lines.append("📎 \(noun(forKind: attachment.kind).singular): \"\(description)\"")
+            } else {
+                undescribed.append(attachment)
+            }
+        }
+        if !undescribed.isEmpty { lines.append("📎 " + attachmentSummary(undescribed)) }
+        return lines
+    }
+
+    /// Whether an attachment has a description worth showing: something visible is left once
+    /// it is neutralised (a zero-width space is no description).
+    static func isDescribed(_ attachment: Attachment) -> Bool {
+        !TerminalText.line(attachment.altText ?? "").allSatisfy(\.isWhitespace)
+    }
+
+    /// How an attachment's kind is said: Mastodon's `image`, `video`, `gifv`, `audio`; anything
+    /// else (a kind this version does not know, or one a server made up) is an "attachment".
+    private static func noun(forKind kind: String) -> (singular: String, plural: String) {
+        switch kind {
         case "image": ("image", "images")
         case "video": ("video", "videos")
         case "gifv": ("GIF", "GIFs")
         case "audio": ("audio file", "audio files")
         default: ("attachment", "attachments")
         }
+    }
+
+    /// `2 images (1 without description)`, `video`, `3 attachments (no descriptions)`.
+    static func attachmentSummary(_ attachments: [Attachment]) -> String {
+        let first = attachments.first?.kind ?? ""
+        let kind = attachments.allSatisfy { $0.kind == first } ? first : ""
+        let noun = noun(forKind: kind)
         let count = attachments.count
         var summary = count == 1 ? "1 " + noun.singular : "\(count) " + noun.plural
-        let undescribed = attachments.count { ($0.altText ?? "").allSatisfy(\.isWhitespace) }
+        let undescribed = attachments.count { !isDescribed($0) }
         if undescribed == count {
             summary += count == 1 ? " (no description)" : " (no descriptions)"
         } else if undescribed > 0 {

@@ -116,13 +116,21 @@ import Testing
         ])
     }
 
-    @Test func attachmentsAreCountedOnOneLine() {
-        #expect(render()["m8"]?.last == "  📎 2 images (1 without description)")
+    @Test func eachDescribedAttachmentSaysWhatItShowsAndTheOthersAreCounted() {
+        #expect(render()["m8"]?.suffix(2) == ["  📎 image: \"A fox asleep in the snow\"", "  📎 1 image (no description)"])
         #expect(render()["m18"] == [
             "  Moon Phase 🌙 @moonphase [bot] · 3m",
-            "  📎 2 attachments (1 without description)",
+            "  📎 audio file: \"Birdsong\"",
+            "  📎 1 video (no description)",
             "  ⟲ 2",
         ])
+        // A description is untrusted text on one line, cut to the width.
+        let described = Attachment(kind: "image", altText: "a\u{1b}[2Jcat\non two lines " + String(repeating: "x", count: 200))
+        let page = TimelinePage(messages: [RenderingSamples.message("h", by: "u1", "Look", attachments: [(kind: "image", description: described.altText)])],
+                                users: [RenderingSamples.alice])
+        let line = TimelineRenderer(options: RenderOptions(width: 40)).render(page, now: now).first?.lines.last ?? ""
+        #expect(!line.contains("\u{1b}") && !line.contains("\n") && line.hasSuffix("…") && DisplayWidth.of(line) <= 40, "\(line)")
+        #expect(TimelineRenderer.attachmentLines([Attachment(kind: "gifv", altText: " \u{200B} ")], cells: 80) == ["📎 1 GIF (no description)"])
         #expect(TimelineRenderer.attachmentSummary([Attachment(kind: "image", altText: "x")]) == "1 image")
         #expect(TimelineRenderer.attachmentSummary([Attachment(kind: "video")]) == "1 video (no description)")
         #expect(TimelineRenderer.attachmentSummary([Attachment(kind: "gifv"), Attachment(kind: "gifv", altText: " ")]) == "2 GIFs (no descriptions)")
@@ -239,7 +247,7 @@ import Testing
         let entries = renderer.render(page, now: now)
         let text = renderer.renderText(page, now: now)
         #expect(text == entries.map { $0.lines.joined(separator: "\n") + "\n" }.joined(separator: "\n"))
-        #expect(text.hasSuffix("Second paragraph\n\n  Moon Phase 🌙 @moonphase [bot] · 3m\n  📎 2 attachments (1 without description)\n  ⟲ 2\n"))
+        #expect(text.hasSuffix("Second paragraph\n\n  Moon Phase 🌙 @moonphase [bot] · 3m\n  📎 audio file: \"Birdsong\"\n  📎 1 video (no description)\n  ⟲ 2\n"))
         #expect(renderer.renderText(TimelinePage(messages: []), now: now) == "")
     }
 
