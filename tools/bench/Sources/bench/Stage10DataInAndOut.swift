@@ -99,7 +99,7 @@ func stageDataInAndOut(_ config: Config, _ data: DataSets, _ report: Report) thr
     let worstRSS = importRSS.map(\.1).max() ?? 0
     report.goal("import_rss_64mb", "import peak RSS bounded whatever the file's size", target: "<= 64 MB (\(fmtKiB(importRSSLimitKiB)))",
                 measured: importRSS.map { "\(fmtKiB($0.1)) \($0.0)" }.joined(separator: ", "), met: worstRSS <= importRSSLimitKiB)
-    report.note("sync (from the loopback Mastodon server) will join here once `timeline sync` exists")
+    report.note("sync, from the loopback Mastodon server: stage 12")
     report.end()
 }
 

@@ -159,7 +159,7 @@ func stageEverydayCommands(_ config: Config, _ data: DataSets, _ report: Report)
     for key in order { goals[key]?.report(report) }
     report.goal("mark_read_process_60ms", "mark-read --ids-file with 10,000 IDs at \(fmtCount(Double(config.large))), whole process",
                 target: "<= 60 ms", measured: fmtMs(markReadLarge) + " (the library call alone: stage 5)", met: markReadLarge <= 60)
-    report.note("sync (from the loopback Mastodon server) will join here once `timeline sync` exists")
+    report.note("sync, from the loopback Mastodon server: stage 12")
     report.end()
 }
 
