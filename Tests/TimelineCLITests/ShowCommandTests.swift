@@ -215,4 +215,20 @@ import TimelineKit
         #expect(shown.status == 0)
         #expect(try scenario.timeline.run(["snapshot", "--check"]).status == 0)
     }
+
+    /// Content warnings fold their text unless `--expand` opens them, from the snapshot and
+    /// from the database alike.
+    @Test func expandShowsTheTextBehindContentWarnings() throws {
+        let scenario = Scenario()
+        try scenario.importSample()
+        let id = try scenario.sqlite("SELECT id FROM messages WHERE content_warning = 'rant: printers'")
+        let arguments = ["-n", "400", "--width", "200"]
+        let folded = try scenario.timeline.run(["show"] + arguments)
+        #expect(folded.output.contains("CW: rant: printers") && !folded.output.contains("PC LOAD LETTER"), "\(id)")
+        for source in [["--no-reconcile"], ["--from-db"]] {
+            let open = try scenario.timeline.run(["show", "--expand"] + arguments + source)
+            #expect(open.status == 0)
+            #expect(open.output.contains("CW: rant: printers") && open.output.contains("PC LOAD LETTER"), "\(source)")
+        }
+    }
 }

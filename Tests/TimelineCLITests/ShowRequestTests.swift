@@ -10,6 +10,7 @@ import Testing
         ["show", "--no-reconcile"], ["show", "--from-db"], ["show", "--db", "/tmp/x.sqlite"],
         ["show", "--db=/tmp/y.sqlite", "--busy-timeout", "250", "-n", "3", "--width=60", "--color", "auto"],
         ["show", "--follow"], ["show", "-f"], ["-f", "-n", "4"], ["show", "--follow", "--json", "--from-db"],
+        ["show", "--expand"], ["--expand", "-n", "3", "--no-reconcile"],
     ]
 
     @Test(arguments: agreeing)

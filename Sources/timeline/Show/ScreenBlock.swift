@@ -109,7 +109,9 @@ final class ScreenBlock {
         if let window {
             rows = window.rows
             columns = window.columns
-            renderer = TimelineRenderer(options: RenderOptions(width: fixedWidth ?? window.columns, color: renderer.options.color))
+            var options = renderer.options
+            options.width = fixedWidth ?? window.columns
+            renderer = TimelineRenderer(options: options)
         }
         // The old block may have been reflowed by the terminal: never repaint over it.
         isBelowBlock = false

@@ -64,6 +64,9 @@ struct ShowCommand: ParsableCommand {
     @Flag(name: [.customShort("f"), .long], help: "Stay open and show each new message, edit and removal as it is committed.")
     var follow = false
 
+    @Flag(name: .long, help: "Show the text behind content warnings instead of folding it.")
+    var expand = false
+
     @Flag(name: .long, help: "Show your accounts' notifications (stored by `timeline sync`): who did what, newest first.")
     var notifications = false
 
@@ -80,7 +83,7 @@ struct ShowCommand: ParsableCommand {
     var request: ShowRequest {
         ShowRequest(databasePath: location.db, limit: limit, json: json, color: color, width: width,
                     reconcile: !noReconcile, fromDatabase: fromDb, busyTimeoutMilliseconds: busyTimeout,
-                    follow: follow)
+                    follow: follow, expand: expand)
     }
 
     func run() throws {

@@ -20,6 +20,8 @@ struct ShowRequest: Sendable, Equatable {
     var busyTimeoutMilliseconds: Int?
     /// `--follow`/`-f`: after the usual paint, stay and show each change (see `FollowLoop`).
     var follow = false
+    /// `--expand`: the text behind content warnings is shown, not folded.
+    var expand = false
 
     /// How long `show` waits for a locked database unless told otherwise: short enough that a
     /// shell start never feels it.
@@ -70,6 +72,8 @@ struct ShowRequest: Sendable, Equatable {
                 request.follow = true
             case "--follow" where attached == nil:
                 request.follow = true
+            case "--expand" where attached == nil:
+                request.expand = true
             default:
                 return nil
             }

@@ -44,7 +44,8 @@ struct ShowRunner {
         let onTerminal = !request.json && Terminal.standardOutputIsTerminal
         let window = onTerminal ? Terminal.windowSize() : nil
         let renderer = TimelineRenderer(options: RenderOptions(
-            width: request.width ?? window?.columns ?? 80, color: useColor(onTerminal: onTerminal)))
+            width: request.width ?? window?.columns ?? 80, color: useColor(onTerminal: onTerminal),
+            revealsContentWarnings: request.expand))
         let now = Date()
 
         // 1. The first paint, from the snapshot alone: the database is not opened yet. Only the
