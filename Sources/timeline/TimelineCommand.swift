@@ -25,7 +25,7 @@ struct TimelineCommand: ParsableCommand {
             ShowCommand.self, ImportCommand.self, ExportCommand.self, PostCommand.self, UserCommand.self,
             MarkReadCommand.self, DeleteCommand.self, PruneCommand.self, SnapshotCommand.self, StatsCommand.self,
             SearchCommand.self, DoctorCommand.self, VacuumCommand.self, UpgradeCommand.self, InitCommand.self,
-            LoginCommand.self, AccountsCommand.self, LogoutCommand.self, SyncCommand.self,
+            LoginCommand.self, AccountsCommand.self, LogoutCommand.self, SyncCommand.self, ThreadCommand.self,
         ],
         defaultSubcommand: ShowCommand.self)
 }

@@ -26,6 +26,9 @@ enum MessageColumns {
         "\(stored), \(isRead(table))"
     }
 
+    /// How many columns `select` returns: a query that adds its own reads them from here on.
+    static let count: Int32 = 16
+
     /// `select(from:)` for a query over `messages` under its own name.
     static let select = select(from: "messages")
 

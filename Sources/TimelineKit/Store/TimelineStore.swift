@@ -119,7 +119,8 @@ public final class TimelineStore: Sendable {
         if opened.readOnly {
             if rebuilds { throw Self.cannotWrite(path) }
         } else if opened.version < Migration.latestVersion {
-            if rebuilds, let limit = configuration.migrationSizeLimit, let bytes = FileSystem.size(at: path), bytes > limit {
+            if Migration.takesTime(after: opened.version), let limit = configuration.migrationSizeLimit,
+               let bytes = FileSystem.size(at: path), bytes > limit {
                 throw .migrationNeeded(path: path, schemaVersion: opened.version, newestKnown: Migration.latestVersion, bytes: bytes)
             }
             let connection = try Self.openWriter(path: path, configuration: configuration)

@@ -29,11 +29,12 @@ enum Samples {
 
 extension Samples {
     /// Turns a database written by today's library into one of schema version 4, as that
-    /// version wrote it: without the application ID (migration 5) and the synced-accounts tables
-    /// (migration 6), so that opening it runs those migrations for real.
+    /// version wrote it: without the application ID (migration 5), the synced-accounts tables
+    /// (migration 6) and the index of replies (7), so that opening it runs those migrations for real.
     static func downgradeToSchemaVersion4(_ path: String) throws {
         try SQLiteShell.run(path, """
             DROP TABLE account_home; DROP TABLE account_notifications; DROP TABLE account_sync; DROP TABLE account_gaps;
+            DROP INDEX messages_by_reply;
             PRAGMA application_id = 0; PRAGMA user_version = 4; PRAGMA wal_checkpoint(TRUNCATE)
             """)
     }
