@@ -11,6 +11,7 @@ import Testing
         ["show", "--db=/tmp/y.sqlite", "--busy-timeout", "250", "-n", "3", "--width=60", "--color", "auto"],
         ["show", "--follow"], ["show", "-f"], ["-f", "-n", "4"], ["show", "--follow", "--json", "--from-db"],
         ["show", "--expand"], ["--expand", "-n", "3", "--no-reconcile"],
+        ["show", "--format", "{id} {text}"], ["--format={handle}: {{literal}}", "-f"],
     ]
 
     @Test(arguments: agreeing)

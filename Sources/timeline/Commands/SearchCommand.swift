@@ -44,6 +44,9 @@ struct SearchCommand: ParsableCommand {
     @Flag(name: .long, help: "Print JSON Lines, as `show --json` does.")
     var json = false
 
+    @Option(name: .long, help: ArgumentHelp("One line per message from a template, as `show --format` does.", valueName: "template"))
+    var format: String?
+
     @Option(name: .long, help: ArgumentHelp("Only messages by the user with this handle (with or without @).", valueName: "handle"))
     var author: String?
 
@@ -64,6 +67,14 @@ struct SearchCommand: ParsableCommand {
         if limit < 1 { throw ValidationError("-n/--limit must be at least 1, not \(limit).") }
         if let width, width < 1 { throw ValidationError("--width must be at least 1, not \(width).") }
         if let author, author.isEmpty || author == "@" { throw ValidationError("--author needs a handle, e.g. --author alice.") }
+        if let format {
+            do throws(MessageTemplate.ParseError) {
+                _ = try MessageTemplate(format)
+            } catch {
+                throw ValidationError("--format: \(error)")
+            }
+            if json { throw ValidationError("--format and --json each say how to print; give one.") }
+        }
     }
 
     func run() throws {
@@ -88,6 +99,10 @@ struct SearchCommand: ParsableCommand {
         }
         if json {
             Terminal.emit(JSONLinesShowOutput.lines(for: found.page))
+            return
+        }
+        if let template = format.flatMap({ try? MessageTemplate($0) }) {
+            Terminal.emit(template.text(for: found.page))
             return
         }
         let onTerminal = Terminal.standardOutputIsTerminal

@@ -223,6 +223,7 @@ struct FollowLoop {
         }
         if page.messages.isEmpty { return nil }
         if request.json { return write(JSONLinesShowOutput.lines(for: page)) }
+        if let template = request.template { return write(template.text(for: page)) }
         return write(TimelineRenderer.text(of: renderer.render(page, now: Date())))
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TimelineKit
 
 extension ShowRequest.ColorChoice: ExpressibleByArgument {}
 
@@ -32,9 +33,9 @@ struct ShowCommand: ParsableCommand {
             Examples:
               timeline show
               timeline show -n 5 --width 60
-              timeline show --json | jq -r .text
+              timeline show --format '{id}  {handle}: {text}'
               timeline show -f
-              timeline show -f --json | while read -r line; do notify-send "$line"; done
+              timeline show -f --format '{handle}: {text}' | while read -r line; do notify-send -- "$line"; done
               timeline show --notifications -n 10
             """)
 
@@ -67,6 +68,9 @@ struct ShowCommand: ParsableCommand {
     @Flag(name: .long, help: "Show the text behind content warnings instead of folding it.")
     var expand = false
 
+    @Option(name: .long, help: ArgumentHelp("One line per message from a template, values neutralised: {id} {handle} {name} {text} {cw} {created_at} {url} {read} {reposted_by}.", valueName: "template"))
+    var format: String?
+
     @Flag(name: .long, help: "Show your accounts' notifications (stored by `timeline sync`): who did what, newest first.")
     var notifications = false
 
@@ -75,6 +79,14 @@ struct ShowCommand: ParsableCommand {
             throw ValidationError("--notifications lists what `timeline sync` stored; it cannot be combined with --follow, --no-reconcile or --from-db.")
         }
         if follow && noReconcile { throw ValidationError("--follow needs the database; it cannot be used with --no-reconcile.") }
+        if let format {
+            do throws(MessageTemplate.ParseError) {
+                _ = try MessageTemplate(format)
+            } catch {
+                throw ValidationError("--format: \(error)")
+            }
+            if json { throw ValidationError("--format and --json each say how to print; give one.") }
+        }
         if let limit, limit < 1 { throw ValidationError("-n/--limit must be at least 1, not \(limit).") }
         if let width, width < 1 { throw ValidationError("--width must be at least 1, not \(width).") }
         if let busyTimeout, busyTimeout < 0 { throw ValidationError("--busy-timeout cannot be negative.") }
@@ -83,7 +95,7 @@ struct ShowCommand: ParsableCommand {
     var request: ShowRequest {
         ShowRequest(databasePath: location.db, limit: limit, json: json, color: color, width: width,
                     reconcile: !noReconcile, fromDatabase: fromDb, busyTimeoutMilliseconds: busyTimeout,
-                    follow: follow, expand: expand)
+                    follow: follow, expand: expand, format: format)
     }
 
     func run() throws {

@@ -1,3 +1,5 @@
+import TimelineKit
+
 /// What `timeline show` was asked to do.
 ///
 /// `show` runs at every terminal start, so its flags are parsed here by hand: ArgumentParser's
@@ -22,6 +24,11 @@ struct ShowRequest: Sendable, Equatable {
     var follow = false
     /// `--expand`: the text behind content warnings is shown, not folded.
     var expand = false
+    /// `--format TEMPLATE`: one line per message from the template (see `MessageTemplate`).
+    var format: String?
+
+    /// The parsed `format`, when there is one and it parses.
+    var template: MessageTemplate? { format.flatMap { try? MessageTemplate($0) } }
 
     /// How long `show` waits for a locked database unless told otherwise: short enough that a
     /// shell start never feels it.
@@ -74,12 +81,17 @@ struct ShowRequest: Sendable, Equatable {
                 request.follow = true
             case "--expand" where attached == nil:
                 request.expand = true
+            case "--format":
+                // A template that does not parse is ArgumentParser's to explain.
+                guard let template = value(), (try? MessageTemplate(template)) != nil else { return nil }
+                request.format = template
             default:
                 return nil
             }
         }
         // Following needs the database; ArgumentParser says why the two do not go together.
         if request.follow && !request.reconcile { return nil }
+        if request.json && request.format != nil { return nil }
         return request
     }
 }

@@ -41,7 +41,8 @@ struct ShowRunner {
             Terminal.emitError("timeline: \(error)\n")
             return ExitStatus.failure
         }
-        let onTerminal = !request.json && Terminal.standardOutputIsTerminal
+        // JSON and templates are for programs: one line per message, never a live block.
+        let onTerminal = !request.json && request.format == nil && Terminal.standardOutputIsTerminal
         let window = onTerminal ? Terminal.windowSize() : nil
         let renderer = TimelineRenderer(options: RenderOptions(
             width: request.width ?? window?.columns ?? 80, color: useColor(onTerminal: onTerminal),
@@ -169,6 +170,8 @@ struct ShowRunner {
         let shown = page.prefix(request.limit ?? ScreenBlock.entriesWithoutWindow)
         if request.json {
             Terminal.emit(JSONLinesShowOutput.lines(for: shown))
+        } else if let template = request.template {
+            Terminal.emit(template.text(for: shown))
         } else {
             Terminal.emit(TimelineRenderer.text(of: renderer.render(shown, now: now)))
         }
