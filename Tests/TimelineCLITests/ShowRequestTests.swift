@@ -12,6 +12,7 @@ import Testing
         ["show", "--follow"], ["show", "-f"], ["-f", "-n", "4"], ["show", "--follow", "--json", "--from-db"],
         ["show", "--expand"], ["--expand", "-n", "3", "--no-reconcile"],
         ["show", "--format", "{id} {text}"], ["--format={handle}: {{literal}}", "-f"],
+        ["show", "--unread"], ["--author", "alice", "-n", "3"], ["--before=abc", "--unread", "--json"],
     ]
 
     @Test(arguments: agreeing)

@@ -71,6 +71,15 @@ struct ShowCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("One line per message from a template, values neutralised: {id} {handle} {name} {text} {cw} {created_at} {url} {read} {reposted_by}.", valueName: "template"))
     var format: String?
 
+    @Flag(name: .long, help: "Only unread messages (read from the database).")
+    var unread = false
+
+    @Option(name: .long, help: ArgumentHelp("Only messages by the user with this handle, @ optional (read from the database).", valueName: "handle"))
+    var author: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only messages older than this one: the next page back (its ID, as --format '{id}' shows).", valueName: "id"))
+    var before: String?
+
     @Flag(name: .long, help: "Show your accounts' notifications (stored by `timeline sync`): who did what, newest first.")
     var notifications = false
 
@@ -79,6 +88,13 @@ struct ShowCommand: ParsableCommand {
             throw ValidationError("--notifications lists what `timeline sync` stored; it cannot be combined with --follow, --no-reconcile or --from-db.")
         }
         if follow && noReconcile { throw ValidationError("--follow needs the database; it cannot be used with --no-reconcile.") }
+        if unread || author != nil || before != nil {
+            if follow || noReconcile || fromDb || notifications {
+                throw ValidationError("--unread, --author and --before show a page of the database; they cannot be combined with --follow, --no-reconcile, --from-db or --notifications.")
+            }
+            if let author, author.isEmpty || author == "@" { throw ValidationError("--author needs a handle, e.g. --author alice.") }
+            if let before, before.isEmpty { throw ValidationError("--before needs a message ID.") }
+        }
         if let format {
             do throws(MessageTemplate.ParseError) {
                 _ = try MessageTemplate(format)
@@ -95,7 +111,8 @@ struct ShowCommand: ParsableCommand {
     var request: ShowRequest {
         ShowRequest(databasePath: location.db, limit: limit, json: json, color: color, width: width,
                     reconcile: !noReconcile, fromDatabase: fromDb, busyTimeoutMilliseconds: busyTimeout,
-                    follow: follow, expand: expand, format: format)
+                    follow: follow, expand: expand, format: format,
+                    filter: TimelineFilter(unreadOnly: unread, authorHandle: author, beforeID: before))
     }
 
     func run() throws {

@@ -27,6 +27,9 @@ struct ShowRequest: Sendable, Equatable {
     /// `--format TEMPLATE`: one line per message from the template (see `MessageTemplate`).
     var format: String?
 
+    /// `--unread`, `--author HANDLE`, `--before ID`: a filtered page of the database.
+    var filter = TimelineFilter()
+
     /// The parsed `format`, when there is one and it parses.
     var template: MessageTemplate? { format.flatMap { try? MessageTemplate($0) } }
 
@@ -81,6 +84,14 @@ struct ShowRequest: Sendable, Equatable {
                 request.follow = true
             case "--expand" where attached == nil:
                 request.expand = true
+            case "--unread" where attached == nil:
+                request.filter.unreadOnly = true
+            case "--author":
+                guard let handle = value(), !handle.isEmpty, handle != "@", !handle.hasPrefix("-") || attached != nil else { return nil }
+                request.filter.authorHandle = handle
+            case "--before":
+                guard let id = value(), !id.isEmpty, !id.hasPrefix("-") || attached != nil else { return nil }
+                request.filter.beforeID = id
             case "--format":
                 // A template that does not parse is ArgumentParser's to explain.
                 guard let template = value(), (try? MessageTemplate(template)) != nil else { return nil }
@@ -92,6 +103,8 @@ struct ShowRequest: Sendable, Equatable {
         // Following needs the database; ArgumentParser says why the two do not go together.
         if request.follow && !request.reconcile { return nil }
         if request.json && request.format != nil { return nil }
+        // A filtered page comes from the database: ArgumentParser says what does not go with it.
+        if !request.filter.isEmpty && (request.follow || !request.reconcile || request.fromDatabase) { return nil }
         return request
     }
 }

@@ -48,6 +48,9 @@ struct ShowRunner {
             width: request.width ?? window?.columns ?? 80, color: useColor(onTerminal: onTerminal),
             revealsContentWarnings: request.expand))
         let now = Date()
+        if !request.filter.isEmpty {
+            return showFiltered(location: location, renderer: renderer, onTerminal: onTerminal, now: now)
+        }
 
         // 1. The first paint, from the snapshot alone: the database is not opened yet. Only the
         // messages a screen (or --limit) can show are decoded before it.
@@ -148,6 +151,41 @@ struct ShowRunner {
                 Terminal.emitError("timeline: \(error)\n")
             }
         }
+    }
+
+    /// `--unread`, `--author`, `--before`: one page of the database, printed once. The snapshot
+    /// is neither read nor written: it holds the plain timeline. On a terminal, a note says how
+    /// to read the next page back.
+    private func showFiltered(location: TimelineLocation, renderer: TimelineRenderer, onTerminal: Bool, now: Date) -> Int32 {
+        let busyTimeout = request.busyTimeoutMilliseconds ?? ShowRequest.defaultBusyTimeoutMilliseconds
+        do throws(TimelineStoreError) {
+            let store = try TimelineStore(path: location.databasePath, configuration: .init(
+                createIfMissing: false, busyTimeout: .milliseconds(busyTimeout), migrationSizeLimit: Self.migrationSizeLimit))
+            retained.store = store
+            let limit = request.limit ?? ScreenBlock.entriesWithoutWindow
+            let page = try store.timeline(limit: limit, filter: request.filter)
+            printOnce(page, with: renderer, now: now)
+            if page.messages.isEmpty {
+                Terminal.emitError("timeline: no messages \(request.filter.beforeID == nil ? "match" : "older than that one match").\n")
+            } else if onTerminal, let last = page.nextCursor?.id {
+                Terminal.emitError("timeline: older: timeline show --before \(TerminalText.line(last))\(filterArguments)\n")
+            }
+            return ExitStatus.success
+        } catch {
+            if case .unknownMessages = error {
+                Terminal.emitError("timeline: --before: no message has the ID \"\(TerminalText.line(request.filter.beforeID ?? ""))\".\n")
+                return ExitStatus.dataError
+            }
+            return give(up: error, painted: false, location: location, busyTimeout: busyTimeout)
+        }
+    }
+
+    /// The filter's flags other than `--before`, to repeat in the note about the next page.
+    private var filterArguments: String {
+        var text = ""
+        if request.filter.unreadOnly { text += " --unread" }
+        if let author = request.filter.authorHandle { text += " --author \(TerminalText.line(author))" }
+        return text
     }
 
     private func useColor(onTerminal: Bool) -> Bool {
