@@ -43,4 +43,26 @@ import Testing
         let refused = try scenario.timeline.run(["show", "--unread", "--follow"])
         #expect(refused.status == 64)
     }
+
+    /// `--mark-read`: what one `show` printed is read afterwards (with what it reposts), and
+    /// nothing else; with `--unread`, reading the unread ones page by page empties them.
+    @Test func markReadMarksWhatWasShownAndNothingElse() throws {
+        let scenario = Scenario()
+        try scenario.importSample()
+        let unreadBefore = Int(try scenario.sqlite("SELECT unread_count FROM timeline_state"))!
+        let shown = try scenario.timeline.run(["show", "--unread", "-n", "4", "--mark-read", "--format", "{id}"])
+        #expect(shown.status == 0, "\(shown.errors)")
+        let ids = shown.output.split(separator: "\n").map(String.init)
+        #expect(ids.count == 4)
+        for id in ids {
+            #expect(try scenario.sqlite("SELECT count(*) FROM unread_messages JOIN messages USING (seq) WHERE id = '\(id)'") == "0")
+        }
+        let unreadAfter = Int(try scenario.sqlite("SELECT unread_count FROM timeline_state"))!
+        #expect(unreadAfter <= unreadBefore - 4 && unreadAfter >= unreadBefore - 8, "\(unreadBefore) → \(unreadAfter)")
+        // The next page of unread messages starts after them.
+        let next = try scenario.timeline.run(["show", "--unread", "-n", "4", "--format", "{id}"])
+        #expect(Set(next.output.split(separator: "\n").map(String.init)).isDisjoint(with: ids))
+        #expect(try scenario.timeline.run(["snapshot", "--check"]).status == 0)
+        #expect(try scenario.timeline.run(["show", "--mark-read", "-f"]).status == 64)
+    }
 }

@@ -13,6 +13,7 @@ import Testing
         ["show", "--expand"], ["--expand", "-n", "3", "--no-reconcile"],
         ["show", "--format", "{id} {text}"], ["--format={handle}: {{literal}}", "-f"],
         ["show", "--unread"], ["--author", "alice", "-n", "3"], ["--before=abc", "--unread", "--json"],
+        ["show", "--mark-read"], ["--unread", "--mark-read", "-n", "2"],
     ]
 
     @Test(arguments: agreeing)

@@ -25,6 +25,9 @@ final class ScreenBlock {
     private var columns: Int?
     /// The block painted last.
     private var block: [RenderedEntry] = []
+
+    /// The IDs of the entries in the block, top to bottom: what is on the screen.
+    var shownMessageIDs: [String] { block.map(\.messageID) }
     /// Whether the cursor is on the row right below `block`: nothing was printed after it.
     private var isBelowBlock = false
     /// The messages on the screen since the block stopped being live: its own and those printed

@@ -71,6 +71,9 @@ struct ShowCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("One line per message from a template, values neutralised: {id} {handle} {name} {text} {cw} {created_at} {url} {read} {reposted_by}.", valueName: "template"))
     var format: String?
 
+    @Flag(name: .long, help: "Mark the messages shown read once they are on the screen (the next sync moves your accounts' read markers).")
+    var markRead = false
+
     @Flag(name: .long, help: "Only unread messages (read from the database).")
     var unread = false
 
@@ -88,6 +91,9 @@ struct ShowCommand: ParsableCommand {
             throw ValidationError("--notifications lists what `timeline sync` stored; it cannot be combined with --follow, --no-reconcile or --from-db.")
         }
         if follow && noReconcile { throw ValidationError("--follow needs the database; it cannot be used with --no-reconcile.") }
+        if markRead && (follow || noReconcile || notifications) {
+            throw ValidationError("--mark-read marks what one show printed; it cannot be combined with --follow, --no-reconcile or --notifications.")
+        }
         if unread || author != nil || before != nil {
             if follow || noReconcile || fromDb || notifications {
                 throw ValidationError("--unread, --author and --before show a page of the database; they cannot be combined with --follow, --no-reconcile, --from-db or --notifications.")
@@ -111,7 +117,7 @@ struct ShowCommand: ParsableCommand {
     var request: ShowRequest {
         ShowRequest(databasePath: location.db, limit: limit, json: json, color: color, width: width,
                     reconcile: !noReconcile, fromDatabase: fromDb, busyTimeoutMilliseconds: busyTimeout,
-                    follow: follow, expand: expand, format: format,
+                    follow: follow, expand: expand, format: format, markRead: markRead,
                     filter: TimelineFilter(unreadOnly: unread, authorHandle: author, beforeID: before))
     }
 

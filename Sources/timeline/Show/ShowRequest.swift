@@ -27,6 +27,8 @@ struct ShowRequest: Sendable, Equatable {
     /// `--format TEMPLATE`: one line per message from the template (see `MessageTemplate`).
     var format: String?
 
+    /// `--mark-read`: what was shown is marked read once it is on the screen.
+    var markRead = false
     /// `--unread`, `--author HANDLE`, `--before ID`: a filtered page of the database.
     var filter = TimelineFilter()
 
@@ -84,6 +86,8 @@ struct ShowRequest: Sendable, Equatable {
                 request.follow = true
             case "--expand" where attached == nil:
                 request.expand = true
+            case "--mark-read" where attached == nil:
+                request.markRead = true
             case "--unread" where attached == nil:
                 request.filter.unreadOnly = true
             case "--author":
@@ -103,6 +107,7 @@ struct ShowRequest: Sendable, Equatable {
         // Following needs the database; ArgumentParser says why the two do not go together.
         if request.follow && !request.reconcile { return nil }
         if request.json && request.format != nil { return nil }
+        if request.markRead && (request.follow || !request.reconcile) { return nil }
         // A filtered page comes from the database: ArgumentParser says what does not go with it.
         if !request.filter.isEmpty && (request.follow || !request.reconcile || request.fromDatabase) { return nil }
         return request

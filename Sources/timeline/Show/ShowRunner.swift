@@ -108,7 +108,10 @@ struct ShowRunner {
                 Terminal.emit(text)
             }
 
-            if !request.fromDatabase && !answer.isSnapshotFresh {
+            if request.markRead {
+                // Marking writes, which rewrites the snapshot too: no second rewrite below.
+                markRead(onTerminal ? screen?.shownMessageIDs ?? [] : printed?.messages.map(\.id) ?? [], of: answer.window, in: store)
+            } else if !request.fromDatabase && !answer.isSnapshotFresh {
                 writeSnapshot(of: answer, to: store, readProblem: snapshotProblem, outgrownLimit: outgrownLimit, busyTimeout: busyTimeout)
             }
             if request.follow, let baseline = answer.snapshot {
@@ -164,7 +167,8 @@ struct ShowRunner {
             retained.store = store
             let limit = request.limit ?? ScreenBlock.entriesWithoutWindow
             let page = try store.timeline(limit: limit, filter: request.filter)
-            printOnce(page, with: renderer, now: now)
+            let printed = printOnce(page, with: renderer, now: now)
+            if request.markRead { markRead(printed.messages.map(\.id), of: page, in: store) }
             if page.messages.isEmpty {
                 Terminal.emitError("timeline: no messages \(request.filter.beforeID == nil ? "match" : "older than that one match").\n")
             } else if onTerminal, let last = page.nextCursor?.id {
@@ -177,6 +181,22 @@ struct ShowRunner {
                 return ExitStatus.dataError
             }
             return give(up: error, painted: false, location: location, busyTimeout: busyTimeout)
+        }
+    }
+
+    /// `--mark-read`: the entries shown, and the posts they repost or quote (shown inside them),
+    /// marked read in one statement. A failure is a note: what was shown stays shown.
+    private func markRead(_ shown: [String], of page: TimelinePage, in store: TimelineStore) {
+        let messages = page.messagesByID
+        var ids = shown
+        for id in shown {
+            if let original = messages[id]?.repostOfID { ids.append(original) }
+            if let quoted = messages[id]?.quoteOfID { ids.append(quoted) }
+        }
+        do throws(TimelineStoreError) {
+            try store.markRead(ids: ids)
+        } catch {
+            Terminal.emitError("timeline: the messages shown were not marked read: \(error)\n")
         }
     }
 
