@@ -44,6 +44,9 @@ enum Terminal {
     /// nothing else moved the cursor on the same terminal. (The CLI writes from its main thread.)
     nonisolated(unsafe) static var errorWrites = 0
 
+    /// The symbols this terminal shows: ASCII under a non-UTF-8 locale (`LANG=C`), else Unicode.
+    static var symbols: RenderSymbols { RenderSymbols.forLocale(environment) }
+
     static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }

@@ -231,4 +231,18 @@ import TimelineKit
             #expect(open.output.contains("CW: rant: printers") && open.output.contains("PC LOAD LETTER"), "\(source)")
         }
     }
+
+    /// Under `LANG=C` the decorations are ASCII (`*` for unread, ` - ` between header parts);
+    /// under a UTF-8 locale, or none, they are Unicode.
+    @Test func aNonUTF8LocaleGetsASCIIDecorations() throws {
+        let scenario = Scenario()
+        try scenario.importSample()
+        scenario.timeline.environment["LANG"] = "C"
+        let ascii = try scenario.timeline.run(["show", "-n", "5", "--width", "100"])
+        #expect(ascii.status == 0)
+        #expect(!ascii.output.contains("●") && !ascii.output.contains(" · ") && ascii.output.contains(" - "), "\(ascii.output)")
+        scenario.timeline.environment["LANG"] = "en_US.UTF-8"
+        let unicode = try scenario.timeline.run(["show", "-n", "5", "--width", "100"])
+        #expect(unicode.output.contains(" · "))
+    }
 }

@@ -23,14 +23,32 @@ import Foundation
 public struct NotificationRenderer: Sendable {
     /// The widest a quoted post may be, in terminal columns, before it is cut with `…`.
     public var excerptWidth: Int
+    /// Unicode marks, or ASCII ones (`fav`, `rt`, `-`) for a terminal that does not show UTF-8.
+    public var symbols: RenderSymbols
 
-    public init(excerptWidth: Int = 60) {
+    public init(excerptWidth: Int = 60, symbols: RenderSymbols = .unicode) {
         self.excerptWidth = max(1, excerptWidth)
+        self.symbols = symbols
     }
 
     /// The notification as one line, its age at the end (`· 3m`, as `show` writes ages).
     public func line(for notification: TimelineNotification, now: Date) -> String {
-        sentence(for: notification) + " · " + RelativeTime.string(for: notification.createdAt, now: now)
+        sentence(for: notification) + symbols.separator + RelativeTime.string(for: notification.createdAt, now: now)
+    }
+
+    /// The mark before a sentence; in ASCII the Unicode ones become short words.
+    private func mark(_ unicode: String) -> String {
+        guard symbols == .ascii else { return unicode }
+        return switch unicode {
+        case "♥": "fav"
+        case "⇄": "rt"
+        case "❝": ">"
+        case "•": "*"
+        case "▤": "poll"
+        case "✎": "edit"
+        case "·": "-"
+        default: unicode
+        }
     }
 
     /// The notification as one sentence, without its age.
@@ -38,21 +56,21 @@ public struct NotificationRenderer: Sendable {
         let who = notification.actor.map(Self.name) ?? "Someone"
         let post = excerpt(notification)
         switch notification.kind {
-        case .favourite: return "♥ \(who) liked your post\(post.map { " " + $0 } ?? "")"
-        case .reblog: return "⇄ \(who) boosted your post\(post.map { " " + $0 } ?? "")"
-        case .quote: return "❝ \(who) quoted your post\(post.map { ": " + $0 } ?? "")"
+        case .favourite: return "\(mark("♥")) \(who) liked your post\(post.map { " " + $0 } ?? "")"
+        case .reblog: return "\(mark("⇄")) \(who) boosted your post\(post.map { " " + $0 } ?? "")"
+        case .quote: return "\(mark("❝")) \(who) quoted your post\(post.map { ": " + $0 } ?? "")"
         case .mention: return "@ \(who) mentioned you\(post.map { ": " + $0 } ?? "")"
-        case .status: return "• \(who) posted\(post.map { ": " + $0 } ?? "")"
+        case .status: return "\(mark("•")) \(who) posted\(post.map { ": " + $0 } ?? "")"
         case .follow: return "+ \(who) followed you"
         case .followRequest: return "? \(who) asked to follow you"
         case .poll:
             let owner = notification.actor.map { "A poll by \(Self.name($0))" } ?? "A poll"
-            return "▤ \(owner) has ended\(post.map { ": " + $0 } ?? "")"
-        case .update: return "✎ \(who) edited a post you boosted\(post.map { ": " + $0 } ?? "")"
+            return "\(mark("▤")) \(owner) has ended\(post.map { ": " + $0 } ?? "")"
+        case .update: return "\(mark("✎")) \(who) edited a post you boosted\(post.map { ": " + $0 } ?? "")"
         case .adminSignUp: return "+ \(who) signed up"
         case .adminReport: return "! \(who) filed a report"
         default:
-            return "· \(who): \(TerminalText.line(notification.kind.rawValue))\(post.map { " " + $0 } ?? "")"
+            return "\(mark("·")) \(who): \(TerminalText.line(notification.kind.rawValue))\(post.map { " " + $0 } ?? "")"
         }
     }
 

@@ -15,13 +15,18 @@ public struct RenderOptions: Sendable, Hashable {
     /// Whether text behind a content warning is shown under the warning. Off (the default),
     /// the text is replaced by a one-line note of its length, as the author asked.
     public var revealsContentWarnings: Bool
+    /// The decorations: Unicode, or ASCII for a terminal that does not show UTF-8
+    /// (`RenderSymbols.forLocale`).
+    public var symbols: RenderSymbols
 
     /// Options for a terminal `width` columns wide. By default colour is off, unread messages
-    /// are marked, and text behind content warnings stays hidden.
-    public init(width: Int = 80, color: Bool = false, showsUnreadMarker: Bool = true, revealsContentWarnings: Bool = false) {
+    /// are marked, text behind content warnings stays hidden, and the symbols are Unicode.
+    public init(width: Int = 80, color: Bool = false, showsUnreadMarker: Bool = true, revealsContentWarnings: Bool = false,
+                symbols: RenderSymbols = .unicode) {
         self.width = width
         self.color = color
         self.showsUnreadMarker = showsUnreadMarker
         self.revealsContentWarnings = revealsContentWarnings
+        self.symbols = symbols
     }
 }

@@ -247,7 +247,7 @@ public struct TimelineRenderer: Sendable {
         lines.reserveCapacity(8)
         var gutter = StyledLine()
         if options.showsUnreadMarker && !message.isRead {
-            gutter.append("●", .accent, width: 1)
+            gutter.append(options.symbols.unread, .accent, width: DisplayWidth.of(options.symbols.unread))
             gutter.append(" ", width: 1)
         } else {
             gutter.append(Self.indent, width: 2)
@@ -270,7 +270,7 @@ public struct TimelineRenderer: Sendable {
             lines.append(reply)
         }
         appendText(of: shown, to: &lines, in: context)
-        for line in Self.attachmentLines(shown.attachments, cells: context.width) {
+        for line in Self.attachmentLines(shown.attachments, cells: context.width, symbol: options.symbols.attachment) {
             lines.append(detailLine(line, in: context))
         }
         if let quotedID = shown.quoteOfID {
@@ -325,7 +325,7 @@ public struct TimelineRenderer: Sendable {
     /// is too little room for a name: the symbol says it).
     private func repostLine(for repost: Message, gutter: StyledLine, in context: Context) -> StyledLine {
         let author = context.author(of: repost)
-        let age = " · " + context.time.string(for: repost.createdAt)
+        let age = options.symbols.separator + context.time.string(for: repost.createdAt)
         var suffix = " reposted" + age
         var room = context.width - gutter.width - 2 - DisplayWidth.of(suffix)
         if room < 6 {
@@ -333,14 +333,14 @@ public struct TimelineRenderer: Sendable {
             room = context.width - gutter.width - 2 - DisplayWidth.of(suffix)
         }
         var line = gutter
-        line.append("⟲ " + TextWrapper.truncate(author.name, toWidth: max(room, 1)) + suffix, .dim)
+        line.append(options.symbols.repost + " " + TextWrapper.truncate(author.name, toWidth: max(room, 1)) + suffix, .dim)
         return line
     }
 
     /// Name, handle, bot marker, age and edit marker, fitted as `TimelineRenderer` describes.
     private func header(for message: Message, gutter: StyledLine, in context: Context) -> StyledLine {
         let author = context.author(of: message)
-        let age = " · " + context.time.string(for: message.createdAt)
+        let age = options.symbols.separator + context.time.string(for: message.createdAt)
         // Every scalar of these is one column wide.
         let ageWidth = age.unicodeScalars.count
         let botWidth = Self.botMarker.unicodeScalars.count
@@ -394,7 +394,7 @@ public struct TimelineRenderer: Sendable {
     private func replyLine(for message: Message, in context: Context) -> StyledLine? {
         guard message.replyToID != nil || message.replyToUserID != nil else { return nil }
         let userID = message.replyToUserID ?? message.replyToID.flatMap { context.message($0)?.authorID }
-        var reply = "↩ reply"
+        var reply = options.symbols.reply + " reply"
         if let userID, let author = context.author(id: userID), !author.bareHandle.isEmpty {
             reply += " to @" + author.bareHandle
         }
@@ -502,10 +502,10 @@ public struct TimelineRenderer: Sendable {
     /// `❝ @handle: the quoted text on one line…`, dim.
     private func quoteLine(for quotedID: String, in context: Context) -> StyledLine {
         guard let quoted = context.message(quotedID) else {
-            return detailLine("❝ (quoted message not available)", in: context)
+            return detailLine(options.symbols.quote + " (quoted message not available)", in: context)
         }
         let author = context.author(of: quoted)
-        var quote = "❝ " + (author.handle ?? author.name)
+        var quote = options.symbols.quote + " " + (author.handle ?? author.name)
         let warning = Self.neutralisedLine(quoted.contentWarning ?? "", cells: context.width)
         let text = warning.isEmpty ? Self.neutralisedLine(quoted.text, cells: context.width) : "CW: " + warning
         if !text.isEmpty { quote += ": " + text }
@@ -527,9 +527,9 @@ public struct TimelineRenderer: Sendable {
             spacious += symbol + " " + number
             compact += symbol + number
         }
-        add("↩", message.replyCount)
-        add("⟲", message.repostCount)
-        add("♥", message.likeCount)
+        add(options.symbols.replies, message.replyCount)
+        add(options.symbols.reposts, message.repostCount)
+        add(options.symbols.likes, message.likeCount)
         guard !spacious.isEmpty else { return nil }
         // Symbols, digits, letters and spaces: one column per scalar.
         let fits = Self.indent.utf8.count + spacious.unicodeScalars.count <= context.width
@@ -547,18 +547,18 @@ public struct TimelineRenderer: Sendable {
     /// it shows said in words (`📎 image: "a cat on a bookshelf"`, cut to the line), since that
     /// is all a terminal can show of it; those without one counted together on one more line
     /// (`📎 2 images (no descriptions)`).
-    static func attachmentLines(_ attachments: [Attachment], cells: Int) -> [String] {
+    static func attachmentLines(_ attachments: [Attachment], cells: Int, symbol: String = RenderSymbols.unicode.attachment) -> [String] {
         var lines: [String] = []
         var undescribed: [Attachment] = []
         for attachment in attachments {
             if isDescribed(attachment) {
                 let description = neutralisedLine(attachment.altText ?? "", cells: cells)
-                lines.append("📎 \(noun(forKind: attachment.kind).singular): \"\(description)\"")
+                lines.append("\(symbol) \(noun(forKind: attachment.kind).singular): \"\(description)\"")
             } else {
                 undescribed.append(attachment)
             }
         }
-        if !undescribed.isEmpty { lines.append("📎 " + attachmentSummary(undescribed)) }
+        if !undescribed.isEmpty { lines.append(symbol + " " + attachmentSummary(undescribed)) }
         return lines
     }
 

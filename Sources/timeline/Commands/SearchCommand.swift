@@ -108,7 +108,7 @@ struct SearchCommand: ParsableCommand {
         let onTerminal = Terminal.standardOutputIsTerminal
         let window = onTerminal ? Terminal.windowSize() : nil
         let renderer = TimelineRenderer(options: RenderOptions(
-            width: width ?? window?.columns ?? 80, color: color.usesColor(onTerminal: onTerminal)))
+            width: width ?? window?.columns ?? 80, color: color.usesColor(onTerminal: onTerminal), symbols: Terminal.symbols))
         Terminal.emit(TimelineRenderer.text(of: renderer.render(found.page, now: Date(), highlighting: parsed)))
     }
 }

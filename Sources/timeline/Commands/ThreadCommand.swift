@@ -83,7 +83,7 @@ struct ThreadCommand: ParsableCommand {
             let steps = min(entry.depth, Self.deepestIndent)
             let indent = String(repeating: "  ", count: steps)
             let renderer = TimelineRenderer(options: RenderOptions(
-                width: max(20, columns - indent.count), color: colored, revealsContentWarnings: true))
+                width: max(20, columns - indent.count), color: colored, revealsContentWarnings: true, symbols: Terminal.symbols))
             let page = TimelinePage(messages: [entry.message], related: thread.page.related, users: thread.page.users)
             let rendered = TimelineRenderer.text(of: renderer.render(page, now: now))
             if index > 0 { text += "\n" }

@@ -23,7 +23,7 @@ struct NotificationsOutput {
         let now = Date()
         // The quoted post takes what is left of the line once the sentence around it is said.
         let columns = width ?? Terminal.windowSize()?.columns ?? 80
-        let renderer = NotificationRenderer(excerptWidth: max(20, columns - 40))
+        let renderer = NotificationRenderer(excerptWidth: max(20, columns - 40), symbols: Terminal.symbols)
         for notification in notifications {
             if json {
                 var object = JSONObjectWriter()

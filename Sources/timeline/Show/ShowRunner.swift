@@ -46,7 +46,7 @@ struct ShowRunner {
         let window = onTerminal ? Terminal.windowSize() : nil
         let renderer = TimelineRenderer(options: RenderOptions(
             width: request.width ?? window?.columns ?? 80, color: useColor(onTerminal: onTerminal),
-            revealsContentWarnings: request.expand))
+            revealsContentWarnings: request.expand, symbols: Terminal.symbols))
         let now = Date()
         if !request.filter.isEmpty {
             return showFiltered(location: location, renderer: renderer, onTerminal: onTerminal, now: now)

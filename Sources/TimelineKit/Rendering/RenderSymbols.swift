@@ -1,0 +1,52 @@
+/// The symbols the renderer decorates entries with: Unicode for terminals that show UTF-8, and
+/// plain ASCII for those that do not (`LANG=C`, an ISO-8859 locale), where `●` would arrive as
+/// three bytes of mojibake. Message text itself is left as it is: it is the author's.
+public struct RenderSymbols: Sendable, Hashable {
+    /// In the first column of an unread message.
+    public var unread: String
+    /// Between header parts (`Alice @alice · 3m`), with its spaces.
+    public var separator: String
+    /// Before `Alice reposted`.
+    public var repost: String
+    /// Before `reply to @handle`.
+    public var reply: String
+    /// Before a quoted message.
+    public var quote: String
+    /// Before an attachment's line.
+    public var attachment: String
+    /// The footer's labels for replies, reposts and likes.
+    public var replies: String
+    public var reposts: String
+    public var likes: String
+
+    public static let unicode = RenderSymbols(
+        unread: "●", separator: " · ", repost: "⟲", reply: "↩", quote: "❝", attachment: "📎",
+        replies: "↩", reposts: "⟲", likes: "♥")
+
+    public static let ascii = RenderSymbols(
+        unread: "*", separator: " - ", repost: "RT", reply: "<-", quote: ">", attachment: "[media]",
+        replies: "re", reposts: "rt", likes: "fav")
+
+    /// The symbols a terminal with this environment shows, decided as the C library decides
+    /// the character set: the first of `LC_ALL`, `LC_CTYPE` and `LANG` that is set and not
+    /// empty names the locale; UTF-8 unless that locale is `C`, `POSIX` or names another
+    /// character set (`en_US.ISO-8859-1`). With none set, Unicode: terminals today are UTF-8,
+    /// and a missing locale is more often a bare environment (`env -i`, a service) than a
+    /// terminal that cannot show it. Reads three variables, nothing else.
+    public static func forLocale(_ environment: (String) -> String?) -> RenderSymbols {
+        var found: String?
+        for name in ["LC_ALL", "LC_CTYPE", "LANG"] {
+            if let value = environment(name), !value.isEmpty {
+                found = value
+                break
+            }
+        }
+        guard let locale = found else { return .unicode }
+        if locale == "C" || locale == "POSIX" { return .ascii }
+        guard let dot = locale.firstIndex(of: ".") else { return .unicode }
+        var charset = locale[locale.index(after: dot)...]
+        if let at = charset.firstIndex(of: "@") { charset = charset[..<at] }
+        let name = charset.lowercased().filter { $0 != "-" }
+        return name == "utf8" ? .unicode : .ascii
+    }
+}
