@@ -1,10 +1,13 @@
 /// Decodes the HTML character references that Mastodon content and tweet text carry.
 ///
-/// Named references: `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;` and `&nbsp;` (which becomes
-/// U+00A0, so that wrapping keeps the words it joins together). Numeric references: decimal
-/// `&#39;` and hexadecimal `&#x27;`/`&#X27;`. The terminating `;` is required. Anything else —
-/// an unknown name, a missing `;`, a number that is no Unicode scalar (`&#0;`, a surrogate, beyond
-/// U+10FFFF) — stays exactly as written, so no text is lost or guessed at.
+/// Named references: all 2,125 of the HTML Standard (`&amp;`, `&hellip;`, `&eacute;`, `&mdash;`,
+/// `&nbsp;`, which becomes U+00A0 so that wrapping keeps the words it joins together; a few
+/// stand for two scalars), from `HTMLEntityTable`, generated from the standard's list.
+/// Numeric references: decimal `&#39;` and hexadecimal `&#x27;`/`&#X27;`. The terminating `;`
+/// is required, also for the legacy names HTML accepts without it (`&copy`): text such as
+/// `AT&T` or `&copy2024` is not guessed at. Anything else — an unknown name, a missing `;`, a
+/// number that is no Unicode scalar (`&#0;`, a surrogate, beyond U+10FFFF) — stays exactly as
+/// written, so no text is lost.
 ///
 /// What comes out is still untrusted: `&#27;` is an escape character, which the renderer's
 /// `TerminalText` neutralises like any other.
@@ -23,7 +26,8 @@ public enum HTMLEntities {
         while index < scalars.endIndex {
             let scalar = scalars[index]
             if scalar == "&", let (decoded, next) = reference(in: scalars, at: index) {
-                output.append(decoded)
+                output.append(decoded.first)
+                if let second = decoded.second { output.append(second) }
                 index = next
             } else {
                 output.append(scalar)
@@ -32,12 +36,18 @@ public enum HTMLEntities {
         }
     }
 
-    /// The longest reference worth reading: `&#x10FFFF;` and `&nbsp;` are far shorter.
-    private static let maximumLength = 12
+    /// What a reference stands for: one scalar, or two for a few named ones (`&NotEqualTilde;`).
+    struct Decoded {
+        var first: Unicode.Scalar
+        var second: Unicode.Scalar?
+    }
+
+    /// The longest reference worth reading: `&`, the longest name, `;` (`&#x10FFFF;` is shorter).
+    private static let maximumLength = HTMLEntityTable.longestName + 2
 
     /// The scalar the reference starting with the `&` at `start` stands for and the index after
     /// its `;`, or `nil` when it is not one this decoder knows.
-    static func reference(in scalars: ArraySlice<Unicode.Scalar>, at start: Int) -> (Unicode.Scalar, Int)? {
+    static func reference(in scalars: ArraySlice<Unicode.Scalar>, at start: Int) -> (Decoded, Int)? {
         let limit = min(scalars.endIndex, start + maximumLength)
         guard let semicolon = scalars[start + 1 ..< limit].firstIndex(of: ";") else { return nil }
         let body = scalars[start + 1 ..< semicolon]
@@ -57,20 +67,37 @@ public enum HTMLEntities {
                 guard value <= 0x10FFFF else { return nil }
             }
             guard value != 0, let decoded = Unicode.Scalar(value) else { return nil }
-            return (decoded, semicolon + 1)
+            return (Decoded(first: decoded), semicolon + 1)
         }
-        let name = String(String.UnicodeScalarView(body))
-        let decoded: Unicode.Scalar
-        switch name {
-        case "amp": decoded = "&"
-        case "lt": decoded = "<"
-        case "gt": decoded = ">"
-        case "quot": decoded = "\""
-        case "apos": decoded = "'"
-        case "nbsp": decoded = "\u{A0}"
-        default: return nil
+        guard let entry = named(body), let first = Unicode.Scalar(entry.first) else { return nil }
+        return (Decoded(first: first, second: entry.second == 0 ? nil : Unicode.Scalar(entry.second)), semicolon + 1)
+    }
+
+    /// The table's entry for `name`, by binary search over its sorted names.
+    private static func named(_ name: ArraySlice<Unicode.Scalar>) -> (first: UInt32, second: UInt32)? {
+        let entries = HTMLEntityTable.entries
+        var low = 0, high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            let order = compare(entries[middle].name, name)
+            if order == 0 { return (entries[middle].first, entries[middle].second) }
+            if order < 0 { low = middle + 1 } else { high = middle }
         }
-        return (decoded, semicolon + 1)
+        return nil
+    }
+
+    /// The order of an (ASCII) table name and `name`: negative, zero or positive.
+    private static func compare(_ tableName: StaticString, _ name: ArraySlice<Unicode.Scalar>) -> Int {
+        tableName.withUTF8Buffer { bytes in
+            var index = name.startIndex
+            for byte in bytes {
+                guard index < name.endIndex else { return 1 }
+                let scalar = name[index].value
+                if UInt32(byte) != scalar { return UInt32(byte) < scalar ? -1 : 1 }
+                index += 1
+            }
+            return index < name.endIndex ? -1 : 0
+        }
     }
 
     private static func hexValue(_ scalar: Unicode.Scalar) -> UInt32? {

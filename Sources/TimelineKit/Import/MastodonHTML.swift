@@ -131,7 +131,8 @@ public enum MastodonHTML {
                     if pendingBreaks == 0 { append(" ") }
                 case "&":
                     if let (decoded, next) = HTMLEntities.reference(in: input[...], at: index - 1) {
-                        append(decoded)
+                        append(decoded.first)
+                        if let second = decoded.second { append(second) }
                         index = next
                     } else {
                         append("&")

@@ -24,6 +24,19 @@ import TimelineKit
         #expect(HTMLEntities.decode("Fish &amp; Chips &gt; all") == "Fish & Chips > all")
     }
 
+    /// Every named reference of the HTML Standard, not just the five of XML: the longest name,
+    /// two-scalar ones, case that matters; the `;` is still required, and unknown names stay.
+    @Test func everyNamedReferenceOfHTMLIsDecoded() {
+        #expect(MastodonHTML.plainText("<p>Wait&hellip; caf&eacute; &mdash; &euro;5 &larr;&rarr; &AMP;</p>") == "Wait… café — €5 ←→ &")
+        #expect(HTMLEntities.decode("&CounterClockwiseContourIntegral;") == "\u{2233}")
+        #expect(HTMLEntities.decode("&NotEqualTilde;").unicodeScalars.map(\.value) == [0x2242, 0x338])
+        #expect(HTMLEntities.decode("&Eacute;&eacute;") == "Éé")
+        #expect(HTMLEntities.decode("&copy2024 &eacute &notanentity; &hellip") == "&copy2024 &eacute &notanentity; &hellip")
+        // A run far longer than any name is passed over as text, in linear time.
+        let long = "&" + String(repeating: "a", count: 10_000) + ";"
+        #expect(HTMLEntities.decode(long) == long)
+    }
+
     @Test func otherTagsCommentsAndScriptsAreStrippedAndALoneLessThanIsText() {
         #expect(MastodonHTML.plainText("<p><b>bold</b> <!-- hidden --><script>alert(1)</script>a < b</p>") == "bold a < b")
     }
