@@ -4,7 +4,9 @@
 ///
 /// - `<p>` paragraphs are separated by one blank line; `<br>` is a line break. Other block
 ///   elements a remote server may send (`div`, `blockquote`, `pre`, `ul`, `ol`, `h1`–`h6`) break
-///   like paragraphs, `li` like a line.
+///   like paragraphs. Inside `pre`, line breaks and spaces are kept (code, ASCII art). A list
+///   item starts a line with `• ` (in `ul`) or its number (`1. `, in `ol`), indented two
+///   columns for each list it is nested in (up to four).
 /// - A link shows its visible text: mentions read `@user`, hashtags `#tag`.
 /// - Long links are shortened as the server marked them: `<span class="invisible">` is dropped
 ///   and `<span class="ellipsis">` is followed by `…`, so
@@ -97,6 +99,10 @@ public enum MastodonHTML {
         /// is dismissed at once, not by searching the whole stack (thousands of stray `</span>`
         /// after thousands of `<span>` would take quadratic time).
         var openCounts = [Int](repeating: 0, count: Element.allCases.count)
+        /// How many `pre` elements are open: inside one, line breaks and spaces are kept.
+        var preDepth = 0
+        /// The open lists, innermost last: `nil` for `ul`, the next item's number for `ol`.
+        var lists: [Int?] = []
 
         init(_ input: [Unicode.Scalar]) {
             self.input = input
@@ -126,6 +132,12 @@ public enum MastodonHTML {
                 index += 1
                 guard hiddenDepth == 0 else { continue }
                 switch scalar {
+                case "\n" where preDepth > 0:
+                    pendingBreaks += 1
+                case " " where preDepth > 0, "\t" where preDepth > 0:
+                    appendKeepingBreaks(scalar)
+                case "\r" where preDepth > 0:
+                    break
                 case " ", "\n", "\r", "\t":
                     // Whitespace right after a break would indent the next line; a browser drops it.
                     if pendingBreaks == 0 { append(" ") }
@@ -156,11 +168,49 @@ public enum MastodonHTML {
             output.append(scalar)
         }
 
+        /// `append` for a space that matters (in `pre`): after a break it starts the next line
+        /// instead of being dropped, as indentation in code is.
+        private mutating func appendKeepingBreaks(_ scalar: Unicode.Scalar) {
+            if pendingBreaks > 0 {
+                if !output.isEmpty {
+                    for _ in 0 ..< pendingBreaks { output.append("\n") }
+                }
+                pendingBreaks = 0
+            }
+            output.append(scalar)
+        }
+
+        /// The deepest list nesting shown by indentation: deeper items line up with it, so a
+        /// flood of `<ul>` cannot make each item's marker as long as the flood.
+        static let deepestListIndent = 4
+
         private mutating func handle(_ tag: Tag) {
             switch tag.name {
             case "br":
                 if hiddenDepth == 0 { pendingBreaks += 1 }
-            case "p", "div", "blockquote", "pre", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6":
+            case "pre":
+                if tag.isClosing { preDepth = max(0, preDepth - 1) } else { preDepth += 1 }
+                if hiddenDepth == 0 { pendingBreaks = max(pendingBreaks, 2) }
+            case "ul", "ol":
+                if tag.isClosing {
+                    _ = lists.popLast()
+                } else {
+                    lists.append(tag.name == "ol" ? 1 : nil)
+                }
+                if hiddenDepth == 0 { pendingBreaks = max(pendingBreaks, lists.isEmpty ? 2 : 1) }
+            case "li" where !tag.isClosing:
+                guard hiddenDepth == 0 else { break }
+                pendingBreaks = max(pendingBreaks, 1)
+                // Items say what they are: `• ` in a `ul`, `1. ` in an `ol`, indented by nesting.
+                var marker = String(repeating: "  ", count: min(max(0, lists.count - 1), Self.deepestListIndent))
+                if let number = lists.last ?? nil {
+                    marker += "\(number). "
+                    lists[lists.count - 1] = number + 1
+                } else {
+                    marker += "• "
+                }
+                for scalar in marker.unicodeScalars { appendKeepingBreaks(scalar) }
+            case "p", "div", "blockquote", "table", "h1", "h2", "h3", "h4", "h5", "h6":
                 if hiddenDepth == 0 { pendingBreaks = max(pendingBreaks, 2) }
             case "li", "tr", "dt", "dd":
                 if hiddenDepth == 0 { pendingBreaks = max(pendingBreaks, 1) }

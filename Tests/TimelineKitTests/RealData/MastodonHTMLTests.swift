@@ -24,6 +24,21 @@ import TimelineKit
         #expect(HTMLEntities.decode("Fish &amp; Chips &gt; all") == "Fish & Chips > all")
     }
 
+    @Test func preformattedTextKeepsItsLinesAndSpaces() {
+        #expect(MastodonHTML.plainText("<p>Code:</p><pre><code>if x {\n    y()\n}</code></pre><p>done</p>")
+            == "Code:\n\nif x {\n    y()\n}\n\ndone")
+        // Outside `pre`, a raw line break is still a space, as in a browser.
+        #expect(MastodonHTML.plainText("<p>a\nb</p>") == "a b")
+    }
+
+    @Test func listItemsGetBulletsOrNumbersIndentedByNesting() {
+        #expect(MastodonHTML.plainText("<p>Todo:</p><ul><li>milk</li><li>eggs<ol><li>brown</li><li>white</li></ol></li></ul><p>end</p>")
+            == "Todo:\n\n• milk\n• eggs\n  1. brown\n  2. white\n\nend")
+        // A flood of nested lists is indented at most four steps, in linear time.
+        let flood = String(repeating: "<ul>", count: 20_000) + "<li>deep</li>"
+        #expect(MastodonHTML.plainText(flood) == "        • deep")
+    }
+
     /// Every named reference of the HTML Standard, not just the five of XML: the longest name,
     /// two-scalar ones, case that matters; the `;` is still required, and unknown names stay.
     @Test func everyNamedReferenceOfHTMLIsDecoded() {
