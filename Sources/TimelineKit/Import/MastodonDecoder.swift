@@ -146,7 +146,7 @@ public struct MastodonDecoder: Sendable {
             id: id,
             authorID: author.id,
             text: try view.checkedText(MastodonHTML.plainText(try view.checkedText(
-                try view.string("content") ?? "", key: "content", limit: MastodonHTML.maximumContentBytes)), key: "content"),
+                try view.string("content") ?? "", key: "content", limit: MastodonHTML.maximumContentBytes)) + pollText(of: view), key: "content"),
             createdAt: createdAt,
             editedAt: try view.rfc3339Time("edited_at").map(MillisecondTime.date(fromMilliseconds:)),
             replyToID: try view.id("in_reply_to_id"),
@@ -182,6 +182,36 @@ public struct MastodonDecoder: Sendable {
     }
 
     private static let knownMediaKinds: Set<String> = ["image", "gifv", "video", "audio"]
+
+    /// A poll as lines under the status's text: its options with their votes, so the terminal
+    /// shows what was asked and how it stands. The lines are part of the stored text (a message
+    /// has no poll of its own): the counts are those of the last fetch, and a sync or a
+    /// `status.update` that brings the status again brings them up to date, as for any edit.
+    ///
+    /// ```
+    /// Poll, 123 votes, closed:
+    /// - Tabs: 60 (49%)
+    /// - Spaces: 63 (51%)
+    /// ```
+    private func pollText(of view: JSONObjectView) throws(JSONLineFailure) -> String {
+        guard let poll = try view.object("poll", expected: "a poll object or null"),
+              let options = try poll.array("options", expected: "an array of poll options"), !options.isEmpty else { return "" }
+        let votes = try poll.count("votes_count")
+        let closed = try poll.bool("expired") ?? false
+        var text = "\n\nPoll, \(votes) vote\(votes == 1 ? "" : "s"), \(closed ? "closed" : "open"):"
+        for (index, element) in options.enumerated() {
+            let option = try JSONObjectView(element, path: poll.path("options[\(index)]"), expected: "a poll option object")
+            let title = MastodonHTML.plainText(try option.string("title") ?? "")
+            text += "\n- " + title
+            // `null` while the results are hidden (until the poll ends, when its author asked).
+            if option.field("votes_count") != nil {
+                let count = try option.count("votes_count")
+                text += ": \(count)"
+                if votes > 0 { text += " (\((count * 100 + votes / 2) / votes)%)" }
+            }
+        }
+        return text
+    }
 
     private func attachments(of view: JSONObjectView) throws(JSONLineFailure) -> [Attachment] {
         guard let elements = try view.array("media_attachments", expected: "an array of media attachments") else { return [] }

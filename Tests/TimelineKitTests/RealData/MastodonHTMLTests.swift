@@ -144,6 +144,21 @@ import TimelineKit
         }
     }
 
+    /// A poll (the shape of Mastodon's documentation) shows its options and how they stand;
+    /// hidden results (`votes_count: null`) show the options alone.
+    @Test func aPollShowsItsOptionsAndVotesUnderTheText() throws {
+        let status = #"""
+            [{"id":"1","created_at":"2026-01-01T00:00:00Z","account":{"id":"a1","acct":"alice"},"content":"<p>Tabs or spaces?</p>",
+              "poll":{"id":"34830","expires_at":"2026-01-02T00:00:00.000Z","expired":true,"multiple":false,"votes_count":123,
+                      "voters_count":123,"options":[{"title":"Tabs","votes_count":60},{"title":"Spaces &amp; more","votes_count":63}]}},
+             {"id":"2","created_at":"2026-01-01T00:00:00Z","account":{"id":"a1","acct":"alice"},"content":"<p>Hidden</p>",
+              "poll":{"id":"34831","expired":false,"votes_count":1,"options":[{"title":"Yes","votes_count":null},{"title":"No","votes_count":null}]}}]
+            """#
+        let messages = try MastodonDecoder().decode(Array(status.utf8)).messages
+        #expect(messages.first { $0.id == "1" }?.text == "Tabs or spaces?\n\nPoll, 123 votes, closed:\n- Tabs: 60 (49%)\n- Spaces & more: 63 (51%)")
+        #expect(messages.first { $0.id == "2" }?.text == "Hidden\n\nPoll, 1 vote, open:\n- Yes\n- No")
+    }
+
     @Test func contentLargerThanItsLimitIsRefusedBeforeConversion() throws {
         func status(_ content: String) -> [UInt8] {
             Array(#"[{"id":"1","created_at":"2026-01-01T00:00:00Z","account":{"id":"a1","acct":"alice"},"content":"\#(content)"}]"#.utf8)
