@@ -65,15 +65,6 @@ extension TimelineReader {
         }
         try statement.bind(unreadOnly, at: 4)
         if let authorIDs { try statement.bind(SQLiteJSONArray(authorIDs), at: 5) }
-        var messages: [Message] = []
-        var hasOlder = false
-        while try statement.step() {
-            if messages.count == limit {
-                hasOlder = true
-                break
-            }
-            messages.append(MessageColumns.message(from: statement))
-        }
-        return try completePage(messages: messages, nextCursor: hasOlder ? messages.last?.cursor : nil)
+        return try completePage(steppingThrough: statement, limit: limit)
     }
 }

@@ -39,6 +39,12 @@ struct TimelineReader {
             try statement.bind(cursor.createdAtMilliseconds, at: 2)
             try statement.bind(cursor.id, at: 3)
         }
+        return try completePage(steppingThrough: statement, limit: limit)
+    }
+
+    /// The page of up to `limit` messages a statement asked for `limit + 1` rows returns: the
+    /// extra row only tells whether an older page exists.
+    func completePage(steppingThrough statement: SQLiteStatement, limit: Int) throws(SQLiteError) -> TimelinePage {
         var messages: [Message] = []
         messages.reserveCapacity(limit)
         var hasOlder = false

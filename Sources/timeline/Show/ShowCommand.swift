@@ -101,14 +101,7 @@ struct ShowCommand: ParsableCommand {
             if let author, author.isEmpty || author == "@" { throw ValidationError("--author needs a handle, e.g. --author alice.") }
             if let before, before.isEmpty { throw ValidationError("--before needs a message ID.") }
         }
-        if let format {
-            do throws(MessageTemplate.ParseError) {
-                _ = try MessageTemplate(format)
-            } catch {
-                throw ValidationError("--format: \(error)")
-            }
-            if json { throw ValidationError("--format and --json each say how to print; give one.") }
-        }
+        try MessageTemplate.validate(format, json: json)
         if let limit, limit < 1 { throw ValidationError("-n/--limit must be at least 1, not \(limit).") }
         if let width, width < 1 { throw ValidationError("--width must be at least 1, not \(width).") }
         if let busyTimeout, busyTimeout < 0 { throw ValidationError("--busy-timeout cannot be negative.") }
