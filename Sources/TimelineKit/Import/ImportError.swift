@@ -46,7 +46,7 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         /// A message text is longer than `limit` bytes of UTF-8.
         case textTooLong(bytes: Int, limit: Int)
         /// A message names an author that neither the file nor the database has.
-        case unknownAuthor(authorID: String, messageID: String)
+        case unknownAuthor(messageID: String, authorID: String)
         /// The store refused the transaction (busy, disk full, …); see the store error.
         case store(TimelineStoreError)
         /// Well-formed JSON that is not what the format holds (a Mastodon or Twitter import);
@@ -130,7 +130,7 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(fieldName): \(Self.quoted(value)) \(reason)."
         case let .textTooLong(bytes, limit):
             return "\(fieldName) is \(Counted.grouped(bytes)) bytes long; the limit is \(Counted.grouped(limit)) bytes of UTF-8."
-        case let .unknownAuthor(authorID, messageID):
+        case let .unknownAuthor(messageID, authorID):
             return "message \(Self.quoted(messageID)) names author \(Self.quoted(authorID)), but neither the file "
                 + "nor the database has a user with that ID. Add a {\"type\":\"user\",\"id\":\(Self.quoted(authorID)),…} "
                 + "line anywhere in the file."

@@ -178,6 +178,6 @@ public struct JSONLinesImporter: Sendable {
             }
         }
         return ImportError(source: source, line: reported.line, field: RecordField.author.key,
-                           problem: .unknownAuthor(authorID: reported.authorID, messageID: reported.messageID))
+                           problem: .unknownAuthor(messageID: reported.messageID, authorID: reported.authorID))
     }
 }

@@ -54,7 +54,7 @@ struct SearchCommand: ParsableCommand {
     var unread = false
 
     @Option(name: .long, help: "Colour: auto, always or never.")
-    var color: ShowRequest.ColorChoice = .auto
+    var color: ColorChoice = .auto
 
     @Option(name: .long, help: "Wrap to this many columns (default: the terminal's width, else 80).")
     var width: Int?

@@ -1,7 +1,7 @@
 import ArgumentParser
 import TimelineKit
 
-extension ShowRequest.ColorChoice: ExpressibleByArgument {}
+extension ColorChoice: ExpressibleByArgument {}
 
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -48,7 +48,7 @@ struct ShowCommand: ParsableCommand {
     var json = false
 
     @Option(name: .long, help: "Colour: auto, always or never.")
-    var color: ShowRequest.ColorChoice = .auto
+    var color: ColorChoice = .auto
 
     @Option(name: .long, help: "Wrap to this many columns (default: the terminal's width, else 80).")
     var width: Int?

@@ -8,10 +8,6 @@ import TimelineKit
 /// proper help and error messages (`ShowCommand` declares the same flags). A test holds the two
 /// parsers to the same results.
 struct ShowRequest: Sendable, Equatable {
-    enum ColorChoice: String, Sendable, CaseIterable {
-        case auto, always, never
-    }
-
     var databasePath: String?
     var limit: Int?
     var json = false

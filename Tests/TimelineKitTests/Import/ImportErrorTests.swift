@@ -264,7 +264,7 @@ struct ImportErrorTests {
             F.message("m5", author: "phantom"),
             F.message("m6", author: "ghost"),
         ], line: 4, field: "author")
-        #expect(error.problem == .unknownAuthor(authorID: "ghost", messageID: "m3"))
+        #expect(error.problem == .unknownAuthor(messageID: "m3", authorID: "ghost"))
         #expect(error.description.contains(#"names author "ghost""#))
     }
 
