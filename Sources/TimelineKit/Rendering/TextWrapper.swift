@@ -146,7 +146,7 @@ public struct TextWrapper: Sendable {
             let indent = self.indent
             if width > 0 { shownLines += 1 }
             lines.append(Line(
-                text: indent.text.isEmpty ? String(content) : indent.text + content,
+                text: indent.text.isEmpty ? String(content) : indent.text + String(content),
                 width: indent.width + width,
                 removed: removed,
                 endsParagraph: endsParagraph

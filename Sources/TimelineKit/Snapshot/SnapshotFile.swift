@@ -25,7 +25,10 @@ public struct SnapshotFile: Sendable {
         let slash = databasePath.lastIndex(of: "/")
         let nameStart = slash.map { databasePath.index(after: $0) } ?? databasePath.startIndex
         if let dot = databasePath[nameStart...].lastIndex(of: "."), dot > nameStart {
-            return databasePath[..<dot] + ".snapshot"
+            // `String(…)` first: `Substring + String` is the generic `+` of two sequences, whose
+            // first use makes the runtime scan every protocol conformance in the binary
+            // (130,000 instructions of `show`'s launch).
+            return String(databasePath[..<dot]) + ".snapshot"
         }
         return databasePath + ".snapshot"
     }
