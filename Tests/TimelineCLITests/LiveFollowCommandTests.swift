@@ -57,7 +57,7 @@ struct LiveFollowCommandTests {
         let newest = try #require(try server.state()["newest_status_id"] as? String)
         #expect(follow.waitForOutput { $0.contains("\"id\":\"127.0.0.1:\(server.port)/\(newest)\"") }, "\(follow.errors)")
         #expect(follow.waitUntil {
-            (try? scenario.sqlite("SELECT count(*) FROM account_home")) == "30"
+            (try? scenario.sqlite("SELECT count(*) FROM synced_entries WHERE timeline = 'home'")) == "30"
         })
         #expect(follow.waitUntil {
             (try? server.requests().contains { ($0["path"] as? String) == "/api/v1/streaming/user" }) == true

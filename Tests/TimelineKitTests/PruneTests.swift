@@ -31,9 +31,9 @@ import Testing
         let recent = Int64(Self.cutoff.timeIntervalSince1970 * 1000) + 60_000
         // Carol (author of m11 only) liked m1 after the cutoff; Bob liked m2 before it.
         try SQLiteShell.run(store.path, """
-            INSERT INTO account_notifications (account, position, id, type, created_at, actor_id, message_id) VALUES
-              ('me@social.example', 2, 'n2', 'favourite', \(recent), 'u3', 'm1'),
-              ('me@social.example', 1, 'n1', 'favourite', \(old), 'u2', 'm2');
+            INSERT INTO synced_entries (account, timeline, position, id, type, created_at, actor_id, message_id) VALUES
+              ('me@social.example', 'notifications', 2, 'n2', 'favourite', \(recent), 'u3', 'm1'),
+              ('me@social.example', 'notifications', 1, 'n1', 'favourite', \(old), 'u2', 'm2');
             """)
         try store.deleteMessages(ids: ["m11"])
 
@@ -44,7 +44,7 @@ import Testing
         #expect(summary.messagesRemoved == 4)  // m2…m5; m1 stays for the notification about it
         #expect(Set(try store.timeline(limit: 20).messages.map(\.id)) == ["m1", "m6", "m7", "m8", "m9", "m10"])
         #expect(try store.users(ids: ["u3"]).count == 1)
-        #expect(try SQLiteShell.run(store.path, "SELECT id FROM account_notifications") == "n2\n")
+        #expect(try SQLiteShell.run(store.path, "SELECT id FROM synced_entries WHERE timeline = 'notifications'") == "n2\n")
     }
 
     @Test func keepUnreadKeepsOldUnreadMessages() throws {

@@ -33,14 +33,19 @@ enum MaintenanceStatements {
             UNION ALL
             SELECT k.quote_of_id FROM messages k WHERE k.quote_of_id IS NOT NULL AND NOT \(isOld("k"))
             UNION ALL
-            SELECT n.message_id FROM account_notifications n WHERE n.message_id IS NOT NULL AND \(keptNotification("n"))))
+            SELECT n.message_id FROM synced_entries n WHERE n.message_id IS NOT NULL AND \(keptNotification("n"))))
         """
     }
 
     /// A synced account's notification goes with the messages of its time: the cutoff applies to
     /// when it happened.
     static func keptNotification(_ alias: String) -> String {
-        "\(alias).created_at >= ?1"
+        "(\(alias).timeline = 'notifications' AND \(alias).created_at >= ?1)"
+    }
+
+    /// A notification, in `synced_entries`, that goes.
+    private static func prunedNotification(_ alias: String) -> String {
+        "(\(alias).timeline = 'notifications' AND NOT \(alias).created_at >= ?1)"
     }
 
     /// Users that only pruned messages refer to: authors of pruned messages, or users they reply
@@ -54,7 +59,7 @@ enum MaintenanceStatements {
         AND id NOT IN (SELECT m.author_id FROM messages m WHERE NOT \(isPruned("m"))
                        UNION SELECT m.reply_to_user_id FROM messages m
                              WHERE m.reply_to_user_id IS NOT NULL AND NOT \(isPruned("m"))
-                       UNION SELECT n.actor_id FROM account_notifications n
+                       UNION SELECT n.actor_id FROM synced_entries n
                              WHERE n.actor_id IS NOT NULL AND \(keptNotification("n")))
         """
 
@@ -62,11 +67,17 @@ enum MaintenanceStatements {
     /// to tell which users go. The foreign key from messages to users is checked at commit.
     static let deleteUsers = "DELETE FROM users WHERE \(orphanedUsers)"
     static let deleteMessages = "DELETE FROM messages WHERE \(isPruned("messages"))"
-    static let deleteNotifications = "DELETE FROM account_notifications WHERE NOT \(keptNotification("account_notifications"))"
+    static let deleteNotifications = "DELETE FROM synced_entries WHERE \(prunedNotification("synced_entries"))"
+    /// Runs after `deleteMessages`: home entries of a synced account whose message is gone. (They
+    /// would do no harm, counting as read, but would pile up.)
+    static let deleteHomeEntries = """
+        DELETE FROM synced_entries
+        WHERE timeline = 'home' AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = synced_entries.message_id)
+        """
 
     static let countUsers = "SELECT count(*) FROM users WHERE \(orphanedUsers)"
     static let countMessages = "SELECT count(*) FROM messages m WHERE \(isPruned("m"))"
-    static let countNotifications = "SELECT count(*) FROM account_notifications n WHERE NOT \(keptNotification("n"))"
+    static let countNotifications = "SELECT count(*) FROM synced_entries n WHERE \(prunedNotification("n"))"
     /// Old unread messages that `keepUnread` keeps (0 without it).
     static let countUnreadKept = "SELECT count(*) FROM messages m WHERE ?2 AND m.created_at < ?1 AND \(isUnread("m"))"
     /// Every unread message, to check the counter the triggers keep.

@@ -61,6 +61,7 @@ extension TimelineStore {
                 // After the messages and users: their conditions read the notifications that stay.
                 summary.notificationsRemoved = try Self.run(MaintenanceStatements.deleteNotifications, cutoff: milliseconds,
                                                             keepUnread: keepUnread, on: connection)
+                _ = try Self.run(MaintenanceStatements.deleteHomeEntries, cutoff: milliseconds, keepUnread: keepUnread, on: connection)
                 let free = try connection.integer("PRAGMA freelist_count") ?? 0
                 summary.freeableBytes = free * (try connection.integer("PRAGMA page_size") ?? 0)
             }
@@ -88,8 +89,9 @@ extension TimelineStore {
 
     private static func bound(_ sql: String, cutoff: Int64, keepUnread: Bool, on connection: SQLiteConnection) throws(SQLiteError) -> SQLiteStatement {
         let statement = try connection.statement(sql)
-        try statement.bind(cutoff, at: 1)
-        // The notifications' statements have no unread rule: they take the cutoff alone.
+        // The notifications' statements have no unread rule: they take the cutoff alone; the
+        // home entries' takes nothing.
+        if statement.parameterCount >= 1 { try statement.bind(cutoff, at: 1) }
         if statement.parameterCount >= 2 { try statement.bind(keepUnread ? 1 : 0, at: 2) }
         return statement
     }

@@ -143,9 +143,11 @@ extension MastodonSync {
             }
             return .edited(messageID: id)
         case "delete":
-            let id = namespace.id(String(event.data.trimmingWhitespace()))
+            let serverID = String(event.data.trimmingWhitespace())
+            let id = namespace.id(serverID)
             _ = try write(refreshingSnapshot: true) { transaction throws(TimelineStoreError) in
                 try transaction.deleteMessages(ids: [id])
+                try transaction.withSQLite { () throws(SQLiteError) in try ledger(transaction.connection, .home).removeHomeEntry(statusID: serverID) }
             }
             return .deleted(messageID: id)
         case "notification":

@@ -18,7 +18,7 @@ import Foundation
 /// (200), newest page first, following each page's `Link: <…>; rel="next"`. Every later sync
 /// asks for the newest page and stores what is above the newest status it already has: one
 /// request when less than a page is new. When more is new, the part between is recorded as a
-/// gap (table `account_gaps`) and filled at once, newest first, down to the status it already
+/// gap (`gaps` of table `synced_timelines`) and filled at once, newest first, down to the status it already
 /// had, within `Options.maximumPagesPerTimeline` requests; what is left stays recorded and a
 /// later sync fills it, so nothing is silently lost and the newest statuses always come first.
 /// IDs are opaque strings: they are compared for equality, never ordered; the order is the
@@ -33,7 +33,7 @@ import Foundation
 /// **Where messages come from.** IDs are namespaced by the server (`MastodonNamespace`:
 /// `mastodon.social/109876543210`), so accounts on two servers never collide and a status
 /// synced twice, or by two accounts of one server, is one message. Which messages came from
-/// which account's home timeline, in the server's order, is kept in `account_home`: markers and
+/// which account's home timeline, in the server's order, is kept in `synced_entries`: markers and
 /// gaps are decided by that order.
 ///
 /// **Read position** (`syncReadMarker()`, part of `run()`): the home marker
@@ -42,7 +42,7 @@ import Foundation
 /// unfetched gap lies below it) becomes the marker (`POST /api/v1/markers`) when it is past the
 /// server's. A marker never moves back; 409 Conflict reads the marker again and retries.
 ///
-/// **Notifications** are synced the same way into `account_notifications`, with the user who
+/// **Notifications** are synced the same way into `synced_entries`, with the user who
 /// acted and the status they are about; read them with `TimelineStore.notifications(account:limit:)`
 /// and say them with `NotificationRenderer`.
 public struct MastodonSync: Sendable {

@@ -21,7 +21,7 @@ struct SyncCursor: Sendable, Hashable {
     var markerPosition: Int64?
 }
 
-/// A part of a timeline not fetched yet (see the `account_gaps` table).
+/// A part of a timeline not fetched yet (see `state.gaps` of the `synced_timelines` table).
 struct SyncGap: Sendable, Hashable {
     /// Fetch below this server ID (`max_id`)…
     var upperID: String
@@ -35,7 +35,7 @@ struct SyncGap: Sendable, Hashable {
 
 /// The SQL of the sync's bookkeeping — which entries an account's timelines hold, where each
 /// sync stands, the gaps — on the connection of a transaction (or a read): the one place that
-/// knows the `account_*` tables of migration 5.
+/// knows the `synced_entries` and `synced_timelines` tables of migration 8.
 struct SyncLedger {
     let connection: SQLiteConnection
     let account: String
@@ -44,8 +44,9 @@ struct SyncLedger {
     /// The cursor, or `nil` before the account's first sync of this timeline.
     func cursor() throws(SQLiteError) -> SyncCursor? {
         let statement = try connection.statement("""
-            SELECT server, top_id, top_position, marker_id, marker_position FROM account_sync
-            WHERE account = ?1 AND timeline = ?2
+            SELECT json_extract(state, '$.server'), json_extract(state, '$.top_id'), json_extract(state, '$.top_position'),
+                   json_extract(state, '$.marker_id'), json_extract(state, '$.marker_position')
+            FROM synced_timelines WHERE account = ?1 AND timeline = ?2
             """)
         defer { statement.reset() }
         try bindKey(statement)
@@ -55,13 +56,15 @@ struct SyncLedger {
                           markerPosition: statement.optionalInt64(at: 4))
     }
 
-    /// Creates the cursor row for `server` when there is none. When the account's name now
-    /// points at another server, what was synced for it under the old one no longer describes
-    /// it: its entries, gaps and notifications are forgotten (the messages stay).
+    /// Creates the cursor for `server` when there is none. When the account's name now points
+    /// at another server, what was synced for it under the old one no longer describes it: its
+    /// entries, gaps and notifications are forgotten (the messages stay).
     func begin(server: String) throws(SQLiteError) {
         if let existing = try cursor(), existing.server == server { return }
         if try cursor() != nil { try Self.forget(account: account, on: connection) }
-        let insert = try connection.statement("INSERT INTO account_sync (account, timeline, server) VALUES (?1, ?2, ?3)")
+        let insert = try connection.statement("""
+            INSERT INTO synced_timelines (account, timeline, state) VALUES (?1, ?2, json_object('server', ?3, 'gaps', json('[]')))
+            """)
         try bindKey(insert)
         try insert.bind(server, at: 3)
         try insert.run()
@@ -70,7 +73,7 @@ struct SyncLedger {
     /// Everything synced for `account` (its timelines' entries, gaps, notifications and
     /// cursors); the messages and users stay.
     static func forget(account: String, on connection: SQLiteConnection) throws(SQLiteError) {
-        for table in ["account_home", "account_notifications", "account_gaps", "account_sync"] {
+        for table in ["synced_entries", "synced_timelines"] {
             let statement = try connection.statement("DELETE FROM \(table) WHERE account = ?1")
             try statement.bind(account, at: 1)
             try statement.run()
@@ -78,34 +81,26 @@ struct SyncLedger {
     }
 
     func setTop(id: String, position: Int64) throws(SQLiteError) {
-        let statement = try connection.statement(
-            "UPDATE account_sync SET top_id = ?3, top_position = ?4 WHERE account = ?1 AND timeline = ?2")
-        try bindKey(statement)
-        try statement.bind(id, at: 3)
-        try statement.bind(position, at: 4)
-        try statement.run()
+        try update("json_set(state, '$.top_id', ?3, '$.top_position', ?4)") { statement throws(SQLiteError) in
+            try statement.bind(id, at: 3)
+            try statement.bind(position, at: 4)
+        }
     }
 
     func setSynced(at milliseconds: Int64) throws(SQLiteError) {
-        let statement = try connection.statement(
-            "UPDATE account_sync SET synced_at = ?3 WHERE account = ?1 AND timeline = ?2")
-        try bindKey(statement)
-        try statement.bind(milliseconds, at: 3)
-        try statement.run()
+        try update("json_set(state, '$.synced_at', ?3)") { statement throws(SQLiteError) in try statement.bind(milliseconds, at: 3) }
     }
 
     /// The positions of the entries among `ids` (server IDs) that this timeline already holds.
     func positions(of ids: [String]) throws(SQLiteError) -> [String: Int64] {
         guard !ids.isEmpty else { return [:] }
-        let table = timeline == .home ? "account_home" : "account_notifications"
-        let column = timeline == .home ? "status_id" : "id"
         let statement = try connection.statement("""
-            SELECT \(column), position FROM \(table)
-            WHERE account = ?1 AND \(column) IN (SELECT value FROM json_each(?2))
+            SELECT id, position FROM synced_entries
+            WHERE account = ?1 AND timeline = ?2 AND id IN (SELECT value FROM json_each(?3))
             """)
         defer { statement.reset() }
-        try statement.bind(account, at: 1)
-        try statement.bind(SQLiteJSONArray(ids), at: 2)
+        try bindKey(statement)
+        try statement.bind(SQLiteJSONArray(ids), at: 3)
         var result: [String: Int64] = [:]
         while try statement.step() { result[statement.text(at: 0)] = statement.int64(at: 1) }
         return result
@@ -115,8 +110,7 @@ struct SyncLedger {
     /// `position`.
     func insertHomeEntry(position: Int64, statusID: String, messageID: String) throws(SQLiteError) {
         let statement = try connection.statement("""
-            INSERT INTO account_home (account, position, status_id, message_seq)
-            SELECT ?1, ?2, ?3, seq FROM messages WHERE id = ?4
+            INSERT INTO synced_entries (account, timeline, position, id, message_id) VALUES (?1, 'home', ?2, ?3, ?4)
             """)
         try statement.bind(account, at: 1)
         try statement.bind(position, at: 2)
@@ -125,10 +119,19 @@ struct SyncLedger {
         try statement.run()
     }
 
+    /// Forgets the home entry of a status the server deleted. (An entry whose message is gone
+    /// otherwise, deleted here or by another program, stays harmless until `prune`.)
+    func removeHomeEntry(statusID: String) throws(SQLiteError) {
+        let statement = try connection.statement("DELETE FROM synced_entries WHERE account = ?1 AND timeline = 'home' AND id = ?2")
+        try statement.bind(account, at: 1)
+        try statement.bind(statusID, at: 2)
+        try statement.run()
+    }
+
     func insertNotification(position: Int64, _ notification: DecodedNotification) throws(SQLiteError) {
         let statement = try connection.statement("""
-            INSERT INTO account_notifications (account, position, id, type, created_at, actor_id, message_id)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            INSERT INTO synced_entries (account, timeline, position, id, type, created_at, actor_id, message_id)
+            VALUES (?1, 'notifications', ?2, ?3, ?4, ?5, ?6, ?7)
             """)
         try statement.bind(account, at: 1)
         try statement.bind(position, at: 2)
@@ -145,8 +148,11 @@ struct SyncLedger {
     /// The gaps, the newest (highest) first: the part of the timeline a person sees first.
     func gaps() throws(SQLiteError) -> [SyncGap] {
         let statement = try connection.statement("""
-            SELECT upper_id, upper_position, lower_id, lower_position, remaining FROM account_gaps
-            WHERE account = ?1 AND timeline = ?2 ORDER BY upper_position DESC
+            SELECT json_extract(gap.value, '$.upper_id'), json_extract(gap.value, '$.upper_position'),
+                   json_extract(gap.value, '$.lower_id'), json_extract(gap.value, '$.lower_position'),
+                   json_extract(gap.value, '$.remaining')
+            FROM synced_timelines, json_each(state, '$.gaps') AS gap
+            WHERE account = ?1 AND timeline = ?2 ORDER BY json_extract(gap.value, '$.upper_position') DESC
             """)
         defer { statement.reset() }
         try bindKey(statement)
@@ -160,26 +166,24 @@ struct SyncLedger {
     }
 
     func insert(_ gap: SyncGap) throws(SQLiteError) {
-        let statement = try connection.statement("""
-            INSERT INTO account_gaps (account, timeline, upper_id, upper_position, lower_id, lower_position, remaining)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-            """)
-        try bindKey(statement)
-        try statement.bind(gap.upperID, at: 3)
-        try statement.bind(gap.upperPosition, at: 4)
-        try statement.bind(gap.lowerID, at: 5)
-        try statement.bind(gap.lowerPosition, at: 6)
-        try statement.bind(gap.remaining.map(Int64.init), at: 7)
-        try statement.run()
+        try update("""
+            json_insert(state, '$.gaps[#]', json_object('upper_id', ?3, 'upper_position', ?4, 'lower_id', ?5,
+                                                        'lower_position', ?6, 'remaining', ?7))
+            """) { statement throws(SQLiteError) in
+            try statement.bind(gap.upperID, at: 3)
+            try statement.bind(gap.upperPosition, at: 4)
+            try statement.bind(gap.lowerID, at: 5)
+            try statement.bind(gap.lowerPosition, at: 6)
+            try statement.bind(gap.remaining.map(Int64.init), at: 7)
+        }
     }
 
     /// Removes the gap whose upper end is at `upperPosition`.
     func deleteGap(upperPosition: Int64) throws(SQLiteError) {
-        let statement = try connection.statement(
-            "DELETE FROM account_gaps WHERE account = ?1 AND timeline = ?2 AND upper_position = ?3")
-        try bindKey(statement)
-        try statement.bind(upperPosition, at: 3)
-        try statement.run()
+        try update("""
+            coalesce(json_remove(state, (SELECT gap.fullkey FROM json_each(state, '$.gaps') AS gap
+                                         WHERE json_extract(gap.value, '$.upper_position') = ?3)), state)
+            """) { statement throws(SQLiteError) in try statement.bind(upperPosition, at: 3) }
     }
 
     // MARK: Read marker (home)
@@ -187,12 +191,10 @@ struct SyncLedger {
     /// Records the server's read marker; `position` is its place in the home timeline when
     /// stored, else `nil` (it is placed when its status arrives).
     func setMarker(id: String, position: Int64?) throws(SQLiteError) {
-        let statement = try connection.statement(
-            "UPDATE account_sync SET marker_id = ?3, marker_position = ?4 WHERE account = ?1 AND timeline = ?2")
-        try bindKey(statement)
-        try statement.bind(id, at: 3)
-        try statement.bind(position, at: 4)
-        try statement.run()
+        try update("json_set(state, '$.marker_id', ?3, '$.marker_position', ?4)") { statement throws(SQLiteError) in
+            try statement.bind(id, at: 3)
+            try statement.bind(position, at: 4)
+        }
     }
 
     /// Marks read the home entries from `lowest` up to `highest` (positions, both included) and
@@ -200,12 +202,13 @@ struct SyncLedger {
     func markHomeRead(from lowest: Int64, through highest: Int64) throws(SQLiteError) -> Int {
         let statement = try connection.statement("""
             DELETE FROM unread_messages WHERE seq IN (
-                SELECT message_seq FROM account_home WHERE account = ?1 AND position BETWEEN ?2 AND ?3
+                SELECT shown.seq FROM synced_entries AS entry JOIN messages AS shown ON shown.id = entry.message_id
+                WHERE entry.account = ?1 AND entry.timeline = 'home' AND entry.position BETWEEN ?2 AND ?3
                 UNION ALL
-                SELECT original.seq FROM account_home AS entry
-                    JOIN messages AS shown ON shown.seq = entry.message_seq
+                SELECT original.seq FROM synced_entries AS entry
+                    JOIN messages AS shown ON shown.id = entry.message_id
                     JOIN messages AS original ON original.id IN (shown.repost_of_id, shown.quote_of_id)
-                WHERE entry.account = ?1 AND entry.position BETWEEN ?2 AND ?3)
+                WHERE entry.account = ?1 AND entry.timeline = 'home' AND entry.position BETWEEN ?2 AND ?3)
             """)
         try statement.bind(account, at: 1)
         try statement.bind(lowest, at: 2)
@@ -217,15 +220,17 @@ struct SyncLedger {
     /// The entry the read marker should point at by local read state: the newest home entry
     /// such that it and every entry below it are read, and that is not above a part of the
     /// timeline still unfetched (a gap's contents are unknown, so not read). `nil` when the
-    /// lowest entry is unread.
+    /// lowest entry is unread. An entry whose message is gone counts as read.
     func readThrough() throws(SQLiteError) -> (statusID: String, position: Int64)? {
         let statement = try connection.statement("""
-            SELECT status_id, position FROM account_home
-            WHERE account = ?1
-              AND position < coalesce((SELECT min(entry.position) FROM account_home AS entry
-                                       JOIN unread_messages AS unread ON unread.seq = entry.message_seq
-                                       WHERE entry.account = ?1), 9223372036854775807)
-              AND position <= coalesce((SELECT min(lower_position) FROM account_gaps
+            SELECT id, position FROM synced_entries
+            WHERE account = ?1 AND timeline = 'home'
+              AND position < coalesce((SELECT min(entry.position) FROM synced_entries AS entry
+                                       JOIN messages AS shown ON shown.id = entry.message_id
+                                       JOIN unread_messages AS unread ON unread.seq = shown.seq
+                                       WHERE entry.account = ?1 AND entry.timeline = 'home'), 9223372036854775807)
+              AND position <= coalesce((SELECT min(json_extract(gap.value, '$.lower_position'))
+                                        FROM synced_timelines, json_each(state, '$.gaps') AS gap
                                         WHERE account = ?1 AND timeline = 'home'), 9223372036854775807)
             ORDER BY position DESC LIMIT 1
             """)
@@ -237,11 +242,24 @@ struct SyncLedger {
 
     /// Whether a part of the timeline between two fetched parts is still missing.
     func hasBoundedGaps() throws(SQLiteError) -> Bool {
-        let statement = try connection.statement(
-            "SELECT 1 FROM account_gaps WHERE account = ?1 AND timeline = ?2 AND lower_id IS NOT NULL LIMIT 1")
+        let statement = try connection.statement("""
+            SELECT 1 FROM synced_timelines, json_each(state, '$.gaps') AS gap
+            WHERE account = ?1 AND timeline = ?2 AND json_extract(gap.value, '$.lower_id') IS NOT NULL LIMIT 1
+            """)
         defer { statement.reset() }
         try bindKey(statement)
         return try statement.step()
+    }
+
+    /// Sets this timeline's `state` to `expression` (SQL over `state`, whose parameters from
+    /// `?3` on `bind` binds).
+    private func update(
+        _ expression: String, bind: (SQLiteStatement) throws(SQLiteError) -> Void
+    ) throws(SQLiteError) {
+        let statement = try connection.statement("UPDATE synced_timelines SET state = \(expression) WHERE account = ?1 AND timeline = ?2")
+        try bindKey(statement)
+        try bind(statement)
+        try statement.run()
     }
 
     private func bindKey(_ statement: SQLiteStatement) throws(SQLiteError) {

@@ -32,8 +32,8 @@ extension TimelineStore {
     public func notifications(account: String? = nil, limit: Int) throws(TimelineStoreError) -> [TimelineNotification] {
         try read { reader throws(SQLiteError) -> [TimelineNotification] in
             let statement = try reader.connection.statement("""
-                SELECT account, id, type, created_at, actor_id, message_id FROM account_notifications
-                WHERE ?1 IS NULL OR account = ?1
+                SELECT account, id, type, created_at, actor_id, message_id FROM synced_entries
+                WHERE timeline = 'notifications' AND (?1 IS NULL OR account = ?1)
                 ORDER BY created_at DESC, account, position DESC LIMIT ?2
                 """)
             defer { statement.reset() }
@@ -67,11 +67,12 @@ extension TimelineStore {
     public func syncedAccounts() throws(TimelineStoreError) -> [SyncedAccountState] {
         try read { reader throws(SQLiteError) -> [SyncedAccountState] in
             let statement = try reader.connection.statement("""
-                SELECT account, server, synced_at, marker_id,
-                       (SELECT count(*) FROM account_home WHERE account_home.account = account_sync.account),
-                       (SELECT count(*) FROM account_gaps WHERE account_gaps.account = account_sync.account
-                           AND timeline = 'home' AND lower_id IS NOT NULL)
-                FROM account_sync WHERE timeline = 'home' ORDER BY account
+                SELECT account, json_extract(state, '$.server'), json_extract(state, '$.synced_at'), json_extract(state, '$.marker_id'),
+                       (SELECT count(*) FROM synced_entries AS entry JOIN messages ON messages.id = entry.message_id
+                        WHERE entry.account = synced.account AND entry.timeline = 'home'),
+                       (SELECT count(*) FROM json_each(synced.state, '$.gaps') AS gap
+                        WHERE json_extract(gap.value, '$.lower_id') IS NOT NULL)
+                FROM synced_timelines AS synced WHERE timeline = 'home' ORDER BY account
                 """)
             defer { statement.reset() }
             var result: [SyncedAccountState] = []

@@ -28,7 +28,7 @@ import Testing
         #expect(transport.unmatched.withLock { $0 }.isEmpty)
         #expect(summary.newStatuses == 13)
         let stored = try store.read { reader throws(SQLiteError) -> [String] in
-            let statement = try reader.connection.statement("SELECT status_id FROM account_home ORDER BY position DESC")
+            let statement = try reader.connection.statement("SELECT id FROM synced_entries WHERE timeline = 'home' ORDER BY position DESC")
             defer { statement.reset() }
             var result: [String] = []
             while try statement.step() { result.append(statement.text(at: 0)) }

@@ -132,8 +132,8 @@ import Testing
         fixture.options.syncsNotifications = false
         if let limit {
             try SQLiteShell.run(fixture.store.path, """
-                CREATE TRIGGER full_disk BEFORE INSERT ON account_home
-                WHEN (SELECT count(*) FROM account_home) >= \(limit)
+                CREATE TRIGGER full_disk BEFORE INSERT ON synced_entries
+                WHEN (SELECT count(*) FROM synced_entries WHERE timeline = 'home') >= \(limit)
                 BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END
                 """)
         }

@@ -30,12 +30,40 @@ enum Samples {
 extension Samples {
     /// Turns a database written by today's library into one of schema version 4, as that
     /// version wrote it: without the application ID (migration 5), the synced-accounts tables
-    /// (migration 6) and the index of replies (7), so that opening it runs those migrations for real.
+    /// (migrations 6 and 8) and the index of replies (7), so that opening it runs those migrations
+    /// for real.
     static func downgradeToSchemaVersion4(_ path: String) throws {
         try SQLiteShell.run(path, """
-            DROP TABLE account_home; DROP TABLE account_notifications; DROP TABLE account_sync; DROP TABLE account_gaps;
+            DROP TABLE synced_entries; DROP TABLE synced_timelines;
             DROP INDEX messages_by_reply;
             PRAGMA application_id = 0; PRAGMA user_version = 4; PRAGMA wal_checkpoint(TRUNCATE)
+            """)
+    }
+
+    /// Turns a database written by today's library into one of schema version 7 with the same
+    /// synced accounts, as that version kept them: migration 6's eight tables instead of
+    /// migration 8's three.
+    static func downgradeToSchemaVersion7(_ path: String) throws {
+        try SQLiteShell.run(path, "BEGIN;\n" + Migration.all[5].sql + """
+            INSERT INTO account_home (account, position, status_id, message_seq)
+                SELECT entry.account, entry.position, entry.id, message.seq
+                FROM synced_entries AS entry JOIN messages AS message ON message.id = entry.message_id
+                WHERE entry.timeline = 'home';
+            INSERT INTO account_notifications (account, position, id, type, created_at, actor_id, message_id)
+                SELECT account, position, id, type, created_at, actor_id, message_id FROM synced_entries
+                WHERE timeline = 'notifications';
+            INSERT INTO account_sync (account, timeline, server, top_id, top_position, synced_at, marker_id, marker_position)
+                SELECT account, timeline, state ->> 'server', state ->> 'top_id', state ->> 'top_position',
+                       state ->> 'synced_at', state ->> 'marker_id', state ->> 'marker_position'
+                FROM synced_timelines;
+            INSERT INTO account_gaps (account, timeline, upper_id, upper_position, lower_id, lower_position, remaining)
+                SELECT account, timeline, gap.value ->> 'upper_id', gap.value ->> 'upper_position', gap.value ->> 'lower_id',
+                       gap.value ->> 'lower_position', gap.value ->> 'remaining'
+                FROM synced_timelines, json_each(state, '$.gaps') AS gap;
+            DROP TABLE synced_entries; DROP TABLE synced_timelines;
+            PRAGMA user_version = 7;
+            COMMIT;
+            PRAGMA wal_checkpoint(TRUNCATE)
             """)
     }
 }

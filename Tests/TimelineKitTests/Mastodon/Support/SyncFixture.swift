@@ -6,7 +6,7 @@ final class SyncFixture {
     let directory = TemporaryDirectory()
     let server: FakeMastodonServer
     let clock = TestClock()
-    let store: TimelineStore
+    private(set) var store: TimelineStore
     var account = "me@social.example"
     var options = MastodonSync.Options(policy: MastodonRequestPolicy(maximumAttempts: 1))
 
@@ -22,6 +22,11 @@ final class SyncFixture {
                          options: options, clock: clock.clock)
     }
 
+    /// Opens the database again, as the next process would (running any migration it needs).
+    func reopen() throws {
+        store = try TimelineStore(path: store.path)
+    }
+
     @discardableResult
     func run() async throws -> MastodonSyncSummary {
         try await sync().run()
@@ -29,26 +34,29 @@ final class SyncFixture {
 
     /// The server IDs of the account's home timeline as stored, newest first.
     func homeIDs(_ account: String? = nil) throws -> [String] {
-        try rows("SELECT status_id FROM account_home WHERE account = ?1 ORDER BY position DESC", account ?? self.account)
+        try rows("SELECT id FROM synced_entries WHERE account = ?1 AND timeline = 'home' ORDER BY position DESC", account ?? self.account)
     }
 
     func notificationIDs(_ account: String? = nil) throws -> [String] {
-        try rows("SELECT id FROM account_notifications WHERE account = ?1 ORDER BY position DESC", account ?? self.account)
+        try rows("SELECT id FROM synced_entries WHERE account = ?1 AND timeline = 'notifications' ORDER BY position DESC", account ?? self.account)
     }
 
     /// The account's gaps as `upper..lower(remaining)` strings, newest first.
     func gaps(_ timeline: String = "home") throws -> [String] {
         try rows("""
-            SELECT upper_id || '..' || coalesce(lower_id, '') || '(' || coalesce(remaining, '') || ')' FROM account_gaps
-            WHERE account = ?1 AND timeline = '\(timeline)' ORDER BY upper_position DESC
+            SELECT gap.value ->> 'upper_id' || '..' || coalesce(gap.value ->> 'lower_id', '') || '('
+                   || coalesce(gap.value ->> 'remaining', '') || ')'
+            FROM synced_timelines, json_each(state, '$.gaps') AS gap
+            WHERE account = ?1 AND timeline = '\(timeline)' ORDER BY gap.value ->> 'upper_position' DESC
             """, account)
     }
 
     /// The server IDs of the account's unread home entries, newest first.
     func unreadHomeIDs() throws -> [String] {
         try rows("""
-            SELECT status_id FROM account_home JOIN unread_messages ON unread_messages.seq = account_home.message_seq
-            WHERE account = ?1 ORDER BY position DESC
+            SELECT entry.id FROM synced_entries AS entry JOIN messages ON messages.id = entry.message_id
+                JOIN unread_messages ON unread_messages.seq = messages.seq
+            WHERE entry.account = ?1 AND entry.timeline = 'home' ORDER BY entry.position DESC
             """, account)
     }
 
@@ -62,12 +70,12 @@ final class SyncFixture {
             """, nil)
         let users = try rows("SELECT id || ' ' || handle || ' ' || name FROM users ORDER BY id", nil)
         let sync = try rows("""
-            SELECT timeline || ' ' || coalesce(top_id, '-') || ' ' || coalesce(marker_id, '-') || ' ' ||
-                   (marker_position IS NOT NULL) FROM account_sync ORDER BY account, timeline
+            SELECT timeline || ' ' || coalesce(state ->> 'top_id', '-') || ' ' || coalesce(state ->> 'marker_id', '-') || ' ' ||
+                   (state ->> 'marker_position' IS NOT NULL) FROM synced_timelines ORDER BY account, timeline
             """, nil)
         let notifications = try rows("""
             SELECT id || ' ' || type || ' ' || coalesce(actor_id, '-') || ' ' || coalesce(message_id, '-')
-            FROM account_notifications ORDER BY account, position DESC
+            FROM synced_entries WHERE timeline = 'notifications' ORDER BY account, position DESC
             """, nil)
         return messages + users + ["home:"] + (try homeIDs()) + ["notifications:"] + notifications + ["gaps:"] + (try gaps())
             + (try gaps("notifications")) + ["sync:"] + sync

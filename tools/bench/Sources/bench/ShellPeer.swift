@@ -208,7 +208,8 @@ enum ShellPeer {
                 UNION ALL
                 SELECT k.quote_of_id FROM messages k WHERE k.quote_of_id IS NOT NULL AND NOT \(isOld("k"))
                 UNION ALL
-                SELECT n.message_id FROM account_notifications n WHERE n.message_id IS NOT NULL AND n.created_at >= ?1))
+                SELECT n.message_id FROM synced_entries n WHERE n.message_id IS NOT NULL
+                    AND (n.timeline = 'notifications' AND n.created_at >= ?1)))
             """
         }
         let orphanedUsers = """
@@ -218,8 +219,8 @@ enum ShellPeer {
             AND id NOT IN (SELECT m.author_id FROM messages m WHERE NOT \(isPruned("m"))
                            UNION SELECT m.reply_to_user_id FROM messages m
                                  WHERE m.reply_to_user_id IS NOT NULL AND NOT \(isPruned("m"))
-                           UNION SELECT n.actor_id FROM account_notifications n
-                                 WHERE n.actor_id IS NOT NULL AND n.created_at >= ?1)
+                           UNION SELECT n.actor_id FROM synced_entries n
+                                 WHERE n.actor_id IS NOT NULL AND (n.timeline = 'notifications' AND n.created_at >= ?1))
             """
         return """
             .parameter set ?1 \(cutoff)
@@ -232,7 +233,7 @@ enum ShellPeer {
             PRAGMA page_size;
             PRAGMA page_count;
             PRAGMA freelist_count;
-            SELECT count(*) FROM account_notifications n WHERE NOT (n.created_at >= ?1);
+            SELECT count(*) FROM synced_entries n WHERE (n.timeline = 'notifications' AND NOT n.created_at >= ?1);
             COMMIT;
 
             """

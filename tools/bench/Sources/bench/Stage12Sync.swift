@@ -115,7 +115,7 @@ private func syncOfAThousandStatuses(_ config: Config, _ data: DataSets, _ repor
             tails.append((written - lastPage) * 1000)
             requests.append(Double(sent.count))
             // Every new status is stored, in the account's home timeline.
-            let stored = try Runner.capture(["/usr/bin/sqlite3", database, "SELECT count(*) FROM account_home"])
+            let stored = try Runner.capture(["/usr/bin/sqlite3", database, "SELECT count(*) FROM synced_entries WHERE timeline = 'home'"])
             if stored.output.trimmingCharacters(in: .whitespacesAndNewlines) != String(200 + newStatuses) {
                 report.fail("sync: the home timeline holds \(stored.output.trimmingCharacters(in: .whitespacesAndNewlines)) entries, not \(200 + newStatuses)")
             }
