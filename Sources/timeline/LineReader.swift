@@ -21,10 +21,14 @@ enum LineReader {
 
     /// The non-empty lines of `path`, with surrounding spaces and tabs removed.
     static func lines(of path: String) throws(Failure) -> [String] {
-        let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
-        defer { if fd != STDIN_FILENO { close(fd) } }
-        let reader = LineChunkReader(fileDescriptor: fd, maximumLineBytes: maximumLineBytes)
+        let file: FileDescriptor
+        do {
+            file = path == "-" ? .standardInput : try FileDescriptor.openForReading(path)
+        } catch {
+            throw Failure(path: path, reason: error.reason)
+        }
+        defer { if path != "-" { file.close() } }
+        let reader = LineChunkReader(fileDescriptor: file, maximumLineBytes: maximumLineBytes)
         var lines: [String] = []
         while true {
             let line: UnsafeBufferPointer<UInt8>?
@@ -32,7 +36,7 @@ enum LineReader {
                 line = try reader.nextLine()
             } catch {
                 switch error {
-                case let .read(code): throw Failure(path: path, reason: String(cString: strerror(code)))
+                case let .read(code): throw Failure(path: path, reason: code.description)
                 case .lineTooLong:
                     throw Failure(path: path, reason: "line \(reader.lineNumber) is longer than \(maximumLineBytes) bytes")
                 }

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TimelineKit
 
 /// One line typed or piped on standard input: the code or token of `timeline login`.
 enum StandardInput {
@@ -22,17 +23,9 @@ enum StandardInput {
             }
         }
         var bytes: [UInt8] = []
-        var byte: UInt8 = 0
-        while bytes.count < limit {
-            let got = read(STDIN_FILENO, &byte, 1)
-            if got == 1 {
-                if byte == 0x0A { return String(decoding: bytes, as: UTF8.self) }
-                bytes.append(byte)
-            } else if got < 0 && errno == EINTR {
-                continue
-            } else {
-                break
-            }
+        while bytes.count < limit, let byte = try? FileDescriptor.standardInput.read(atMost: 1).first {
+            if byte == 0x0A { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
         }
         return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
     }

@@ -23,7 +23,7 @@ enum Terminal {
     static func emit(_ text: String, to fd: Int32 = STDOUT_FILENO) {
         var text = text
         // A closed pipe or a full disk leaves nothing useful to do with output: it is dropped.
-        _ = text.withUTF8 { FileSystem.writeAll(UnsafeRawBufferPointer($0), to: fd) }
+        _ = text.withUTF8 { bytes in try? FileDescriptor(rawValue: fd).writeAll(UnsafeRawBufferPointer(bytes)) }
     }
 
     /// Writes a message to standard error, neutralised like all untrusted text

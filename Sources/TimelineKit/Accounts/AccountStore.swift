@@ -219,7 +219,7 @@ public struct AccountStore: Sendable {
             }
         }
         guard let outcome else {
-            throw .fileSystem(FileSystemError(operation: "lock (waited 10 s for another timeline)", path: path + ".lock", code: EWOULDBLOCK))
+            throw .fileSystem(FileSystemError(operation: "lock (waited 10 s for another timeline)", path: path + ".lock", code: .wouldBlock))
         }
         return outcome
     }

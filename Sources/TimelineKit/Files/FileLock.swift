@@ -10,7 +10,7 @@ import Darwin
 /// The kernel releases it when the process dies, so a writer killed mid-write never leaves the
 /// lock behind.
 struct FileLock: ~Copyable {
-    private let fd: Int32
+    private let file: FileDescriptor
 
     /// Runs `body` while holding the lock on `path`; returns `nil` without running it when the
     /// lock could not be taken within `timeout` (`nil` waits as long as it takes).
@@ -37,38 +37,38 @@ struct FileLock: ~Copyable {
     /// Takes the lock on `path` (created 0600 if missing), waiting at most `timeout`, or forever
     /// when `timeout` is `nil`. Returns `nil` when the wait ran out.
     static func acquire(_ path: String, timeout: Duration?) throws(FileSystemError) -> FileLock? {
-        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystemError(operation: "open", path: path, code: errno) }
+        let file = try FileSystemError.naming("open", path) { () throws(Errno) in
+            try FileDescriptor.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, permissions: 0o600)
+        }
         guard let timeout else {
-            while flock(fd, LOCK_EX) != 0 {
-                if errno != EINTR {
-                    let code = errno
-                    close(fd)
-                    throw FileSystemError(operation: "flock", path: path, code: code)
-                }
+            do {
+                _ = try retryingInterrupts { flock(file.rawValue, LOCK_EX) }
+            } catch {
+                file.close()
+                throw FileSystemError(operation: "flock", path: path, code: error)
             }
-            return FileLock(fd: fd)
+            return FileLock(file: file)
         }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            guard code == EWOULDBLOCK || code == EINTR else {
-                close(fd)
+        while flock(file.rawValue, LOCK_EX | LOCK_NB) != 0 {
+            let code = Errno.current
+            guard code == .wouldBlock || code == .interrupted else {
+                file.close()
                 throw FileSystemError(operation: "flock", path: path, code: code)
             }
             if clock.now >= deadline {
-                close(fd)
+                file.close()
                 return nil
             }
             usleep(1_000)
         }
-        return FileLock(fd: fd)
+        return FileLock(file: file)
     }
 
-    private init(fd: Int32) { self.fd = fd }
+    private init(file: FileDescriptor) { self.file = file }
 
-    deinit { close(fd) }  // closing the descriptor releases the flock
+    deinit { file.close() }  // closing the descriptor releases the flock
 }
 
 /// A failure to take a file lock, or the failure of the work done under it.

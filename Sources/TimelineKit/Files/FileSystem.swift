@@ -6,16 +6,19 @@ import Musl
 import Darwin
 #endif
 
-/// The file-system calls TimelineKit makes, in one place, with Swift types at the boundary.
+/// The file-system calls TimelineKit makes on paths, in one place, with Swift types at the
+/// boundary; the calls on an open file are `FileDescriptor`'s. (Outside `Files/`, only process
+/// and terminal code calls C: `ChildProcess`'s non-blocking pipes under `poll`, and in the tool
+/// the signal handlers' self-pipe, which must stay async-signal-safe.)
 /// Only POSIX calls: full Foundation's `FileManager` would cost every launch its start-up time,
 /// and the snapshot path needs control that `FileManager` does not give (`O_NOFOLLOW`, `fsync`,
 /// `flock`, creation modes).
 package enum FileSystem {
     /// What a path names, without following a final symbolic link.
-    enum Kind: Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable, CustomStringConvertible {
         case missing, regularFile, directory, symbolicLink, fifo, socket, device
 
-        var description: String {
+        package var description: String {
             switch self {
             case .missing: "missing"
             case .regularFile: "a regular file"
@@ -55,7 +58,7 @@ package enum FileSystem {
     /// The permission bits of `path`, without following a final link.
     static func permissions(at path: String) throws(FileSystemError) -> mode_t {
         var info = stat()
-        guard lstat(path, &info) == 0 else { throw FileSystemError(operation: "lstat", path: path, code: errno) }
+        guard lstat(path, &info) == 0 else { throw FileSystemError.current("lstat", path: path) }
         return info.st_mode & 0o7777
     }
 
@@ -71,76 +74,55 @@ package enum FileSystem {
     static func readRegularFile(at path: String, limit: Int) throws(ReadFailure) -> [UInt8] {
         // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
         // O_NOFOLLOW: a final symbolic link fails with ELOOP instead of being followed.
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            if code == ELOOP { throw .notRegularFile(.symbolicLink) }
-            throw .system(FileSystemError(operation: "open", path: path, code: code))
-        }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .system(FileSystemError(operation: "fstat", path: path, code: errno)) }
-        let kind = Kind(mode: info.st_mode)
-        guard kind == .regularFile else { throw .notRegularFile(kind) }
-        let size = Int(info.st_size)
-        guard size <= limit else { throw .tooLarge(size: size, limit: limit) }
+        let file: FileDescriptor
         do {
-            // A file that shrank while we read it comes back short; the caller's checks see that.
-            return try readUpTo(size, from: fd, path: path)
+            file = try FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         } catch {
-            throw .system(error)
+            if error == .tooManySymbolicLinks { throw .notRegularFile(.symbolicLink) }
+            throw .system(FileSystemError(operation: "open", path: path, code: error))
         }
+        defer { file.close() }
+        return try readWhole(file, path: path, limit: limit).bytes
     }
 
     /// A whole regular file (following symbolic links, as a configuration file may be one) with
     /// its permission bits and whether the calling user owns it, all from one open descriptor:
     /// what a file of secrets must be checked for before it is trusted.
     static func readPrivateFile(at path: String, limit: Int) throws(ReadFailure) -> (bytes: [UInt8], permissions: mode_t, ownedByCaller: Bool) {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw .system(FileSystemError(operation: "open", path: path, code: errno)) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .system(FileSystemError(operation: "fstat", path: path, code: errno)) }
-        let kind = Kind(mode: info.st_mode)
-        guard kind == .regularFile else { throw .notRegularFile(kind) }
-        let size = Int(info.st_size)
-        guard size <= limit else { throw .tooLarge(size: size, limit: limit) }
+        let file: FileDescriptor
         do {
-            return (try readUpTo(size, from: fd, path: path), info.st_mode & 0o7777, info.st_uid == geteuid())
+            file = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         } catch {
-            throw .system(error)
+            throw .system(FileSystemError(operation: "open", path: path, code: error))
         }
+        defer { file.close() }
+        let (bytes, status) = try readWhole(file, path: path, limit: limit)
+        return (bytes, status.permissions, status.ownerID == geteuid())
     }
 
-    /// Up to `count` bytes read from `fd`, going on after short reads and interrupted calls, and
-    /// fewer at the end of the file.
-    private static func readUpTo(_ count: Int, from fd: Int32, path: String) throws(FileSystemError) -> [UInt8] {
-        var failure: Int32?
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            initialized = 0
-            while initialized < count {
-                // In bounds: reads at most `count - initialized` bytes into the tail of a buffer
-                // of capacity `count`.
-                let got = read(fd, buffer.baseAddress! + initialized, count - initialized)
-                if got > 0 {
-                    initialized += got
-                } else if got == 0 {
-                    break
-                } else if errno != EINTR {
-                    failure = errno
-                    break
-                }
-            }
+    /// The bytes of the regular file open as `file`, refused beyond `limit` before reading.
+    private static func readWhole(_ file: FileDescriptor, path: String, limit: Int) throws(ReadFailure) -> (bytes: [UInt8], status: FileStatus) {
+        let status: FileStatus
+        do {
+            status = try file.status()
+        } catch {
+            throw .system(FileSystemError(operation: "fstat", path: path, code: error))
         }
-        if let failure { throw FileSystemError(operation: "read", path: path, code: failure) }
-        return bytes
+        guard status.kind == .regularFile else { throw .notRegularFile(status.kind) }
+        guard status.size <= limit else { throw .tooLarge(size: status.size, limit: limit) }
+        do {
+            // A file that shrank while we read it comes back short; the caller's checks see that.
+            return (try file.read(upTo: status.size), status)
+        } catch {
+            throw .system(FileSystemError(operation: "read", path: path, code: error))
+        }
     }
 
     /// Why this process cannot write `path` (a file, or a directory to create files in), or
     /// `nil` when it can. Asks the kernel with the effective user (`faccessat` with
     /// `AT_EACCESS`), so it answers as the writes would: a read-only mount says so even to root.
     static func writeDenial(at path: String) -> FileSystemError? {
-        faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0 ? nil : FileSystemError(operation: "write", path: path, code: errno)
+        faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0 ? nil : FileSystemError.current("write", path: path)
     }
 
     /// Replaces `path` with `bytes` atomically: the bytes go to `temporaryPath` (in the same
@@ -152,52 +134,27 @@ package enum FileSystem {
     ) throws(FileSystemError) {
         // A temporary file left by a writer that was killed is stale: the caller holds the lock
         // that every writer of `path` takes, so nobody else is writing it now.
-        if unlink(temporaryPath) != 0, errno != ENOENT {
-            throw FileSystemError(operation: "unlink", path: temporaryPath, code: errno)
+        try remove(temporaryPath)
+        let file = try FileSystemError.naming("create", temporaryPath) { () throws(Errno) in
+            try FileDescriptor.open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions: permissions)
         }
-        let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
-        guard fd >= 0 else { throw FileSystemError(operation: "create", path: temporaryPath, code: errno) }
-        var closed = false
         var renamed = false
-        defer {
-            if !closed { close(fd) }
-            if !renamed { unlink(temporaryPath) }
+        defer { if !renamed { unlink(temporaryPath) } }
+        do {
+            defer { file.close() }
+            // The creation mode is filtered by the umask; timelines are private whatever the umask.
+            try FileSystemError.naming("chmod", temporaryPath) { () throws(Errno) in try file.setPermissions(permissions) }
+            try FileSystemError.naming("write", temporaryPath) { () throws(Errno) in
+                try bytes.withUnsafeBytes { buffer in Result { () throws(Errno) in try file.writeAll(buffer) } }.get()
+            }
+            try FileSystemError.naming("fsync", temporaryPath) { () throws(Errno) in try file.synchronize() }
         }
-        // The creation mode is filtered by the umask; timelines are private whatever the umask.
-        guard fchmod(fd, permissions) == 0 else { throw FileSystemError(operation: "chmod", path: temporaryPath, code: errno) }
-        try writeAll(bytes, to: fd, path: temporaryPath)
-        guard fsync(fd) == 0 else { throw FileSystemError(operation: "fsync", path: temporaryPath, code: errno) }
-        closed = true
-        guard close(fd) == 0 else { throw FileSystemError(operation: "close", path: temporaryPath, code: errno) }
-        guard rename(temporaryPath, path) == 0 else { throw FileSystemError(operation: "rename", path: path, code: errno) }
+        guard rename(temporaryPath, path) == 0 else { throw .current("rename", path: path) }
         renamed = true
         // The directory is not flushed: a power loss may undo the rename, which leaves the
         // previous, complete file in place. For the snapshot (a cache that records the generation
         // it shows) that is a stale snapshot, which `show` reconciles; the flush cost a system
         // call that waits for the disk on every write.
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(FileSystemError) {
-        let failure = bytes.withUnsafeBytes { writeAll($0, to: fd) }
-        if let failure { throw FileSystemError(operation: "write", path: path, code: failure) }
-    }
-
-    /// Writes all of `buffer` to `fd`, going on after short writes and interrupted calls.
-    /// Returns the `errno` of a failure (EIO when the system wrote nothing and said nothing).
-    package static func writeAll(_ buffer: UnsafeRawBufferPointer, to fd: Int32) -> Int32? {
-        var offset = 0
-        while offset < buffer.count {
-            // In bounds: writes the `buffer.count - offset` bytes that remain after `offset`.
-            let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            if written > 0 {
-                offset += written
-            } else if written < 0, errno == EINTR {
-                continue
-            } else {
-                return written < 0 ? errno : EIO
-            }
-        }
-        return nil
     }
 
     /// Creates `path` and any missing parents with `permissions` (existing directories are left
@@ -211,8 +168,8 @@ package enum FileSystem {
         if parent != path { created = try createDirectories(parent, permissions: permissions) }
         if mkdir(path, permissions) == 0 {
             created.append(path)
-        } else if errno != EEXIST {
-            let failure = FileSystemError(operation: "mkdir", path: path, code: errno)
+        } else if Errno.current != .fileExists {
+            let failure = FileSystemError.current("mkdir", path: path)
             removeDirectories(created)
             throw failure
         }
@@ -228,10 +185,11 @@ package enum FileSystem {
     /// Creates an empty file at `path` with exactly `permissions`, whatever the umask; fails
     /// (EEXIST) when something is there already.
     static func createNewFile(_ path: String, permissions: mode_t) throws(FileSystemError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
-        guard fd >= 0 else { throw FileSystemError(operation: "create", path: path, code: errno) }
-        defer { close(fd) }
-        guard fchmod(fd, permissions) == 0 else { throw FileSystemError(operation: "chmod", path: path, code: errno) }
+        let file = try FileSystemError.naming("create", path) { () throws(Errno) in
+            try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions: permissions)
+        }
+        defer { file.close() }
+        try FileSystemError.naming("chmod", path) { () throws(Errno) in try file.setPermissions(permissions) }
     }
 
     /// Gives the complete file `temporaryPath` its real name `path`, unless something is already
@@ -242,15 +200,15 @@ package enum FileSystem {
             unlink(temporaryPath)
             return
         }
-        let code = errno
-        guard code == EPERM || code == EOPNOTSUPP || code == ENOSYS, kind(at: path) == .missing else {
+        let code = Errno.current
+        guard [.notPermitted, .notSupported, .notImplemented].contains(code), kind(at: path) == .missing else {
             throw FileSystemError(operation: "link", path: path, code: code)
         }
-        guard rename(temporaryPath, path) == 0 else { throw FileSystemError(operation: "rename", path: path, code: errno) }
+        guard rename(temporaryPath, path) == 0 else { throw FileSystemError.current("rename", path: path) }
     }
 
     static func remove(_ path: String) throws(FileSystemError) {
-        if unlink(path) != 0, errno != ENOENT { throw FileSystemError(operation: "unlink", path: path, code: errno) }
+        if unlink(path) != 0, Errno.current != .noSuchFileOrDirectory { throw .current("unlink", path: path) }
     }
 
     /// When `path` (following links) was last modified, in whole seconds since 1970, or `nil`
@@ -267,10 +225,11 @@ package enum FileSystem {
 
     /// Creates `path` (private) if missing and sets its modification time to now.
     static func touch(_ path: String) throws(FileSystemError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystemError(operation: "create", path: path, code: errno) }
-        defer { close(fd) }
-        guard futimens(fd, nil) == 0 else { throw FileSystemError(operation: "futimens", path: path, code: errno) }
+        let file = try FileSystemError.naming("create", path) { () throws(Errno) in
+            try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, permissions: 0o600)
+        }
+        defer { file.close() }
+        guard futimens(file.rawValue, nil) == 0 else { throw .current("futimens", path: path) }
     }
 
     /// The directory part of `path` ("." for a bare file name).

@@ -109,9 +109,7 @@ public struct JSONLinesExporter: Sendable {
     @discardableResult
     public func export(toFileDescriptor descriptor: Int32, name: String = "<stdout>") throws(ExportError<FileSystemError>) -> ExportSummary {
         try export { (bytes: UnsafeRawBufferPointer) throws(FileSystemError) in
-            if let failure = FileSystem.writeAll(bytes, to: descriptor) {
-                throw FileSystemError(operation: "write", path: name, code: failure)
-            }
+            try FileSystemError.naming("write", name) { () throws(Errno) in try FileDescriptor(rawValue: descriptor).writeAll(bytes) }
         }
     }
 

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Reads the records of a JSON Lines file one at a time, streaming: memory stays bounded by
 /// `JSONLinesImporter.maximumLineBytes` plus one read chunk, whatever the size of the file.
 ///
@@ -28,7 +20,7 @@ public final class JSONLinesReader {
     private let lines: LineChunkReader
     private var parser = JSONLineParser()
     /// Closed on deinit when this reader opened it.
-    private let ownedDescriptor: Int32?
+    private let ownedDescriptor: FileDescriptor?
 
     /// The 1-based number of the line of the record last returned (or of the line at fault after
     /// an error).
@@ -41,43 +33,45 @@ public final class JSONLinesReader {
     /// - Throws: `ImportError` with `.cannotRead` when the file cannot be opened or is a directory.
     public convenience init(path: String) throws(ImportError) {
         if path == "-" {
-            self.init(fileDescriptor: STDIN_FILENO, sourceName: "<stdin>")
+            self.init(fileDescriptor: .standardInput, sourceName: "<stdin>", alreadyRead: [], closingOnDeinit: false)
             return
         }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw ImportError(source: path, problem: .cannotRead(FileSystemError(operation: "open", path: path, code: errno)))
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.openForReading(path)
+        } catch {
+            throw ImportError(source: path, problem: .cannotRead(error))
         }
-        var info = stat()
-        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-            close(descriptor)
-            throw ImportError(source: path, problem: .cannotRead(FileSystemError(operation: "read", path: path, code: EISDIR)))
-        }
-        self.init(fileDescriptor: descriptor, sourceName: path, closingOnDeinit: true)
+        self.init(fileDescriptor: file, sourceName: path, alreadyRead: [], closingOnDeinit: true)
     }
 
     /// Reads from an open file descriptor, which stays open. `sourceName` is what errors call it,
     /// e.g. `<stdin>`. The total size is taken from the descriptor when it is a regular file.
     public convenience init(fileDescriptor: Int32, sourceName: String) {
-        self.init(fileDescriptor: fileDescriptor, sourceName: sourceName, closingOnDeinit: false)
+        self.init(fileDescriptor: FileDescriptor(rawValue: fileDescriptor), sourceName: sourceName, alreadyRead: [], closingOnDeinit: false)
     }
 
-    private init(fileDescriptor: Int32, sourceName: String, closingOnDeinit: Bool) {
+    /// Reads `alreadyRead`, the first bytes of the input (read to tell its format), then the
+    /// rest from `fileDescriptor` (a pipe, which cannot be rewound), which stays open.
+    convenience init(alreadyRead: [UInt8], then fileDescriptor: FileDescriptor, sourceName: String) {
+        self.init(fileDescriptor: fileDescriptor, sourceName: sourceName, alreadyRead: alreadyRead, closingOnDeinit: false)
+    }
+
+    private init(fileDescriptor: FileDescriptor, sourceName: String, alreadyRead: [UInt8], closingOnDeinit: Bool) {
         self.sourceName = sourceName
-        var info = stat()
-        if fstat(fileDescriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+        if let status = try? fileDescriptor.status(), status.kind == .regularFile {
             // A regular file may be read from an offset (stdin redirected after a `read`).
-            let position = lseek(fileDescriptor, 0, SEEK_CUR)
-            totalBytes = Int(info.st_size) - max(0, Int(position))
+            totalBytes = status.size - (fileDescriptor.offset() ?? 0) + alreadyRead.count
         } else {
             totalBytes = nil
         }
-        lines = LineChunkReader(fileDescriptor: fileDescriptor, maximumLineBytes: JSONLinesImporter.maximumLineBytes)
+        lines = LineChunkReader(fileDescriptor: fileDescriptor, maximumLineBytes: JSONLinesImporter.maximumLineBytes,
+                                alreadyRead: alreadyRead)
         ownedDescriptor = closingOnDeinit ? fileDescriptor : nil
     }
 
     deinit {
-        if let ownedDescriptor { close(ownedDescriptor) }
+        ownedDescriptor?.close()
     }
 
     /// The next record, skipping blank lines, or `nil` at the end of the input.

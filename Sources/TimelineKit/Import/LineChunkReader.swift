@@ -7,7 +7,9 @@ import Darwin
 #endif
 
 /// Splits what a file descriptor delivers into lines, reading in chunks, so that memory stays
-/// bounded by one chunk plus the longest line allowed, whatever the size of the input.
+/// bounded by one chunk plus the longest line allowed, whatever the size of the input. It may
+/// start from bytes already read from the descriptor (to tell the input's format), which come
+/// first, as if they had not been read.
 ///
 /// Lines end with LF or CRLF (the CR is dropped); the last line may have no ending. A UTF-8 byte
 /// order mark at the very start is skipped. A line longer than `maximumLineBytes` is refused as
@@ -15,11 +17,11 @@ import Darwin
 /// 10 GB.
 package final class LineChunkReader {
     package enum Failure: Error {
-        case read(code: Int32)
+        case read(Errno)
         case lineTooLong
     }
 
-    let fileDescriptor: Int32
+    let fileDescriptor: FileDescriptor
     let maximumLineBytes: Int
     /// The 1-based number of the line last returned (or refused).
     package private(set) var lineNumber = 0
@@ -34,13 +36,18 @@ package final class LineChunkReader {
     private var reachedEnd = false
     private var checkedByteOrderMark = false
 
-    package init(fileDescriptor: Int32, maximumLineBytes: Int, chunkBytes: Int = 256 * 1024) {
+    package init(fileDescriptor: FileDescriptor, maximumLineBytes: Int, chunkBytes: Int = 256 * 1024, alreadyRead: [UInt8] = []) {
         self.fileDescriptor = fileDescriptor
         self.maximumLineBytes = maximumLineBytes
         // A pending line never exceeds maximumLineBytes + 1 (its CR) before it is refused, so at
-        // least one chunk always fits behind it.
-        capacity = maximumLineBytes + 1 + chunkBytes
+        // least one chunk always fits behind it, and so do the bytes already read.
+        capacity = maximumLineBytes + 1 + max(chunkBytes, alreadyRead.count)
         buffer = .allocate(capacity: capacity)
+        // In bounds: capacity >= alreadyRead.count.
+        alreadyRead.withUnsafeBufferPointer { bytes in
+            if let base = bytes.baseAddress { buffer.initialize(from: base, count: bytes.count) }
+        }
+        end = alreadyRead.count
     }
 
     deinit {
@@ -100,18 +107,13 @@ package final class LineChunkReader {
 
     /// Reads once into the free space after `end`.
     private func fill() throws(Failure) {
-        while true {
-            // In bounds: writes at most capacity - end bytes after buffer + end.
-            let count = read(fileDescriptor, buffer + end, capacity - end)
-            if count > 0 {
-                end += count
-                return
-            }
-            if count == 0 {
-                reachedEnd = true
-                return
-            }
-            if errno != EINTR { throw .read(code: errno) }
+        do {
+            // In bounds: the capacity - end bytes after buffer + end.
+            let count = try fileDescriptor.read(into: UnsafeMutableRawBufferPointer(start: buffer + end, count: capacity - end))
+            if count == 0 { reachedEnd = true }
+            end += count
+        } catch {
+            throw .read(error)
         }
     }
 }

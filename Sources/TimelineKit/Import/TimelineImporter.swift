@@ -171,30 +171,18 @@ public struct TimelineImporter: Sendable {
         }
     }
 
-    /// JSON Lines from a pipe whose first bytes were read for detection.
+    /// JSON Lines from a pipe whose first bytes were read for detection: the reader starts from
+    /// those bytes and goes on with the pipe, so it still streams.
     private func importJSONLines(
-        prefix: [UInt8], rest: Int32, sourceName: String, progress: (ImportProgress) -> Void
+        prefix: [UInt8], rest: FileDescriptor, sourceName: String, progress: (ImportProgress) -> Void
     ) throws(ImportError) -> ImportSummary {
-        let relay = try PipeRelay(prefix: prefix, source: rest, sourceName: sourceName)
-        relay.start()
-        do {
-            let summary = try JSONLinesImporter(store: store).importFile(
-                fileDescriptor: relay.readEnd, sourceName: sourceName, progress: progress)
-            relay.finish()
-            return summary
-        } catch {
-            let code = relay.readError
-            relay.abandon()
-            if let code {
-                throw ImportError(source: sourceName, problem: .cannotRead(FileSystemError(operation: "read", path: sourceName, code: code)))
-            }
-            throw error
-        }
+        try JSONLinesImporter(store: store).importRecords(
+            from: JSONLinesReader(alreadyRead: prefix, then: rest, sourceName: sourceName), progress: progress)
     }
 
     /// The input: a file opened here, or standard input.
     private struct Input {
-        let descriptor: Int32
+        let descriptor: FileDescriptor
         let sourceName: String
         let isRegularFile: Bool
         let ownsDescriptor: Bool
@@ -202,55 +190,42 @@ public struct TimelineImporter: Sendable {
         init(path: String, sourceName: String) throws(ImportError) {
             self.sourceName = sourceName
             if path == "-" {
-                descriptor = STDIN_FILENO
+                descriptor = .standardInput
                 ownsDescriptor = false
+                isRegularFile = (try? descriptor.status().kind) == .regularFile
+                guard (try? descriptor.status().kind) != .directory else {
+                    throw ImportError(source: sourceName, problem: .cannotRead(FileSystemError(operation: "read", path: sourceName, code: .isADirectory)))
+                }
             } else {
-                descriptor = open(path, O_RDONLY | O_CLOEXEC)
-                guard descriptor >= 0 else {
-                    throw ImportError(source: sourceName, problem: .cannotRead(FileSystemError(operation: "open", path: path, code: errno)))
+                do {
+                    descriptor = try FileDescriptor.openForReading(path)
+                } catch {
+                    throw ImportError(source: sourceName, problem: .cannotRead(error))
                 }
                 ownsDescriptor = true
+                isRegularFile = (try? descriptor.status().kind) == .regularFile
             }
-            var info = stat()
-            let isStatted = fstat(descriptor, &info) == 0
-            if isStatted, info.st_mode & S_IFMT == S_IFDIR {
-                if ownsDescriptor { _ = close(descriptor) }
-                throw ImportError(source: sourceName, problem: .cannotRead(FileSystemError(operation: "read", path: path, code: EISDIR)))
-            }
-            isRegularFile = isStatted && info.st_mode & S_IFMT == S_IFREG
         }
 
         func release() {
-            if ownsDescriptor { _ = close(descriptor) }
+            if ownsDescriptor { descriptor.close() }
         }
 
         /// Up to `count` bytes from the current offset, without moving it (regular files only).
         func peek(_ count: Int) throws(ImportError) -> [UInt8] {
-            let offset = lseek(descriptor, 0, SEEK_CUR)
-            var bytes = [UInt8](repeating: 0, count: count)
-            var filled = 0
-            while filled < count {
-                // In bounds: reads at most count - filled bytes into bytes[filled...].
-                let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(max(0, offset)) + off_t(filled)) }
-                if got > 0 {
-                    filled += got
-                } else if got == 0 {
-                    break
-                } else if errno != EINTR {
-                    throw failure(errno)
-                }
+            do {
+                return try descriptor.read(upTo: count, atOffset: descriptor.offset() ?? 0)
+            } catch {
+                throw failure(error)
             }
-            return Array(bytes[..<filled])
         }
 
-        /// Up to `count` bytes; empty at the end of the input.
+        /// Up to `count` bytes, as many as have arrived; empty at the end of the input.
         func nextBytes(_ count: Int) throws(ImportError) -> [UInt8] {
-            var bytes = [UInt8](repeating: 0, count: count)
-            while true {
-                // In bounds: reads at most count bytes into bytes' own storage.
-                let got = bytes.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, count) }
-                if got >= 0 { return Array(bytes[..<got]) }
-                if errno != EINTR { throw failure(errno) }
+            do {
+                return try descriptor.read(atMost: count)
+            } catch {
+                throw failure(error)
             }
         }
 
@@ -267,13 +242,8 @@ public struct TimelineImporter: Sendable {
             }
         }
 
-        private func failure(_ code: Int32) -> ImportError {
+        private func failure(_ code: Errno) -> ImportError {
             ImportError(source: sourceName, problem: .cannotRead(FileSystemError(operation: "read", path: sourceName, code: code)))
         }
     }
-}
-
-/// `read(2)`, under a name that `Input`'s methods do not hide.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
 }

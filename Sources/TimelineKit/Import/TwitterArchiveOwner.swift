@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The owner of a Twitter archive, read from the `account.js` beside its `tweets.js`: archive
 /// tweets carry no `user`, because every one of them is the owner's.
 ///
@@ -33,22 +25,9 @@ enum TwitterArchiveOwner {
 
     /// A small file's bytes (at most 1 MiB), or `nil`.
     private static func contents(ofFileAt path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while bytes.count <= 1 << 20 {
-            // In bounds: reads at most chunk.count bytes into chunk's own storage.
-            let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if got > 0 {
-                bytes += chunk[..<got]
-            } else if got == 0 {
-                return bytes
-            } else if errno != EINTR {
-                return nil
-            }
-        }
-        return nil
+        guard let file = try? FileDescriptor.openForReading(path) else { return nil }
+        defer { file.close() }
+        guard let bytes = try? file.read(upTo: (1 << 20) + 1), bytes.count <= 1 << 20 else { return nil }
+        return bytes
     }
 }

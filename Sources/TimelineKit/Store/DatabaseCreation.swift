@@ -103,7 +103,7 @@ final class DatabaseCreation: Sendable {
         do {
             try FileSystem.publish(temporary, as: path)
         } catch {
-            if error.code == EEXIST {
+            if error.code == .fileExists {
                 throw TimelineStoreError.cannotOpen(
                     path: path, reason: "another process created it at the same moment, so nothing was written; run the command again")
             }

@@ -33,13 +33,15 @@ struct ExportCommand: ParsableCommand {
             _ = try reportingErrors { try exporter.export(toFileDescriptor: STDOUT_FILENO) }
             return
         }
-        let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            Terminal.emitError("timeline: cannot create \(file): \(String(cString: strerror(errno)))\n")
+        let output: FileDescriptor
+        do {
+            output = try FileDescriptor.open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions: 0o600)
+        } catch {
+            Terminal.emitError("timeline: cannot create \(file): \(error)\n")
             throw ExitCode(ExitStatus.failure)
         }
-        defer { close(descriptor) }
-        let summary = try reportingErrors { try exporter.export(toFileDescriptor: descriptor, name: file) }
+        defer { output.close() }
+        let summary = try reportingErrors { try exporter.export(toFileDescriptor: output.rawValue, name: file) }
         Terminal.emitError("Exported \(Counted(summary.users, "user")) and \(Counted(summary.messages, "message")) to \(file).\n")
     }
 }

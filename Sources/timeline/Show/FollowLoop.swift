@@ -232,12 +232,14 @@ struct FollowLoop {
     /// Writes `text` to standard output; a reader that went away ends the loop quietly.
     private func write(_ text: String) -> Ending? {
         var text = text
-        guard let failure = text.withUTF8({ FileSystem.writeAll(UnsafeRawBufferPointer($0), to: STDOUT_FILENO) }) else {
+        do throws(Errno) {
+            try text.withUTF8 { bytes in Result { () throws(Errno) in try FileDescriptor.standardOutput.writeAll(UnsafeRawBufferPointer(bytes)) } }.get()
             return nil
+        } catch {
+            if error == .brokenPipe || error == .ioError { return .outputClosed }
+            Terminal.emitError("timeline: stopped following: cannot write the output (\(error)).\n")
+            return .failure(ExitStatus.failure)
         }
-        if failure == EPIPE || failure == EIO { return .outputClosed }
-        Terminal.emitError("timeline: stopped following: cannot write the output (\(String(cString: strerror(failure)))).\n")
-        return .failure(ExitStatus.failure)
     }
 
     /// Brings the snapshot up to date (nothing when the writer already did): the next `show` in

@@ -46,7 +46,7 @@ import Testing
 
     @Test func aPathHoldingEscapesIsShownInert() {
         let error = ImportError(source: "evil\u{1B}]0;title\u{07}\u{202E}.jsonl", problem: .cannotRead(
-            FileSystemError(operation: "open", path: "evil\u{1B}]0;title\u{07}\u{202E}.jsonl", code: ENOENT)))
+            FileSystemError(operation: "open", path: "evil\u{1B}]0;title\u{07}\u{202E}.jsonl", code: .noSuchFileOrDirectory)))
         #expect(!error.description.unicodeScalars.contains(where: Self.isUnsafe))
         #expect(error.description.hasPrefix("evil␛]0;title␇.jsonl"))
     }
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func anExportErrorNamingAPathIsNeutralised() {
-        let error = ExportError<FileSystemError>.sink(FileSystemError(operation: "write", path: "out\(Self.override)\u{1B}", code: ENOSPC))
+        let error = ExportError<FileSystemError>.sink(FileSystemError(operation: "write", path: "out\(Self.override)\u{1B}", code: Errno(rawValue: ENOSPC)))
         #expect(!error.description.unicodeScalars.contains(where: Self.isUnsafe))
     }
 }
