@@ -98,9 +98,12 @@ import TimelineKit
                 }
             }
             if command[0] != "show" {
+                // Fifteen processes share two cores with the rest of the suite: the slack is what
+                // the same command took on the unlocked copy in the same moment, at least 1/4.
                 let difference = took[1] - took[0]
-                #expect(abs(difference - timeout) <= timeout / 4,
-                        "\(name) with a 1 s timeout gave up \(difference) s after the same with 0.5 s, not 0.5 s later")
+                let slack = max(timeout / 4, controlSeconds)
+                #expect(abs(difference - timeout) <= slack,
+                        "\(name) with a 1 s timeout gave up \(difference) s after the same with 0.5 s, not 0.5 s later (slack \(slack) s)")
             }
         }
         holder.waitUntilExit()

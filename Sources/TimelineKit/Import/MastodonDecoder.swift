@@ -65,7 +65,7 @@ public struct MastodonDecoder: Sendable {
     func decode(document: JSONNode, into timeline: inout DecodedTimeline) throws(JSONLineFailure) {
         if let elements = document.arrayValue {
             for (index, element) in elements.enumerated() {
-                try item(element, path: "[\(index)]", into: &timeline)
+                try decode(element: element, index: index, into: &timeline)
             }
             return
         }
@@ -85,6 +85,12 @@ public struct MastodonDecoder: Sendable {
             return
         }
         try item(document, path: "", into: &timeline)
+    }
+
+    /// Element `index` of a document that is an array: a status, a notification, a
+    /// conversation or an account.
+    func decode(element: JSONNode, index: Int, into timeline: inout DecodedTimeline) throws(JSONLineFailure) {
+        try item(element, path: "[\(index)]", into: &timeline)
     }
 
     /// A status, a notification, a conversation or an account.

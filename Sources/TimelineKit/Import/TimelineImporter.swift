@@ -22,14 +22,15 @@ import Darwin
 /// and column and the field (a JSON path such as `[3].account.id`) and nothing is written. The
 /// read flag of a message already stored is kept: a server never knows what the person read.
 ///
-/// JSON Lines streams (see `JSONLinesImporter`). Mastodon and Twitter files are read whole (they
-/// are single JSON documents; at most `maximumInputBytes`), decoded by `MastodonDecoder` or
-/// `TwitterDecoder`, and stored with `store(_:sourceName:)`. Detection (`FormatDetection`) reads
+/// JSON Lines streams (see `JSONLinesImporter`). So do Mastodon and Twitter files: an array is
+/// read element by element (`APIDocumentStream`), any other document whole (at most
+/// `maximumInputBytes`), decoded by `MastodonDecoder` or `TwitterDecoder` and stored a thousand
+/// values at a time in the import's one transaction. Detection (`FormatDetection`) reads
 /// only the start of the input; from a pipe, the bytes it read are handed on with the rest, so
 /// a JSON Lines pipe still streams.
 public struct TimelineImporter: Sendable {
-    /// The largest Mastodon or Twitter file read, in bytes: 256 MiB, some hundred thousand
-    /// statuses. Larger collections are saved as pages, one file or one line each.
+    /// The largest single value of a Mastodon or Twitter file, in bytes: 256 MiB. An array's
+    /// elements count one by one, so an array of any size is read.
     public static let maximumInputBytes = 256 << 20
     /// How much of the input detection may read.
     static let detectionBytes = 1 << 20
@@ -94,24 +95,86 @@ public struct TimelineImporter: Sendable {
             detected(detection)
             chosen = detection.format
         }
-        bytes += try input.readAll(limit: Self.maximumInputBytes - bytes.count)
-        let timeline: DecodedTimeline
+        let decode: (JSONNode, Int?, inout DecodedTimeline) throws(JSONLineFailure) -> Void
         switch chosen {
         case .jsonl:
             preconditionFailure("JSON Lines is imported by JSONLinesImporter above")
         case .mastodon:
-            let decoded = try MastodonDecoder().decode(bytes, sourceName: sourceName)
-            timeline = namespace?.apply(to: decoded) ?? decoded
+            let decoder = MastodonDecoder()
+            decode = { node, index, timeline throws(JSONLineFailure) in
+                if let index { try decoder.decode(element: node, index: index, into: &timeline) } else { try decoder.decode(document: node, into: &timeline) }
+            }
         case .twitter:
-            let owner = path == "-" ? nil : TwitterArchiveOwner.owner(besideTweetsAt: path, tweets: bytes)
-            timeline = try TwitterDecoder(archiveOwner: owner).decode(bytes, sourceName: sourceName)
+            let start = bytes.isEmpty && input.isRegularFile ? try input.peek(512) : bytes
+            let decoder = TwitterDecoder(archiveOwner: path == "-" ? nil : TwitterArchiveOwner.owner(besideTweetsAt: path, tweets: start))
+            decode = { node, index, timeline throws(JSONLineFailure) in
+                if let index { try decoder.decode(element: node, index: index, into: &timeline) } else { try decoder.decode(document: node, into: &timeline) }
+            }
         }
-        var summary = try store(timeline, sourceName: sourceName)
-        summary.bytes = bytes.count
-        summary.lines = bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } + (bytes.last.map { $0 == 0x0A ? 0 : 1 } ?? 0)
-        progress(ImportProgress(lines: summary.lines, bytes: summary.bytes, totalBytes: bytes.count))
+        var stream = APIDocumentStream(file: input.descriptor, alreadyRead: bytes, sourceName: sourceName)
+        return try storeStreaming(&stream, sourceName: sourceName, totalBytes: input.totalBytes, namespace: namespace,
+                                  decode: decode, progress: progress)
+    }
+
+    /// Decodes and stores the values of `stream` in one transaction, a batch of values at a
+    /// time, so that memory stays bounded whatever the size of the file: only the IDs met so far
+    /// are kept, in a temporary table on disk, to count each user and message once.
+    private func storeStreaming(
+        _ stream: inout APIDocumentStream, sourceName: String, totalBytes: Int?, namespace: MastodonNamespace?,
+        decode: (JSONNode, Int?, inout DecodedTimeline) throws(JSONLineFailure) -> Void,
+        progress: (ImportProgress) -> Void
+    ) throws(ImportError) -> ImportSummary {
+        var summary = ImportSummary()
+        var throttle = ProgressThrottle()
+        do {
+            summary = try store.write { transaction in
+                let before = try transaction.state()
+                let changedBefore = transaction.upsertedRowsChanged
+                let seen = try ImportedIDs(transaction)
+                var batch = DecodedTimeline()
+                func flush() throws {
+                    let timeline = namespace?.apply(to: batch) ?? batch
+                    try seen.add(timeline)
+                    try transaction.upsert(users: timeline.users)
+                    try transaction.upsert(messages: timeline.messages, readState: .keepStored)
+                    batch = DecodedTimeline()
+                }
+                while let value = try stream.next() {
+                    do throws(JSONLineFailure) {
+                        try decode(value.node, value.index, &batch)
+                    } catch {
+                        throw stream.placed(error)
+                    }
+                    if batch.messages.count + batch.users.count >= Self.batchSize { try flush() }
+                    if throttle.isDue(lines: stream.lineCount, bytes: stream.bytesRead) {
+                        progress(ImportProgress(lines: stream.lineCount, bytes: stream.bytesRead, totalBytes: totalBytes))
+                    }
+                }
+                try flush()
+                let counts = try seen.counts()
+                try seen.drop()
+                let after = try transaction.state()
+                let newUsers = after.userCount - before.userCount
+                let newMessages = after.messageCount - before.messageCount
+                return ImportSummary(
+                    users: counts.users, messages: counts.messages, newUsers: newUsers, newMessages: newMessages,
+                    changedRows: transaction.upsertedRowsChanged - changedBefore - newUsers - newMessages)
+            }
+        } catch let error as ImportError {
+            throw error
+        } catch let error as TimelineStoreError {
+            throw ImportError(source: sourceName, problem: .store(error))
+        } catch {
+            preconditionFailure("unexpected error from an import: \(error)")
+        }
+        summary.bytes = stream.bytesRead
+        summary.lines = stream.lineCount
+        progress(ImportProgress(lines: summary.lines, bytes: summary.bytes, totalBytes: totalBytes ?? summary.bytes))
         return summary
     }
+
+    /// Values decoded before their users and messages are stored: a few hundred kilobytes.
+    static let batchSize = 1_000
 
     /// Stores decoded users and messages in one transaction: upserts, each changing a stored row
     /// only when it differs, with the read flags of stored messages kept.
@@ -187,6 +250,12 @@ public struct TimelineImporter: Sendable {
         let isRegularFile: Bool
         let ownsDescriptor: Bool
 
+        /// The bytes left from the current offset of a regular file, for progress.
+        var totalBytes: Int? {
+            guard isRegularFile, let size = try? descriptor.status().size else { return nil }
+            return size - (descriptor.offset() ?? 0)
+        }
+
         init(path: String, sourceName: String) throws(ImportError) {
             self.sourceName = sourceName
             if path == "-" {
@@ -226,19 +295,6 @@ public struct TimelineImporter: Sendable {
                 return try descriptor.read(atMost: count)
             } catch {
                 throw failure(error)
-            }
-        }
-
-        /// The rest of the input, refused beyond `limit` bytes.
-        func readAll(limit: Int) throws(ImportError) -> [UInt8] {
-            var bytes: [UInt8] = []
-            while true {
-                let chunk = try nextBytes(1 << 18)
-                if chunk.isEmpty { return bytes }
-                bytes += chunk
-                guard bytes.count <= limit else {
-                    throw ImportError(source: sourceName, problem: .inputTooLarge(limit: TimelineImporter.maximumInputBytes))
-                }
             }
         }
 

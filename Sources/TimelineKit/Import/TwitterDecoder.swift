@@ -68,14 +68,7 @@ public struct TwitterDecoder: Sendable {
     func decode(document: JSONNode, into timeline: inout DecodedTimeline) throws(JSONLineFailure) {
         if let elements = document.arrayValue {
             for (index, element) in elements.enumerated() {
-                let path = "[\(index)]"
-                let view = try JSONObjectView(element, path: path, expected: "a tweet object")
-                if let archived = try view.object("tweet", expected: "a tweet object") {
-                    try tweet(archived, into: &timeline)
-                } else {
-                    try checkIsTweet(view)
-                    try tweet(view, into: &timeline)
-                }
+                try decode(element: element, index: index, into: &timeline)
             }
             return
         }
@@ -92,6 +85,17 @@ public struct TwitterDecoder: Sendable {
         } else {
             try checkIsTweet(object)
             try tweet(object, into: &timeline)
+        }
+    }
+
+    /// Element `index` of a document that is an array: a tweet, or an archive's `{"tweet": …}`.
+    func decode(element: JSONNode, index: Int, into timeline: inout DecodedTimeline) throws(JSONLineFailure) {
+        let view = try JSONObjectView(element, path: "[\(index)]", expected: "a tweet object")
+        if let archived = try view.object("tweet", expected: "a tweet object") {
+            try tweet(archived, into: &timeline)
+        } else {
+            try checkIsTweet(view)
+            try tweet(view, into: &timeline)
         }
     }
 
