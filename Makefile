@@ -7,8 +7,12 @@ UNAME_S  := $(shell uname -s)
 
 # A fully static executable reaches the `cat` floor at launch (see ../shared/design/startup-facts.md
 # measured on Linux); macOS cannot link the Swift runtime statically, so it uses the system's.
+# The code `show` runs at launch is laid out together (tools/launch-order/generate wrote the list;
+# README, Launch order): each function in a section of its own, ordered by the linker (gold).
 ifeq ($(UNAME_S),Linux)
-RELEASE_FLAGS := -c release -Xswiftc -static-executable
+RELEASE_FLAGS := -c release -Xswiftc -static-executable \
+	-Xswiftc -Xfrontend -Xswiftc -function-sections \
+	-Xlinker --section-ordering-file=$(CURDIR)/tools/launch-order/show.order
 else
 RELEASE_FLAGS := -c release
 endif
@@ -90,6 +94,9 @@ bench-smoke: deps
 
 ## release: the binary people run at every terminal start.
 release: deps
+	@# SwiftPM does not know the link reads the order file: a newer list forces the link again.
+	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
+	if [ -f "$$bin/timeline" ] && [ tools/launch-order/show.order -nt "$$bin/timeline" ]; then rm -f "$$bin/timeline"; fi
 	$(SWIFT) build $(RELEASE_FLAGS)
 
 ## demo: build the release binary, create a demo database from Fixtures/ (once), and show it.
