@@ -128,7 +128,7 @@ public struct FormatDetection: Sendable, Equatable {
         static func scan(_ scanner: inout JSONScanner) -> Fields {
             var fields = Fields()
             do throws(JSONLineFailure) {
-                try scanner.forEachMember(depth: 1) { (inner: inout JSONScanner, key: JSONValue) throws(JSONLineFailure) in
+                try scanner.forEachMember(depth: 1) { (inner: inout JSONScanner, key: JSONSpan) throws(JSONLineFailure) in
                     let name = String(decoding: UnsafeBufferPointer(rebasing: inner.bytes[key.start + 1 ..< key.end - 1]), as: UTF8.self)
                     fields.keys.insert(name)
                     let value = try inner.scanValue(depth: 1)

@@ -14,7 +14,7 @@ struct JSONLineParser {
 
     /// Where each known field's value lies in the current line, valid for the bits set in
     /// `present`.
-    private var values = [JSONValue](repeating: JSONValue(), count: RecordField.allCases.count)
+    private var values = [JSONSpan](repeating: JSONSpan(), count: RecordField.allCases.count)
     private var present: UInt32 = 0
     /// Unescaped string bytes, reused.
     private var scratch: [UInt8] = []
@@ -52,7 +52,7 @@ struct JSONLineParser {
             guard scanner.current == UInt8(ascii: "\"") else {
                 throw scanner.unexpected(expected: "a field name in double quotes")
             }
-            var key = JSONValue()
+            var key = JSONSpan()
             key.kind = .string
             key.start = scanner.index
             key.hasEscapes = try scanner.scanString()
@@ -154,13 +154,13 @@ struct JSONLineParser {
 
     /// The field's value, `null` included, or `nil` when the line does not have the field.
     @inline(__always)
-    private func value(_ field: RecordField) -> JSONValue? {
+    private func value(_ field: RecordField) -> JSONSpan? {
         present & (1 << UInt32(field.rawValue)) != 0 ? values[field.rawValue] : nil
     }
 
     /// The field's value, or `nil` when it is absent or `null`.
     @inline(__always)
-    private func nonNullValue(_ field: RecordField) -> JSONValue? {
+    private func nonNullValue(_ field: RecordField) -> JSONSpan? {
         guard let value = value(field), value.kind != .null else { return nil }
         return value
     }
@@ -190,7 +190,7 @@ struct JSONLineParser {
     /// An ID is a non-empty string. A non-negative integer (Mastodon before 2.0 sent those) is
     /// taken as its decimal digits exactly as written, never through a floating-point or 64-bit
     /// number, so `109301442871003451123` stays what it is.
-    private mutating func id(_ field: RecordField, _ value: JSONValue) throws(JSONLineFailure) -> String {
+    private mutating func id(_ field: RecordField, _ value: JSONSpan) throws(JSONLineFailure) -> String {
         switch value.kind {
         case .string:
             // Two bytes are the quotes; an escape always decodes to at least one byte.
@@ -308,8 +308,8 @@ struct JSONLineParser {
             throw wrongType(path(nil), element, expected: "an object like {\"kind\": \"image\"}")
         }
         let objectStart = scanner.index
-        var fields = [JSONValue?](repeating: nil, count: AttachmentField.allCases.count)
-        try scanner.forEachMember(depth: 2) { (scanner: inout JSONScanner, key: JSONValue) throws(JSONLineFailure) in
+        var fields = [JSONSpan?](repeating: nil, count: AttachmentField.allCases.count)
+        try scanner.forEachMember(depth: 2) { (scanner: inout JSONScanner, key: JSONSpan) throws(JSONLineFailure) in
             let field = key.hasEscapes
                 ? matchEscapedKey(from: key.start + 1, to: key.end - 1, AttachmentField.match)
                 : AttachmentField.match(UnsafeBufferPointer(rebasing: line[key.start + 1 ..< key.end - 1]))
@@ -335,20 +335,13 @@ struct JSONLineParser {
     // MARK: Strings
 
     /// The string value, unescaped.
-    private mutating func string(_ value: JSONValue) -> String {
-        let start = value.start + 1
-        let end = value.end - 1
-        guard value.hasEscapes else {
-            return String(decoding: UnsafeBufferPointer(rebasing: line[start ..< end]), as: UTF8.self)
-        }
-        scratch.removeAll(keepingCapacity: true)
-        JSONScanner.appendUnescaped(line, from: start, to: end, to: &scratch)
-        return String(decoding: scratch, as: UTF8.self)
+    private mutating func string(_ value: JSONSpan) -> String {
+        JSONScanner.string(value, in: line, scratch: &scratch)
     }
 
     /// Whether the string value is `expected`, compared without making a `String` in the usual
     /// unescaped case.
-    private mutating func isString(_ value: JSONValue, _ expected: StaticString) -> Bool {
+    private mutating func isString(_ value: JSONSpan, _ expected: StaticString) -> Bool {
         guard value.hasEscapes else {
             return value.end - value.start - 2 == expected.utf8CodeUnitCount
                 && RecordField.equal(UnsafeBufferPointer(rebasing: line[value.start + 1 ..< value.end - 1]), expected)
@@ -356,8 +349,8 @@ struct JSONLineParser {
         return string(value) == expected.description
     }
 
-    /// The value's JSON text as written, for error messages.
-    private func source(_ value: JSONValue) -> String {
+    /// The value's JSON text as written, for error messages (60 bytes of it at most).
+    private func source(_ value: JSONSpan) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: line[value.start ..< min(value.end, value.start + 60)]), as: UTF8.self)
             + (value.end - value.start > 60 ? "…" : "")
     }
@@ -368,15 +361,9 @@ struct JSONLineParser {
         JSONLineFailure(offset: nil, field: field.key, problem: .missingField)
     }
 
-    private mutating func wrongType(_ path: String, _ value: JSONValue, expected: String) -> JSONLineFailure {
-        let found = switch value.kind {
-        case .string: "a string, \(ImportError.quoted(string(value)))"
-        case .number: "the number \(source(value))"
-        case .trueLiteral: "true"
-        case .falseLiteral: "false"
-        case .null: "null"
-        case .array: "an array"
-        case .object: "an object"
+    private mutating func wrongType(_ path: String, _ value: JSONSpan, expected: String) -> JSONLineFailure {
+        let found = value.kind.found {
+            value.kind == .string ? string(value) : String(decoding: UnsafeBufferPointer(rebasing: line[value.start ..< value.end]), as: UTF8.self)
         }
         return JSONLineFailure(offset: value.start, field: path, problem: .wrongType(expected: expected, found: found))
     }

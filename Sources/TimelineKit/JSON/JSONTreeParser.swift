@@ -28,7 +28,7 @@ struct JSONTreeParser {
         switch scanner.current {
         case UInt8(ascii: "{"):
             var members: [(key: String, value: JSONNode)] = []
-            try scanner.forEachMember(depth: depth + 1) { (inner: inout JSONScanner, key: JSONValue) throws(JSONLineFailure) in
+            try scanner.forEachMember(depth: depth + 1) { (inner: inout JSONScanner, key: JSONSpan) throws(JSONLineFailure) in
                 let name = string(key, in: inner.bytes, scratch: &scratch)
                 members.append((name, try node(&inner, depth: depth + 1, scratch: &scratch)))
             }
@@ -55,14 +55,7 @@ struct JSONTreeParser {
     }
 
     /// A scanned string (a key or a value), unescaped.
-    private static func string(_ value: JSONValue, in bytes: UnsafeBufferPointer<UInt8>, scratch: inout [UInt8]) -> String {
-        let start = value.start + 1
-        let end = value.end - 1
-        guard value.hasEscapes else {
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< end]), as: UTF8.self)
-        }
-        scratch.removeAll(keepingCapacity: true)
-        JSONScanner.appendUnescaped(bytes, from: start, to: end, to: &scratch)
-        return String(decoding: scratch, as: UTF8.self)
+    private static func string(_ value: JSONSpan, in bytes: UnsafeBufferPointer<UInt8>, scratch: inout [UInt8]) -> String {
+        JSONScanner.string(value, in: bytes, scratch: &scratch)
     }
 }

@@ -56,12 +56,12 @@ struct JSONNode {
     /// What the value is, as an error message says what it found: `a string, "abc"`, `an array`.
     var described: String {
         switch value {
-        case .null: "null"
-        case let .bool(flag): flag ? "true" : "false"
-        case let .number(text, _, _): "the number \(text.prefix(60))"
-        case let .string(text): "a string, \(ImportError.quoted(text))"
-        case .array: "an array"
-        case .object: "an object"
+        case .null: JSONSpan.Kind.null.found { "" }
+        case let .bool(flag): (flag ? JSONSpan.Kind.trueLiteral : .falseLiteral).found { "" }
+        case let .number(text, _, _): JSONSpan.Kind.number.found { text }
+        case let .string(text): JSONSpan.Kind.string.found { text }
+        case .array: JSONSpan.Kind.array.found { "" }
+        case .object: JSONSpan.Kind.object.found { "" }
         }
     }
 }

@@ -52,9 +52,9 @@ struct JSONScanner {
     // MARK: Values
 
     /// Scans any value at `index` (after whitespace) and returns where it is.
-    mutating func scanValue(depth: Int) throws(JSONLineFailure) -> JSONValue {
+    mutating func scanValue(depth: Int) throws(JSONLineFailure) -> JSONSpan {
         skipWhitespace()
-        var value = JSONValue()
+        var value = JSONSpan()
         value.start = index
         switch current {
         case UInt8(ascii: "\""):
@@ -87,7 +87,7 @@ struct JSONScanner {
 
     /// Scans an object's members, skipping every value.
     mutating func skipObject(depth: Int) throws(JSONLineFailure) {
-        try forEachMember(depth: depth) { (scanner: inout JSONScanner, _: JSONValue) throws(JSONLineFailure) in
+        try forEachMember(depth: depth) { (scanner: inout JSONScanner, _: JSONSpan) throws(JSONLineFailure) in
             _ = try scanner.scanValue(depth: depth)
         }
     }
@@ -95,7 +95,7 @@ struct JSONScanner {
     /// Scans the object at `index` and calls `member` with each key, positioned at its value,
     /// which `member` must consume.
     mutating func forEachMember(
-        depth: Int, _ member: (inout JSONScanner, JSONValue) throws(JSONLineFailure) -> Void
+        depth: Int, _ member: (inout JSONScanner, JSONSpan) throws(JSONLineFailure) -> Void
     ) throws(JSONLineFailure) {
         guard depth <= Self.maximumDepth else { throw tooDeep() }
         index += 1  // the `{` the caller saw
@@ -109,7 +109,7 @@ struct JSONScanner {
             guard current == UInt8(ascii: "\"") else {
                 throw unexpected(expected: "a field name in double quotes")
             }
-            var key = JSONValue()
+            var key = JSONSpan()
             key.kind = .string
             key.start = index
             key.hasEscapes = try scanString()
@@ -351,6 +351,21 @@ struct JSONScanner {
             throw failure(.invalidUTF8)
         }
         return position + length
+    }
+
+    /// The scanned string `span` (a key or a value) of `bytes`, unescaped: its bytes as they are
+    /// when it has no escape, else decoded through `scratch` (kept to spare an allocation). The
+    /// one place both the JSON Lines parser and the tree parser turn a string into a `String`.
+    @inline(__always)
+    static func string(_ span: JSONSpan, in bytes: UnsafeBufferPointer<UInt8>, scratch: inout [UInt8]) -> String {
+        let start = span.start + 1
+        let end = span.end - 1
+        guard span.hasEscapes else {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< end]), as: UTF8.self)
+        }
+        scratch.removeAll(keepingCapacity: true)
+        appendUnescaped(bytes, from: start, to: end, to: &scratch)
+        return String(decoding: scratch, as: UTF8.self)
     }
 
     /// Appends the string content between `start` and `end` (inside the quotes), decoding its
