@@ -20,9 +20,8 @@ struct APIDocumentStream {
     private var buffer: [UInt8]
     private var start = 0
     private var reachedEnd = false
-    /// Where `buffer[start]` is in the file: its line and column (1-based).
-    private var line = 1
-    private var column = 1
+    /// Where `buffer[start]` is in the file.
+    private var position = SourcePosition(line: 1, column: 1)
     /// Bytes consumed so far, and how many of them were line feeds.
     private(set) var bytesRead = 0
     private(set) var lastByte: UInt8?
@@ -50,7 +49,7 @@ struct APIDocumentStream {
     }
 
     /// How many lines the input had (the last one may have no line feed).
-    var lineCount: Int { line - 1 + (lastByte == nil || lastByte == 0x0A ? 0 : 1) }
+    var lineCount: Int { position.line - 1 + (lastByte == nil || lastByte == 0x0A ? 0 : 1) }
 
     /// The next element of a top-level array with its index, or the next top-level document
     /// that is not an array (index `nil`); `nil` at the end of the input.
@@ -218,20 +217,7 @@ struct APIDocumentStream {
     /// Moves `start` past `count` buffered bytes, keeping the line and column.
     private mutating func consume(_ count: Int) throws(ImportError) {
         guard count > 0 else { return }
-        var line = line
-        var column = column
-        buffer.withUnsafeBufferPointer { bytes in
-            for byte in UnsafeBufferPointer(rebasing: bytes[start ..< start + count]) {
-                if byte == 0x0A {
-                    line += 1
-                    column = 1
-                } else if byte & 0xC0 != 0x80 {
-                    column += 1
-                }
-            }
-        }
-        self.line = line
-        self.column = column
+        buffer.withUnsafeBufferPointer { bytes in position.advance(over: UnsafeBufferPointer(rebasing: bytes[start ..< start + count])) }
         lastByte = buffer[start + count - 1]
         bytesRead += count
         start += count
@@ -260,16 +246,8 @@ struct APIDocumentStream {
 
     /// A failure at buffer offset `offset`, placed in the file.
     private func failure(at offset: Int, field: String?, _ problem: ImportError.Problem) -> ImportError {
-        var line = line
-        var column = column
-        for byte in buffer[start ..< max(start, min(offset, buffer.count))] {
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
-        return ImportError(source: sourceName, line: line, column: column, field: field, problem: problem)
+        var place = position
+        buffer.withUnsafeBufferPointer { bytes in place.advance(over: UnsafeBufferPointer(rebasing: bytes[start ..< max(start, min(offset, bytes.count))])) }
+        return ImportError(source: sourceName, line: place.line, column: place.column, field: field, problem: problem)
     }
 }

@@ -7,10 +7,18 @@ struct SourcePosition: Equatable {
     /// The position of byte `offset` of `bytes`. Lines end with LF (a CR before it is part of
     /// the previous line's ending).
     init(offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
-        var line = 1
-        var column = 1
-        for position in 0 ..< min(offset, bytes.count) {
-            let byte = bytes[position]
+        self.init(line: 1, column: 1)
+        advance(over: UnsafeBufferPointer(rebasing: bytes[..<min(offset, bytes.count)]))
+    }
+
+    init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    /// Moves past `bytes`, which follow this position.
+    mutating func advance(over bytes: UnsafeBufferPointer<UInt8>) {
+        for byte in bytes {
             if byte == 0x0A {
                 line += 1
                 column = 1
@@ -18,7 +26,5 @@ struct SourcePosition: Equatable {
                 column += 1
             }
         }
-        self.line = line
-        self.column = column
     }
 }
