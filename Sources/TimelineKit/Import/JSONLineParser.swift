@@ -4,8 +4,9 @@
 /// One pass over the line validates all of it and notes where each known field's value lies; the
 /// record type is known only once the object is complete (`type` need not come first), so the
 /// values are converted afterwards, each read once more at most, and only the fields the record
-/// type uses become `String`s. Reused from line to line, so a file is parsed without per-line
-/// allocations other than the strings kept.
+/// type uses become `String`s, by the field rules every import shares (`JSONFieldValue`). Reused
+/// from line to line, so a file is parsed without per-line allocations other than the strings
+/// kept.
 struct JSONLineParser {
     /// `text` longer than this many bytes of UTF-8 is refused: far beyond any service's limit
     /// (Mastodon allows 500 characters by default, a few thousand on some servers), while keeping
@@ -16,8 +17,6 @@ struct JSONLineParser {
     /// `present`.
     private var values = [JSONSpan](repeating: JSONSpan(), count: RecordField.allCases.count)
     private var present: UInt32 = 0
-    /// Unescaped string bytes, reused.
-    private var scratch: [UInt8] = []
     private var line = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
 
     /// The record on `line`, or `nil` for a blank line (nothing but spaces, tabs and carriage
@@ -41,26 +40,9 @@ struct JSONLineParser {
 
     /// Scans the top-level object, noting where the known fields' values are.
     private mutating func scanFields(_ scanner: inout JSONScanner) throws(JSONLineFailure) {
-        scanner.index += 1  // the `{`
-        scanner.skipWhitespace()
-        if scanner.current == UInt8(ascii: "}") {
-            scanner.index += 1
-            return
-        }
-        while true {
-            scanner.skipWhitespace()
-            guard scanner.current == UInt8(ascii: "\"") else {
-                throw scanner.unexpected(expected: "a field name in double quotes")
-            }
-            var key = JSONSpan()
-            key.kind = .string
-            key.start = scanner.index
-            key.hasEscapes = try scanner.scanString()
-            key.end = scanner.index
-            let field = key.hasEscapes
-                ? matchEscapedKey(from: key.start + 1, to: key.end - 1, RecordField.match)
-                : RecordField.match(UnsafeBufferPointer(rebasing: line[key.start + 1 ..< key.end - 1]))
-            try scanner.expect(UInt8(ascii: ":"), "':' after the field name")
+        let line = line
+        try scanner.forEachMember(depth: 1) { (scanner: inout JSONScanner, key: JSONSpan) throws(JSONLineFailure) in
+            let field = JSONScanner.withUnescapedBytes(key, in: line, RecordField.match)
             do throws(JSONLineFailure) {
                 if let field {
                     let bit: UInt32 = 1 << UInt32(field.rawValue)
@@ -75,44 +57,25 @@ struct JSONLineParser {
             } catch {
                 // The scanner knows where, not which field: name it (unknown fields too).
                 var failure = error
-                if failure.field == nil { failure.field = field?.key ?? string(key) }
+                if failure.field == nil { failure.field = field?.key ?? JSONScanner.string(key, in: line) }
                 throw failure
             }
-            scanner.skipWhitespace()
-            switch scanner.current {
-            case UInt8(ascii: ","):
-                scanner.index += 1
-            case UInt8(ascii: "}"):
-                scanner.index += 1
-                return
-            default:
-                throw scanner.unexpected(expected: "',' or '}' after a field's value")
-            }
         }
-    }
-
-    /// Matches a key written with escapes (`"\u0069d"` is `id`) after decoding it.
-    private mutating func matchEscapedKey<Field>(
-        from start: Int, to end: Int, _ match: (UnsafeBufferPointer<UInt8>) -> Field?
-    ) -> Field? {
-        scratch.removeAll(keepingCapacity: true)
-        JSONScanner.appendUnescaped(line, from: start, to: end, to: &scratch)
-        return scratch.withUnsafeBufferPointer(match)
     }
 
     // MARK: Records
 
-    private mutating func record() throws(JSONLineFailure) -> JSONLinesRecord {
+    private func record() throws(JSONLineFailure) -> JSONLinesRecord {
         guard let type = value(.type) else { throw missing(.type) }
         guard type.kind == .string else {
-            throw wrongType(RecordField.type.key, type, expected: "a string, \"user\" or \"message\"")
+            throw type.wrongType(at: RecordField.type.key, expected: "a string, \"user\" or \"message\"")
         }
-        if isString(type, "message") { return try message() }
-        if isString(type, "user") { return try user() }
-        throw JSONLineFailure(offset: type.start, field: RecordField.type.key, problem: .unknownRecordType(string(type)))
+        if type.withTextBytes({ Self.spells($0, "message") }) { return try message() }
+        if type.withTextBytes({ Self.spells($0, "user") }) { return try user() }
+        throw JSONLineFailure(offset: type.offset, field: RecordField.type.key, problem: .unknownRecordType(type.text))
     }
 
-    private mutating func user() throws(JSONLineFailure) -> JSONLinesRecord {
+    private func user() throws(JSONLineFailure) -> JSONLinesRecord {
         .user(UserLimits.applied(to: User(
             id: try requiredID(.id),
             handle: try requiredString(.handle),
@@ -122,7 +85,7 @@ struct JSONLineParser {
         )))
     }
 
-    private mutating func message() throws(JSONLineFailure) -> JSONLinesRecord {
+    private func message() throws(JSONLineFailure) -> JSONLinesRecord {
         let id = try requiredID(.id)
         let authorID = try requiredID(.author)
         let text = try messageText()
@@ -154,217 +117,111 @@ struct JSONLineParser {
 
     /// The field's value, `null` included, or `nil` when the line does not have the field.
     @inline(__always)
-    private func value(_ field: RecordField) -> JSONSpan? {
-        present & (1 << UInt32(field.rawValue)) != 0 ? values[field.rawValue] : nil
+    private func value(_ field: RecordField) -> JSONLineValue? {
+        present & (1 << UInt32(field.rawValue)) != 0 ? JSONLineValue(span: values[field.rawValue], line: line) : nil
     }
 
-    /// The field's value, or `nil` when it is absent or `null`.
-    @inline(__always)
-    private func nonNullValue(_ field: RecordField) -> JSONSpan? {
-        guard let value = value(field), value.kind != .null else { return nil }
-        return value
-    }
-
-    private mutating func requiredString(_ field: RecordField) throws(JSONLineFailure) -> String {
+    private func requiredString(_ field: RecordField) throws(JSONLineFailure) -> String {
         guard let value = value(field) else { throw missing(field) }
-        guard value.kind == .string else { throw wrongType(field.key, value, expected: "a string") }
-        return string(value)
+        return try value.requiredString(at: field.key)
     }
 
-    private mutating func optionalString(_ field: RecordField) throws(JSONLineFailure) -> String? {
-        guard let value = nonNullValue(field) else { return nil }
-        guard value.kind == .string else { throw wrongType(field.key, value, expected: "a string or null") }
-        return string(value)
+    private func optionalString(_ field: RecordField) throws(JSONLineFailure) -> String? {
+        try value(field)?.string(at: field.key)
     }
 
-    private mutating func requiredID(_ field: RecordField) throws(JSONLineFailure) -> String {
+    private func requiredID(_ field: RecordField) throws(JSONLineFailure) -> String {
         guard let value = value(field) else { throw missing(field) }
-        return try id(field, value)
+        return try value.requiredID(at: field.key)
     }
 
-    private mutating func optionalID(_ field: RecordField) throws(JSONLineFailure) -> String? {
-        guard let value = nonNullValue(field) else { return nil }
-        return try id(field, value)
+    private func optionalID(_ field: RecordField) throws(JSONLineFailure) -> String? {
+        try value(field)?.id(at: field.key)
     }
 
-    /// An ID is a non-empty string. A non-negative integer (Mastodon before 2.0 sent those) is
-    /// taken as its decimal digits exactly as written, never through a floating-point or 64-bit
-    /// number, so `109301442871003451123` stays what it is.
-    private mutating func id(_ field: RecordField, _ value: JSONSpan) throws(JSONLineFailure) -> String {
-        switch value.kind {
-        case .string:
-            // Two bytes are the quotes; an escape always decodes to at least one byte.
-            guard value.end - value.start > 2 else {
-                throw JSONLineFailure(offset: value.start, field: field.key, problem: .emptyID)
-            }
-            let id = string(value)
-            // Only an escape can put a NUL in: the scanner refuses raw control characters.
-            if value.hasEscapes, id.utf8.contains(0) {
-                throw JSONLineFailure(offset: value.start, field: field.key, problem: .nulInID)
-            }
-            return id
-        case .number where value.isInteger && !value.isNegative:
-            return String(decoding: UnsafeBufferPointer(rebasing: line[value.start ..< value.end]), as: UTF8.self)
-        default:
-            throw wrongType(field.key, value, expected: "a string (or a non-negative integer)")
-        }
+    private func optionalBool(_ field: RecordField) throws(JSONLineFailure) -> Bool? {
+        try value(field)?.bool(at: field.key)
     }
 
-    private mutating func optionalBool(_ field: RecordField) throws(JSONLineFailure) -> Bool? {
-        guard let value = nonNullValue(field) else { return nil }
-        switch value.kind {
-        case .trueLiteral: return true
-        case .falseLiteral: return false
-        default: throw wrongType(field.key, value, expected: "true, false or null")
-        }
+    /// A counter: absent or `null` is 0; a number, as the exporter writes it.
+    private func count(_ field: RecordField) throws(JSONLineFailure) -> Int {
+        try value(field)?.count(at: field.key, allowingDigitStrings: false) ?? 0
     }
 
-    /// A counter: absent or `null` is 0.
-    private mutating func count(_ field: RecordField) throws(JSONLineFailure) -> Int {
-        guard let value = nonNullValue(field) else { return 0 }
-        guard value.kind == .number, value.isInteger, !value.isNegative else {
-            throw wrongType(field.key, value, expected: "a non-negative integer")
-        }
-        var result = 0
-        for position in value.start ..< value.end {
-            // In bounds: start ..< end lies inside the line; the scanner saw only digits there.
-            let (shifted, overflow1) = result.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = shifted.addingReportingOverflow(Int(line[position] &- UInt8(ascii: "0")))
-            guard !overflow1, !overflow2 else {
-                throw JSONLineFailure(offset: value.start, field: field.key, problem: .numberTooLarge(source(value)))
-            }
-            result = sum
-        }
-        return result
-    }
-
-    private mutating func messageText() throws(JSONLineFailure) -> String {
+    private func messageText() throws(JSONLineFailure) -> String {
         guard let value = value(.text) else { throw missing(.text) }
-        guard value.kind == .string else { throw wrongType(RecordField.text.key, value, expected: "a string") }
-        let limit = Self.maximumTextBytes
-        // The raw length bounds the decoded length from above: escapes only shrink.
-        if value.end - value.start - 2 <= limit { return string(value) }
-        let text = string(value)
+        return try Self.checkedText(try value.requiredString(at: RecordField.text.key), offset: value.offset, field: RecordField.text.key)
+    }
+
+    /// `text` when it is no longer than `limit` bytes of UTF-8: the one limit on message text of
+    /// every import (HTML content is held to its own before it is converted).
+    static func checkedText(
+        _ text: String, offset: Int?, field: @autoclosure () -> String, limit: Int = maximumTextBytes
+    ) throws(JSONLineFailure) -> String {
         let length = text.utf8.count
         guard length <= limit else {
-            throw JSONLineFailure(offset: value.start, field: RecordField.text.key,
-                                  problem: .textTooLong(bytes: length, limit: limit))
+            throw JSONLineFailure(offset: offset, field: field(), problem: .textTooLong(bytes: length, limit: limit))
         }
         return text
     }
 
     /// A time in whole milliseconds since 1970, or `nil` when absent or `null`.
-    private mutating func time(_ field: RecordField) throws(JSONLineFailure) -> Int64? {
-        guard let value = nonNullValue(field) else { return nil }
-        guard value.kind == .string else {
-            throw wrongType(field.key, value, expected: "an RFC 3339 time in a string, e.g. \"2026-11-20T10:00:00Z\"")
-        }
-        let result: Result<Int64, RFC3339Time.Invalid>
-        if value.hasEscapes {
-            scratch.removeAll(keepingCapacity: true)
-            JSONScanner.appendUnescaped(line, from: value.start + 1, to: value.end - 1, to: &scratch)
-            result = scratch.withUnsafeBufferPointer { bytes in Self.parseTime(bytes) }
-        } else {
-            result = Self.parseTime(UnsafeBufferPointer(rebasing: line[value.start + 1 ..< value.end - 1]))
-        }
-        switch result {
-        case let .success(milliseconds):
-            return milliseconds
-        case let .failure(invalid):
-            throw JSONLineFailure(offset: value.start, field: field.key,
-                                  problem: .invalidTime(value: string(value), reason: invalid.reason))
-        }
+    private func time(_ field: RecordField) throws(JSONLineFailure) -> Int64? {
+        try value(field)?.rfc3339Time(at: field.key)
     }
 
-    private static func parseTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Int64, RFC3339Time.Invalid> {
-        do throws(RFC3339Time.Invalid) {
-            return .success(try RFC3339Time.milliseconds(parsing: bytes))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    private mutating func attachments() throws(JSONLineFailure) -> [Attachment] {
-        guard let value = nonNullValue(.attachments) else { return [] }
+    private func attachments() throws(JSONLineFailure) -> [Attachment] {
+        guard let value = value(.attachments), value.kind != .null else { return [] }
         guard value.kind == .array else {
-            throw wrongType(RecordField.attachments.key, value, expected: "an array of attachment objects ({\"kind\": …})")
+            throw value.wrongType(at: RecordField.attachments.key, expected: "an array of attachment objects ({\"kind\": …})")
         }
         var result: [Attachment] = []
         // The array was validated by the first pass; this pass only checks fields and types.
-        var scanner = JSONScanner(line, at: value.start)
+        var scanner = JSONScanner(line, at: value.offset)
         try scanner.forEachElement(depth: 1) { (scanner: inout JSONScanner, index: Int) throws(JSONLineFailure) in
             result.append(try attachment(&scanner, index: index))
         }
         return result
     }
 
-    private mutating func attachment(_ scanner: inout JSONScanner, index: Int) throws(JSONLineFailure) -> Attachment {
+    private func attachment(_ scanner: inout JSONScanner, index: Int) throws(JSONLineFailure) -> Attachment {
         func path(_ field: AttachmentField?) -> String {
             "attachments[\(index)]" + (field.map { "." + $0.key } ?? "")
         }
+        let line = line
         scanner.skipWhitespace()
         guard scanner.current == UInt8(ascii: "{") else {
-            let element = try scanner.scanValue(depth: 2)
-            throw wrongType(path(nil), element, expected: "an object like {\"kind\": \"image\"}")
+            let element = JSONLineValue(span: try scanner.scanValue(depth: 2), line: line)
+            throw element.wrongType(at: path(nil), expected: "an object like {\"kind\": \"image\"}")
         }
         let objectStart = scanner.index
-        var fields = [JSONSpan?](repeating: nil, count: AttachmentField.allCases.count)
+        var fields = [JSONLineValue?](repeating: nil, count: AttachmentField.allCases.count)
         try scanner.forEachMember(depth: 2) { (scanner: inout JSONScanner, key: JSONSpan) throws(JSONLineFailure) in
-            let field = key.hasEscapes
-                ? matchEscapedKey(from: key.start + 1, to: key.end - 1, AttachmentField.match)
-                : AttachmentField.match(UnsafeBufferPointer(rebasing: line[key.start + 1 ..< key.end - 1]))
+            let field = JSONScanner.withUnescapedBytes(key, in: line, AttachmentField.match)
             let value = try scanner.scanValue(depth: 2)
             guard let field else { return }
             if fields[field.rawValue] != nil {
                 throw JSONLineFailure(offset: key.start, field: path(field), problem: .duplicateField)
             }
-            fields[field.rawValue] = value
-        }
-        func optional(_ field: AttachmentField) throws(JSONLineFailure) -> String? {
-            guard let value = fields[field.rawValue], value.kind != .null else { return nil }
-            guard value.kind == .string else { throw wrongType(path(field), value, expected: "a string or null") }
-            return string(value)
+            fields[field.rawValue] = JSONLineValue(span: value, line: line)
         }
         guard let kind = fields[AttachmentField.kind.rawValue] else {
             throw JSONLineFailure(offset: objectStart, field: path(.kind), problem: .missingField)
         }
-        guard kind.kind == .string else { throw wrongType(path(.kind), kind, expected: "a string such as \"image\"") }
-        return Attachment(kind: string(kind), url: try optional(.url), altText: try optional(.altText))
+        guard kind.kind == .string else { throw kind.wrongType(at: path(.kind), expected: "a string such as \"image\"") }
+        return Attachment(
+            kind: kind.text,
+            url: try fields[AttachmentField.url.rawValue]?.string(at: path(.url)),
+            altText: try fields[AttachmentField.altText.rawValue]?.string(at: path(.altText)))
     }
 
-    // MARK: Strings
-
-    /// The string value, unescaped.
-    private mutating func string(_ value: JSONSpan) -> String {
-        JSONScanner.string(value, in: line, scratch: &scratch)
-    }
-
-    /// Whether the string value is `expected`, compared without making a `String` in the usual
-    /// unescaped case.
-    private mutating func isString(_ value: JSONSpan, _ expected: StaticString) -> Bool {
-        guard value.hasEscapes else {
-            return value.end - value.start - 2 == expected.utf8CodeUnitCount
-                && RecordField.equal(UnsafeBufferPointer(rebasing: line[value.start + 1 ..< value.end - 1]), expected)
-        }
-        return string(value) == expected.description
-    }
-
-    /// The value's JSON text as written, for error messages (60 bytes of it at most).
-    private func source(_ value: JSONSpan) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: line[value.start ..< min(value.end, value.start + 60)]), as: UTF8.self)
-            + (value.end - value.start > 60 ? "…" : "")
+    private static func spells(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        bytes.count == word.utf8CodeUnitCount && RecordField.equal(bytes, word)
     }
 
     // MARK: Failures
 
     private func missing(_ field: RecordField) -> JSONLineFailure {
         JSONLineFailure(offset: nil, field: field.key, problem: .missingField)
-    }
-
-    private mutating func wrongType(_ path: String, _ value: JSONSpan, expected: String) -> JSONLineFailure {
-        let found = value.kind.found {
-            value.kind == .string ? string(value) : String(decoding: UnsafeBufferPointer(rebasing: line[value.start ..< value.end]), as: UTF8.self)
-        }
-        return JSONLineFailure(offset: value.start, field: path, problem: .wrongType(expected: expected, found: found))
     }
 }

@@ -123,6 +123,20 @@ enum RFC3339Time {
     /// 9999-12-31T23:59:59.999Z, the years `append` writes with four digits and parsing reads back.
     static let representableMilliseconds: ClosedRange<Int64> = -62_135_596_800_000 ... 253_402_300_799_999
 
+    /// `milliseconds(parsing:)` as a result, for readers that report the failure themselves.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Int64, Invalid> {
+        do throws(Invalid) {
+            return .success(try milliseconds(parsing: bytes))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    static func parse(_ text: String) -> Result<Int64, Invalid> {
+        var text = text
+        return text.withUTF8(parse)
+    }
+
     /// `milliseconds`, or why it cannot be stored: the rest of the sentence "VALUE …".
     static func representable(_ milliseconds: Int64) throws(Invalid) -> Int64 {
         guard representableMilliseconds.contains(milliseconds) else {

@@ -190,10 +190,10 @@ public struct TwitterDecoder: Sendable {
     }
 
     /// v1.1 times are Twitter's own form; RFC 3339 is accepted too (some tools rewrite them).
-    static func parseTime(_ text: String) -> Result<Int64, RFC3339Time.Invalid> {
-        let twitter = TwitterTime.milliseconds(parsing: text)
+    static func parseTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Int64, RFC3339Time.Invalid> {
+        let twitter = TwitterTime.milliseconds(parsing: String(decoding: bytes, as: UTF8.self))
         if case .success = twitter { return twitter }
-        if case let .success(milliseconds) = JSONObjectView.parseRFC3339(text) { return .success(milliseconds) }
+        if case let .success(milliseconds) = RFC3339Time.parse(bytes) { return .success(milliseconds) }
         return twitter
     }
 
@@ -327,7 +327,7 @@ public struct TwitterDecoder: Sendable {
             for (index, key) in (try attachmentsView.array("media_keys", expected: "an array of media keys") ?? []).enumerated() {
                 guard let mediaKey = key.stringValue else {
                     throw JSONLineFailure(offset: key.offset, field: attachmentsView.path("media_keys[\(index)]"),
-                                          problem: .wrongType(expected: "a string", found: key.described))
+                                          problem: .wrongType(expected: "a string", found: key.found))
                 }
                 attachments.append(context.media[mediaKey] ?? Attachment(kind: "unknown"))
             }

@@ -52,16 +52,4 @@ struct JSONNode {
         if case let .array(elements) = value { return elements }
         return nil
     }
-
-    /// What the value is, as an error message says what it found: `a string, "abc"`, `an array`.
-    var described: String {
-        switch value {
-        case .null: JSONSpan.Kind.null.found { "" }
-        case let .bool(flag): (flag ? JSONSpan.Kind.trueLiteral : .falseLiteral).found { "" }
-        case let .number(text, _, _): JSONSpan.Kind.number.found { text }
-        case let .string(text): JSONSpan.Kind.string.found { text }
-        case .array: JSONSpan.Kind.array.found { "" }
-        case .object: JSONSpan.Kind.object.found { "" }
-        }
-    }
 }

@@ -354,41 +354,69 @@ struct JSONScanner {
     }
 
     /// The scanned string `span` (a key or a value) of `bytes`, unescaped: its bytes as they are
-    /// when it has no escape, else decoded through `scratch` (kept to spare an allocation). The
-    /// one place both the JSON Lines parser and the tree parser turn a string into a `String`.
+    /// when it has no escape, else decoded straight into the new string's storage (escapes only
+    /// shrink, so the raw length is room enough). The one place every reader turns a JSON string
+    /// into a `String`.
     @inline(__always)
-    static func string(_ span: JSONSpan, in bytes: UnsafeBufferPointer<UInt8>, scratch: inout [UInt8]) -> String {
+    static func string(_ span: JSONSpan, in bytes: UnsafeBufferPointer<UInt8>) -> String {
         let start = span.start + 1
         let end = span.end - 1
         guard span.hasEscapes else {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< end]), as: UTF8.self)
         }
-        scratch.removeAll(keepingCapacity: true)
-        appendUnescaped(bytes, from: start, to: end, to: &scratch)
-        return String(decoding: scratch, as: UTF8.self)
+        return String(unsafeUninitializedCapacity: end - start) { output in
+            unescape(bytes, from: start, to: end, into: output)
+        }
     }
 
-    /// Appends the string content between `start` and `end` (inside the quotes), decoding its
-    /// escapes, to `output`. The content was validated by `scanString`.
-    static func appendUnescaped(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, to output: inout [UInt8]) {
+    /// Calls `body` with the unescaped bytes of the scanned string `span`: the input itself when
+    /// it has no escape, else a temporary buffer on the stack. For reading a key or a time
+    /// without making a `String` of it.
+    @inline(__always)
+    static func withUnescapedBytes<Result>(
+        _ span: JSONSpan, in bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        let start = span.start + 1
+        let end = span.end - 1
+        guard span.hasEscapes else { return body(UnsafeBufferPointer(rebasing: bytes[start ..< end])) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: end - start) { output in
+            let count = unescape(bytes, from: start, to: end, into: output)
+            return body(UnsafeBufferPointer(rebasing: output[0 ..< count]))
+        }
+    }
+
+    /// Writes the string content between `start` and `end` (inside the quotes) to `output`,
+    /// decoding its escapes, and returns how many bytes it wrote. The content was validated by
+    /// `scanString`; `output` holds at least `end - start` bytes, which is enough because every
+    /// escape is longer than what it stands for (`\u00e9` is 6 bytes for 2, a surrogate pair 12
+    /// for 4).
+    private static func unescape(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, into output: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
         let scanner = JSONScanner(bytes)
+        var written = 0
+        func append(_ byte: UInt8) {
+            // In bounds: the output is as long as the escaped input, and never outruns it.
+            output[written] = byte
+            written += 1
+        }
         var position = start
-        var runStart = start
         while position < end {
             // In bounds: position < end <= count.
-            guard bytes[position] == UInt8(ascii: "\\") else {
+            let byte = bytes[position]
+            guard byte == UInt8(ascii: "\\") else {
+                append(byte)
                 position += 1
                 continue
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart ..< position]))
             let kind = scanner.byte(at: position + 1)
             position += 2
             switch kind {
-            case UInt8(ascii: "b"): output.append(0x08)
-            case UInt8(ascii: "f"): output.append(0x0C)
-            case UInt8(ascii: "n"): output.append(0x0A)
-            case UInt8(ascii: "r"): output.append(0x0D)
-            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "b"): append(0x08)
+            case UInt8(ascii: "f"): append(0x0C)
+            case UInt8(ascii: "n"): append(0x0A)
+            case UInt8(ascii: "r"): append(0x0D)
+            case UInt8(ascii: "t"): append(0x09)
             case UInt8(ascii: "u"):
                 var scalar = scanner.hex4(at: position) ?? 0xFFFD
                 position += 4
@@ -398,31 +426,26 @@ struct JSONScanner {
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     position += 6
                 }
-                appendUTF8(scalar, to: &output)
-            default: output.append(kind)  // `"`, `\` and `/` stand for themselves
+                switch scalar {
+                case 0 ..< 0x80:
+                    append(UInt8(scalar))
+                case 0x80 ..< 0x800:
+                    append(UInt8(0xC0 | scalar >> 6))
+                    append(UInt8(0x80 | scalar & 0x3F))
+                case 0x800 ..< 0x10000:
+                    append(UInt8(0xE0 | scalar >> 12))
+                    append(UInt8(0x80 | scalar >> 6 & 0x3F))
+                    append(UInt8(0x80 | scalar & 0x3F))
+                default:
+                    append(UInt8(0xF0 | scalar >> 18))
+                    append(UInt8(0x80 | scalar >> 12 & 0x3F))
+                    append(UInt8(0x80 | scalar >> 6 & 0x3F))
+                    append(UInt8(0x80 | scalar & 0x3F))
+                }
+            default: append(kind)  // `"`, `\` and `/` stand for themselves
             }
-            runStart = position
         }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart ..< end]))
-    }
-
-    private static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
-        switch scalar {
-        case 0 ..< 0x80:
-            output.append(UInt8(scalar))
-        case 0x80 ..< 0x800:
-            output.append(UInt8(0xC0 | scalar >> 6))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        case 0x800 ..< 0x10000:
-            output.append(UInt8(0xE0 | scalar >> 12))
-            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        default:
-            output.append(UInt8(0xF0 | scalar >> 18))
-            output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        }
+        return written
     }
 
     // MARK: Failures

@@ -4,7 +4,6 @@
 struct JSONTreeParser {
     let bytes: UnsafeBufferPointer<UInt8>
     private var scanner: JSONScanner
-    private var scratch: [UInt8] = []
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int = 0) {
         self.bytes = bytes
@@ -19,30 +18,30 @@ struct JSONTreeParser {
     mutating func nextDocument() throws(JSONLineFailure) -> JSONNode? {
         scanner.skipWhitespace()
         if scanner.isAtEnd { return nil }
-        return try Self.node(&scanner, depth: 0, scratch: &scratch)
+        return try Self.node(&scanner, depth: 0)
     }
 
-    private static func node(_ scanner: inout JSONScanner, depth: Int, scratch: inout [UInt8]) throws(JSONLineFailure) -> JSONNode {
+    private static func node(_ scanner: inout JSONScanner, depth: Int) throws(JSONLineFailure) -> JSONNode {
         scanner.skipWhitespace()
         let start = scanner.index
         switch scanner.current {
         case UInt8(ascii: "{"):
             var members: [(key: String, value: JSONNode)] = []
             try scanner.forEachMember(depth: depth + 1) { (inner: inout JSONScanner, key: JSONSpan) throws(JSONLineFailure) in
-                let name = string(key, in: inner.bytes, scratch: &scratch)
-                members.append((name, try node(&inner, depth: depth + 1, scratch: &scratch)))
+                let name = JSONScanner.string(key, in: inner.bytes)
+                members.append((name, try node(&inner, depth: depth + 1)))
             }
             return JSONNode(value: .object(members), offset: start)
         case UInt8(ascii: "["):
             var elements: [JSONNode] = []
             try scanner.forEachElement(depth: depth + 1) { (inner: inout JSONScanner, _: Int) throws(JSONLineFailure) in
-                elements.append(try node(&inner, depth: depth + 1, scratch: &scratch))
+                elements.append(try node(&inner, depth: depth + 1))
             }
             return JSONNode(value: .array(elements), offset: start)
         default:
             let scanned = try scanner.scanValue(depth: depth)
             let value: JSONNode.Value = switch scanned.kind {
-            case .string: .string(string(scanned, in: scanner.bytes, scratch: &scratch))
+            case .string: .string(JSONScanner.string(scanned, in: scanner.bytes))
             case .number:
                 .number(String(decoding: UnsafeBufferPointer(rebasing: scanner.bytes[scanned.start ..< scanned.end]), as: UTF8.self),
                         isInteger: scanned.isInteger, isNegative: scanned.isNegative)
@@ -52,10 +51,5 @@ struct JSONTreeParser {
             }
             return JSONNode(value: value, offset: start)
         }
-    }
-
-    /// A scanned string (a key or a value), unescaped.
-    private static func string(_ value: JSONSpan, in bytes: UnsafeBufferPointer<UInt8>, scratch: inout [UInt8]) -> String {
-        JSONScanner.string(value, in: bytes, scratch: &scratch)
     }
 }

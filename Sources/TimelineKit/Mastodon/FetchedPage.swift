@@ -45,7 +45,7 @@ struct FetchedPage: Sendable {
         try MastodonResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
             guard let elements = document.arrayValue else {
                 throw JSONLineFailure(offset: document.offset, field: nil,
-                                      problem: .wrongType(expected: "an array of \(kind.many)", found: document.described))
+                                      problem: .wrongType(expected: "an array of \(kind.many)", found: document.found))
             }
             var timeline = DecodedTimeline()
             var values: [T] = []

@@ -38,7 +38,7 @@ struct RateLimit: Sendable, Equatable {
             guard let seconds = Int64(value) else { return nil }
             return seconds >= 1_000_000_000 ? Date(timeIntervalSince1970: Double(seconds)) : now.addingTimeInterval(Double(seconds))
         }
-        guard case let .success(milliseconds) = JSONObjectView.parseRFC3339(value) else { return nil }
+        guard case let .success(milliseconds) = RFC3339Time.parse(value) else { return nil }
         return MillisecondTime.date(fromMilliseconds: milliseconds)
     }
 }
