@@ -122,6 +122,39 @@ final class SQLiteConnection {
         return statement
     }
 
+    /// The SQL functions `defineTextPredicate` has defined on this connection.
+    private var definedPredicates: Set<String> = []
+
+    /// Defines the SQL function `name(text)` on this connection, once: 1 when `predicate` holds
+    /// for the text's UTF-8 bytes, 0 when not, NULL for NULL. Deterministic, and callable only
+    /// from statements this connection runs itself (`SQLITE_DIRECTONLY`): a trigger or view that
+    /// another program wrote into the file cannot call it, and schema that names it would not
+    /// work in the sqlite3 shell.
+    func defineTextPredicate(_ name: String, _ predicate: TextPredicate) throws(SQLiteError) {
+        guard !definedPredicates.contains(name) else { return }
+        let code = sqlite3_create_function_v2(
+            handle, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY,
+            unsafeBitCast(predicate, to: UnsafeMutableRawPointer.self), Self.callTextPredicate, nil, nil, nil)
+        if code != SQLITE_OK { throw error(code, sql: nil) }
+        definedPredicates.insert(name)
+    }
+
+    /// A test of a text's UTF-8 bytes, as a C function so that SQLite can hold it.
+    typealias TextPredicate = @convention(c) (UnsafePointer<UInt8>?, Int32) -> Bool
+
+    private static let callTextPredicate: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+        context, _, arguments in
+        // SQLite calls with exactly the one argument the definition declares.
+        guard let value = arguments?[0], sqlite3_value_type(value) != SQLITE_NULL else {
+            sqlite3_result_null(context)
+            return
+        }
+        let bytes = sqlite3_value_text(value)  // before _bytes, as SQLite's documentation orders
+        let count = sqlite3_value_bytes(value)
+        let predicate = unsafeBitCast(sqlite3_user_data(context), to: TextPredicate.self)
+        sqlite3_result_int(context, predicate(bytes, count) ? 1 : 0)
+    }
+
     /// The first column of the first row `sql` returns as an integer (`PRAGMA page_count`,
     /// `SELECT count(*) …`), or `nil` when it returns no row.
     func integer(_ sql: String) throws(SQLiteError) -> Int? {

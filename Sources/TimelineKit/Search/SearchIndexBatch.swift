@@ -11,23 +11,25 @@ enum SearchIndexBatch {
     /// Takes the old texts out of both indexes, puts the current ones in, and empties the
     /// pending list. Old texts come first: a rowid may be in both (an edit). CROSS JOIN keeps
     /// the pending list outside: the planner once scanned all messages for the trigram insert.
-    static let finish: String = {
-        let test = SearchScripts.unspacedCondition(on: "b")
-        return """
-            INSERT INTO messages_search (messages_search, rowid, text)
-                SELECT 'delete', seq, old_text FROM messages_search_pending WHERE old_text IS NOT NULL;
-            INSERT INTO messages_search_unspaced (messages_search_unspaced, rowid, text)
-                SELECT 'delete', seq, old_text || char(10, 10)
-                FROM (SELECT seq, old_text, CAST(old_text AS BLOB) AS b FROM messages_search_pending WHERE old_text IS NOT NULL)
-                WHERE length(old_text) <> length(b) AND \(test);
-            INSERT INTO messages_search (rowid, text)
-                SELECT m.rowid, m.text FROM messages_search_pending AS p CROSS JOIN messages AS m ON m.rowid = p.seq;
-            INSERT INTO messages_search_unspaced (rowid, text)
-                SELECT m.rowid, m.text || char(10, 10)
-                FROM messages_search_pending AS p CROSS JOIN messages AS m ON m.rowid = p.seq
-                WHERE m.text_is_unspaced;
-            DELETE FROM messages_search_pending;
-            DELETE FROM messages_search_deferred;
-            """
-    }()
+    /// The script test is `SearchScripts.holdsUnspaced`, defined on the connection by `prepare`.
+    static let finish = """
+        INSERT INTO messages_search (messages_search, rowid, text)
+            SELECT 'delete', seq, old_text FROM messages_search_pending WHERE old_text IS NOT NULL;
+        INSERT INTO messages_search_unspaced (messages_search_unspaced, rowid, text)
+            SELECT 'delete', seq, old_text || char(10, 10) FROM messages_search_pending
+            WHERE \(SearchScripts.unspacedFunction)(old_text);
+        INSERT INTO messages_search (rowid, text)
+            SELECT m.rowid, m.text FROM messages_search_pending AS p CROSS JOIN messages AS m ON m.rowid = p.seq;
+        INSERT INTO messages_search_unspaced (rowid, text)
+            SELECT m.rowid, m.text || char(10, 10)
+            FROM messages_search_pending AS p CROSS JOIN messages AS m ON m.rowid = p.seq
+            WHERE \(SearchScripts.unspacedFunction)(m.text);
+        DELETE FROM messages_search_pending;
+        DELETE FROM messages_search_deferred;
+        """
+
+    /// Defines on `connection` what `finish` calls (once per connection).
+    static func prepare(_ connection: SQLiteConnection) throws(SQLiteError) {
+        try connection.defineTextPredicate(SearchScripts.unspacedFunction, SearchScripts.unspacedPredicate)
+    }
 }

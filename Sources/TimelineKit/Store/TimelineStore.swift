@@ -367,7 +367,10 @@ public final class TimelineStore: Sendable {
         defer { transaction.isOpen = false }
         do {
             if migrating { try SchemaMigrator.applyPending(connection) }
-            try connection.reportingStoreErrors { () throws(SQLiteError) in try connection.execute(SearchIndexBatch.begin) }
+            try connection.reportingStoreErrors { () throws(SQLiteError) in
+                try SearchIndexBatch.prepare(connection)
+                try connection.execute(SearchIndexBatch.begin)
+            }
             let value = try body(transaction)
             try transaction.checkAuthorsExist()
             try connection.reportingStoreErrors { () throws(SQLiteError) in

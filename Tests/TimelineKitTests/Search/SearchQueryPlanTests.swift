@@ -92,6 +92,7 @@ import Testing
         let store = try Samples.store(in: directory)
         try store.upsert(messages: Samples.messages(1...50))
         let connection = try SQLiteConnection(path: store.path, mode: .readWrite)
+        try SearchIndexBatch.prepare(connection)
         let statements = SearchIndexBatch.finish.split(separator: ";").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
         #expect(statements.count == 6)
         for sql in statements where !sql.hasPrefix("DELETE") {

@@ -305,14 +305,56 @@ import Testing
 
     @Test func theIndexedScriptsAreTheOnesTheQueriesLookUp() throws {
         let store = try store([])
-        let table = try SQLiteShell.run(store.path, "SELECT sql FROM sqlite_master WHERE name = 'messages'")
-        let flat = table.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(flat.contains("text_is_unspaced INTEGER GENERATED ALWAYS AS ( length(text) <> length(CAST(text AS BLOB)) AND "
+        let view = try SQLiteShell.run(store.path, "SELECT sql FROM sqlite_master WHERE name = 'messages_unspaced'")
+        let flat = view.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flat.contains("FROM messages WHERE length(text) <> length(CAST(text AS BLOB)) AND "
             + SearchScripts.unspacedCondition(on: "CAST(text AS BLOB)")), "\(flat)")
-        // The triggers test the column, not copies of the condition.
+        // The triggers read the view, not copies of the condition; no column computes it at
+        // every insert.
         let triggers = try SQLiteShell.run(store.path, "SELECT sql FROM sqlite_master WHERE name LIKE 'messages_search_%' AND type = 'trigger'")
         #expect(!triggers.contains("instr("))
-        #expect(triggers.components(separatedBy: "text_is_unspaced").count - 1 == 4)
+        #expect(triggers.components(separatedBy: "FROM messages_unspaced").count - 1 == 4)
+        let table = try SQLiteShell.run(store.path, "SELECT sql FROM sqlite_master WHERE name = 'messages'")
+        #expect(!table.contains("GENERATED"))
+    }
+
+    @Test func theSwiftTestOfTheScriptsAgreesWithTheRangesForEveryCharacter() {
+        for value in UInt32(0x80)...0x2FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            // Between ASCII, at the start and at the very end: a prefix cut by the end is no match.
+            for text in ["a\(scalar)b", "\(scalar)", "é\(scalar)"] {
+                var text = text
+                let holds = text.withUTF8 { SearchScripts.holdsUnspaced($0) }
+                if holds != SearchScripts.isUnspaced(scalar) {
+                    Issue.record("U+\(String(value, radix: 16)) in \(text.debugDescription): Swift says \(holds)")
+                    return
+                }
+            }
+        }
+        // A lead byte cut off by the end of the text (SQLite may hand over any bytes).
+        for cut: [UInt8] in [[0x61, 0xE0], [0xE1], [0xE0, 0xB8], [0xE3]] {
+            #expect(cut.withUnsafeBufferPointer(SearchScripts.holdsUnspaced) == (cut.last == 0xE3 || cut.count == 2 && cut[0] == 0xE0 && cut[1] == 0xB8))
+        }
+    }
+
+    /// The trigram index holds exactly the messages the view names, with the text they hold
+    /// (a contentless index cannot check that itself): the same terms at the same places as an
+    /// index built afresh from `messages_unspaced`.
+    @Test func theTrigramIndexHoldsExactlyTheUnspacedTextsThroughEveryKindOfWrite() throws {
+        let store = try store(["今日は天気がいい", "plain text", "ภาษาไทย", "café", "mixed 天気 text", "ពេលព្រឹក"])
+        try store.upsert(messages: [Samples.message(2, text: "天気 now"), Samples.message(1, text: "no longer")])
+        #expect(try store.deleteMessages(ids: ["m3"]) == 1)
+        try expectTrigramIndexMatchesMessages(store, expected: 3)
+        try SQLiteShell.run(store.path, """
+            INSERT INTO messages (id, author_id, text, created_at) VALUES ('s1', 'u1', 'ကမ္ဘာ', 1795100000000);
+            UPDATE messages SET text = 'ឈ្មោះ' WHERE id = 'm4';
+            UPDATE messages SET text = 'plain again' WHERE id = 'm5';
+            DELETE FROM messages WHERE id = 'm6';
+            UPDATE messages SET text = 'ไทย again' WHERE id = 'm2';
+            """)
+        try expectTrigramIndexMatchesMessages(store, expected: 3)
+        #expect(try ids(store, "ไทย") == ["m2"])
+        #expect(try ids(store, "天気").isEmpty)
     }
 
     @Test func theBytePrefixesStartExactlyTheUnspacedCharacters() {
@@ -328,6 +370,25 @@ import Testing
     }
 
     // MARK: Helpers
+
+    private func expectTrigramIndexMatchesMessages(
+        _ store: TimelineStore, expected: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let unspaced = try SQLiteShell.run(store.path, "SELECT count(*) FROM messages_unspaced").trimmed
+        #expect(unspaced == String(expected), sourceLocation: sourceLocation)
+        let differences = try SQLiteShell.run(store.path, """
+            CREATE VIRTUAL TABLE temp.fresh USING fts5 (text, content = '', columnsize = 0, tokenize = 'trigram');
+            INSERT INTO temp.fresh (rowid, text) SELECT seq, text || char(10, 10) FROM messages_unspaced;
+            CREATE VIRTUAL TABLE temp.fresh_terms USING fts5vocab (temp, fresh, instance);
+            SELECT (SELECT count(*) FROM (
+                        SELECT term, doc, offset FROM messages_search_unspaced_terms
+                        EXCEPT SELECT term, doc, offset FROM temp.fresh_terms))
+                + (SELECT count(*) FROM (
+                        SELECT term, doc, offset FROM temp.fresh_terms
+                        EXCEPT SELECT term, doc, offset FROM messages_search_unspaced_terms));
+            """).trimmed
+        #expect(differences == "0", sourceLocation: sourceLocation)
+    }
 
     /// FTS5's own check that the word index matches the messages table.
     private func expectIndexIntact(_ store: TimelineStore, sourceLocation: SourceLocation = #_sourceLocation) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import TimelineKit
 
 /// Small, readable test data.
@@ -28,11 +29,31 @@ enum Samples {
 }
 
 extension Samples {
+    /// Migration 9 undone: the search's generated column and row-by-row triggers of migration 4
+    /// back in place of the view and its triggers.
+    static func undoMigration9(_ path: String) throws {
+        let search = Migration.all[3].sql
+        let column = try #require(search.range(of: "ALTER TABLE messages ADD COLUMN text_is_unspaced"))
+        let columnEnd = try #require(search.range(of: ") VIRTUAL;", range: column.upperBound ..< search.endIndex))
+        let triggers = try #require(search.range(of: "CREATE TRIGGER messages_search_insert AFTER"))
+        let triggersEnd = try #require(search.range(of: "-- A database from before search"))
+        try SQLiteShell.run(path, """
+            BEGIN;
+            DROP TRIGGER messages_search_insert; DROP TRIGGER messages_search_update_removes;
+            DROP TRIGGER messages_search_update; DROP TRIGGER messages_search_delete;
+            DROP VIEW messages_unspaced;
+            \(search[column.lowerBound ..< columnEnd.upperBound])
+            \(search[triggers.lowerBound ..< triggersEnd.lowerBound])
+            COMMIT;
+            """)
+    }
+
     /// Turns a database written by today's library into one of schema version 4, as that
     /// version wrote it: without the application ID (migration 5), the synced-accounts tables
     /// (migrations 6 and 8) and the index of replies (7), so that opening it runs those migrations
     /// for real.
     static func downgradeToSchemaVersion4(_ path: String) throws {
+        try undoMigration9(path)
         try SQLiteShell.run(path, """
             DROP TABLE synced_entries; DROP TABLE synced_timelines;
             DROP INDEX messages_by_reply;
@@ -44,6 +65,7 @@ extension Samples {
     /// synced accounts, as that version kept them: migration 6's eight tables instead of
     /// migration 8's three.
     static func downgradeToSchemaVersion7(_ path: String) throws {
+        try undoMigration9(path)
         try SQLiteShell.run(path, "BEGIN;\n" + Migration.all[5].sql + """
             INSERT INTO account_home (account, position, status_id, message_seq)
                 SELECT entry.account, entry.position, entry.id, message.seq

@@ -1,3 +1,5 @@
+import GRDB
+
 /// TimelineKit's end-of-transaction search indexing, as SQL text, for the peers that must do the
 /// same work as TimelineKit: GRDB (stage 7) and the sqlite3 shell (stage 10).
 ///
@@ -15,23 +17,50 @@ enum DeferredSearchIndexing {
     private static let unspacedPrefixes = ["E3", "E4", "E5", "E6", "E7", "E8", "E9", "EA", "EB", "EC", "ED",
                                            "E0B8", "E0B9", "E0BA", "E0BB", "E180", "E181", "E182", "E19E", "E19F"]
 
-    static let finish: String = {
-        let test = "(" + unspacedPrefixes.map { "instr(b, X'\($0)')" }.joined(separator: " OR ") + ")"
+    /// TimelineKit tests the scripts with a function of its own (`timeline_text_is_unspaced`,
+    /// `SearchScripts.holdsUnspaced`). GRDB defines the same (`defineUnspacedFunction`), so it
+    /// does the same work; the sqlite3 shell cannot define one, and tests in SQL as the schema's
+    /// own view `messages_unspaced` does (for it, the best SQL can do).
+    static func finish(withFunction: Bool) -> String {
+        let oldTest = withFunction
+            ? "timeline_text_is_unspaced(old_text)"
+            : "length(old_text) <> length(CAST(old_text AS BLOB)) AND ("
+                + unspacedPrefixes.map { "instr(CAST(old_text AS BLOB), X'\($0)')" }.joined(separator: " OR ") + ")"
+        let newRows = withFunction
+            ? "messages_search_pending AS p CROSS JOIN messages AS m ON m.rowid = p.seq WHERE timeline_text_is_unspaced(m.text)"
+            : "messages_search_pending AS p CROSS JOIN messages_unspaced AS m ON m.seq = p.seq"
         return """
             INSERT INTO messages_search (messages_search, rowid, text)
                 SELECT 'delete', seq, old_text FROM messages_search_pending WHERE old_text IS NOT NULL;
             INSERT INTO messages_search_unspaced (messages_search_unspaced, rowid, text)
-                SELECT 'delete', seq, old_text || char(10, 10)
-                FROM (SELECT seq, old_text, CAST(old_text AS BLOB) AS b FROM messages_search_pending WHERE old_text IS NOT NULL)
-                WHERE length(old_text) <> length(b) AND \(test);
+                SELECT 'delete', seq, old_text || char(10, 10) FROM messages_search_pending
+                WHERE old_text IS NOT NULL AND \(oldTest);
             INSERT INTO messages_search (rowid, text)
                 SELECT m.rowid, m.text FROM messages_search_pending AS p CROSS JOIN messages AS m ON m.rowid = p.seq;
             INSERT INTO messages_search_unspaced (rowid, text)
-                SELECT m.rowid, m.text || char(10, 10)
-                FROM messages_search_pending AS p CROSS JOIN messages AS m ON m.rowid = p.seq
-                WHERE m.text_is_unspaced;
+                SELECT m.seq, m.text || char(10, 10) FROM \(newRows);
             DELETE FROM messages_search_pending;
             DELETE FROM messages_search_deferred;
             """
-    }()
+    }
+
+    /// `timeline_text_is_unspaced` for GRDB: the same test as TimelineKit's, in Swift.
+    static let unspacedFunction = DatabaseFunction("timeline_text_is_unspaced", argumentCount: 1, pure: true) { values in
+        guard let text = String.fromDatabaseValue(values[0]) else { return nil }
+        var bytes = text
+        return bytes.withUTF8 { utf8 in
+            var index = 0
+            while index < utf8.count {
+                let byte = utf8[index]
+                index += 1
+                guard byte >= 0xE0, byte <= 0xED else { continue }
+                if byte >= 0xE3 { return true }
+                guard index < utf8.count else { continue }
+                let next = utf8[index]
+                if byte == 0xE0, (0xB8 ... 0xBB).contains(next) { return true }
+                if byte == 0xE1, (0x80 ... 0x82).contains(next) || (0x9E ... 0x9F).contains(next) { return true }
+            }
+            return false
+        }
+    }
 }

@@ -86,7 +86,7 @@ enum ShellPeer {
             DELETE FROM unread_messages WHERE seq IN (
                 SELECT m.seq FROM temp.lines AS l CROSS JOIN messages AS m ON m.id = \(line)->>'id'
                 WHERE \(line)->>'type' = 'message' AND \(line)->>'read' = 1);
-            \(DeferredSearchIndexing.finish)
+            \(DeferredSearchIndexing.finish(withFunction: false))
             COMMIT;
 
             """

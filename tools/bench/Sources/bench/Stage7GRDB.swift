@@ -106,6 +106,7 @@ func grdbConfiguration(readonly: Bool = false) -> Configuration {
     configuration.prepareDatabase { db in
         // The same durability as TimelineKit's writer.
         if !readonly { try db.execute(sql: "PRAGMA synchronous = FULL") }
+        db.add(function: DeferredSearchIndexing.unspacedFunction)
     }
     return configuration
 }
@@ -181,7 +182,7 @@ func stageGRDB(_ config: Config, _ data: DataSets, _ report: Report) throws {
                     // New rows start unread; all rows here are new.
                     if record.isRead { try db.execute(sql: markSequenceReadSQL, arguments: [db.lastInsertedRowID]) }
                 }
-                try db.execute(sql: DeferredSearchIndexing.finish)
+                try db.execute(sql: DeferredSearchIndexing.finish(withFunction: true))
             }
         }
         seconds["grdb.record"] = Double(now() - start) / 1e9
@@ -204,7 +205,7 @@ func stageGRDB(_ config: Config, _ data: DataSets, _ report: Report) throws {
                     try statement.execute(arguments: record.arguments)
                     if record.isRead { try markRead.execute(arguments: [db.lastInsertedRowID]) }
                 }
-                try db.execute(sql: DeferredSearchIndexing.finish)
+                try db.execute(sql: DeferredSearchIndexing.finish(withFunction: true))
             }
         }
         seconds["grdb.raw"] = Double(now() - start) / 1e9

@@ -7,6 +7,7 @@ import TimelineKit
 /// statements, on an empty list of pending messages.
 private let dropSearchIndexSQL = """
     DROP TRIGGER messages_search_insert;
+    DROP TRIGGER messages_search_update_removes;
     DROP TRIGGER messages_search_update;
     DROP TRIGGER messages_search_delete;
     DROP TRIGGER messages_search_insert_deferred;
@@ -15,11 +16,11 @@ private let dropSearchIndexSQL = """
     """
 
 /// What the search migration runs to build the index of an existing database, in one pass
-/// (`messages.text_is_unspaced` is the migration's test for the scripts the trigram index holds).
+/// (the view `messages_unspaced` holds the schema's test for the scripts the trigram index holds).
 private let rebuildSearchIndexSQL = """
     INSERT INTO messages_search (messages_search) VALUES ('rebuild');
     INSERT INTO messages_search_unspaced (rowid, text)
-        SELECT rowid, text || char(10, 10) FROM messages WHERE text_is_unspaced;
+        SELECT seq, text || char(10, 10) FROM messages_unspaced;
     """
 
 /// 8. Search: ingest with the full-text index against without it (same messages, same run), the
