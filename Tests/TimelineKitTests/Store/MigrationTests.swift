@@ -110,16 +110,3 @@ import Testing
         #expect(try FileSystem.permissions(at: store.snapshotFile.path) == 0o600)
     }
 }
-
-extension String {
-    var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
-}
-
-/// Files kept in the repository's `Fixtures/` folder.
-enum Fixtures {
-    static func path(_ name: String) -> String {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures").appendingPathComponent(name).path
-    }
-}
