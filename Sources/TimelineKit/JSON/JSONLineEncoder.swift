@@ -69,6 +69,15 @@ package enum JSONLineEncoder {
         bytes.append(UInt8(ascii: "}"))
     }
 
+    /// Whether any of the eight bytes in `word` is DEL (0x7F), which the encoder escapes and
+    /// `JSONScanner.needsAttention` lets through.
+    @inline(__always)
+    private static func holdsDelete(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let delete = word ^ (ones &* 0x7F)
+        return (delete &- ones) & ~delete & (ones &* 0x80) != 0
+    }
+
     /// Appends `string` as a JSON string literal, quotes included.
     package static func appendString(_ string: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
@@ -78,6 +87,15 @@ package enum JSONLineEncoder {
             var position = 0
             let count = utf8.count
             while position < count {
+                // Eight plain ASCII bytes at a time (no quote, backslash, control or DEL), the
+                // bulk of most text, as the scanner reads them. In bounds: the loop reads
+                // position ..< position + 8 <= count, and count > 0 gives a base address.
+                while count - position >= 8 {
+                    let word = UnsafeRawPointer(utf8.baseAddress! + position).loadUnaligned(as: UInt64.self)
+                    if JSONScanner.needsAttention(word) || Self.holdsDelete(word) { break }
+                    position += 8
+                }
+                guard position < count else { break }
                 // In bounds: position < count by the loop condition; the lookahead reads below
                 // check position + 1 and + 2 against count first.
                 let byte = utf8[position]

@@ -86,6 +86,23 @@ struct JSONLinesExportTests {
         #expect(try store.message(id: "m1")?.text == text)
     }
 
+    /// The encoder passes eight plain ASCII bytes at a time: a character to escape is escaped
+    /// wherever it falls against those words (first, last, across a boundary, in the short tail).
+    @Test func aCharacterToEscapeIsEscapedAtEveryOffsetOfTheText() throws {
+        let special = ["\u{0}", "\u{1b}", "\t", "\n", "\u{1f}", "\"", "\\", "\u{7f}", "\u{80}", "\u{9b}", "\u{2028}", "\u{2029}"]
+        for character in special {
+            for offset in 0 ... 17 {
+                let text = String(repeating: "a", count: offset) + character + String(repeating: "b", count: 17 - offset)
+                let message = Message(id: "m1", authorID: "u1", text: text, createdAt: Date(timeIntervalSince1970: 0))
+                let line = JSONLinesExporter.line(for: message)
+                #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F ... 0x9F).contains($0.value) || $0.value == 0x2028 || $0.value == 0x2029 },
+                        "\(character.debugDescription) at \(offset): \(line)")
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                #expect(object["text"] as? String == text, "\(character.debugDescription) at \(offset): \(line)")
+            }
+        }
+    }
+
     @Test func showJSONLineCarriesTheAuthorAndStillImports() throws {
         let alice = User(id: "u1", handle: "alice", name: "Alice \u{1b}[1m", isBot: true)
         let message = Message(id: "m1", authorID: "u1", text: "hello", createdAt: Date(timeIntervalSince1970: 1_795_168_800))
