@@ -62,6 +62,50 @@ extension TimelineProcess {
         return (result, Self.seconds(ContinuousClock.now - started))
     }
 
+    /// The CPU time (user and system) `timeline` spent running `arguments`, with its output thrown
+    /// away or, `inTerminal`, painted on a pseudo-terminal of 80 by 24. CPU time, read from the
+    /// child's own accounting when it is reaped (`wait4`), not the wall clock: a machine busy with
+    /// the rest of the suite delays a process, and a wall clock counts that wait as its cost.
+    func cpuTime(_ arguments: [String], inTerminal: Bool) throws -> (status: Int32, seconds: Double) {
+        let terminal = inTerminal ? try PseudoTerminal(columns: 80, rows: 24) : nil
+        let output = terminal.map { $0.secondary.fileDescriptor } ?? open("/dev/null", O_WRONLY)
+        let nothing = open("/dev/null", O_RDWR)
+        defer {
+            if terminal == nil { close(output) }
+            close(nothing)
+        }
+        #if canImport(Glibc)
+        var actions = posix_spawn_file_actions_t()
+        #else
+        var actions: posix_spawn_file_actions_t?
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, terminal == nil ? nothing : output, 0)
+        posix_spawn_file_actions_adddup2(&actions, output, 1)
+        posix_spawn_file_actions_adddup2(&actions, nothing, 2)
+
+        let argv = ([Self.executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, Self.executable, &actions, nil, argv, envp)
+        guard spawned == 0 else { throw ShellFailure(description: "posix_spawn \(Self.executable): error \(spawned)") }
+        if let terminal {
+            terminal.closeSecondary()
+            _ = terminal.readUntilClosed()  // a full terminal would stop the paint
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 {
+            guard errno == EINTR else { throw ShellFailure(description: "wait4: errno \(errno)") }
+        }
+        let seconds = [usage.ru_utime, usage.ru_stime].reduce(0.0) { $0 + Double($1.tv_sec) + Double($1.tv_usec) * 1e-6 }
+        // The exit status, as the shell reports it: the code, or 128 + the signal that ended it.
+        let exited = status & 0x7f == 0
+        return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), seconds)
+    }
+
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
