@@ -10,6 +10,11 @@ struct LocationOptions: ParsableArguments {
     var db: String?
 
     func location() throws(ExitCode) -> TimelineLocation {
+        try Self.location(db: db)
+    }
+
+    /// Where the database is: `db` (`--db`), else the environment's choice.
+    static func location(db: String?) throws(ExitCode) -> TimelineLocation {
         do throws(TimelineLocation.ResolutionError) {
             return try TimelineLocation.resolve(explicitPath: db)
         } catch {
@@ -23,7 +28,12 @@ struct LocationOptions: ParsableArguments {
     /// by another process is waited for 5 s, or `TIMELINE_WRITE_TIMEOUT_MS` (separate from
     /// `show`'s short `TIMELINE_BUSY_TIMEOUT_MS`).
     func openStore(create: Bool) throws(ExitCode) -> TimelineStore {
-        let location = try location()
+        try Self.openStore(db: db, create: create)
+    }
+
+    /// `openStore(create:)` for the database `db` names (`--db`), for a command read by hand.
+    static func openStore(db: String?, create: Bool) throws(ExitCode) -> TimelineStore {
+        let location = try location(db: db)
         do throws(TimelineStoreError) {
             var configuration = TimelineStore.Configuration(createIfMissing: create)
             if let milliseconds = Terminal.environment("TIMELINE_WRITE_TIMEOUT_MS").flatMap({ Int($0) }), milliseconds >= 0 {

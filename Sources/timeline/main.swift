@@ -19,6 +19,10 @@ if let request = ShowRequest.parse(arguments) {
     let runner = ShowRunner(request: request)
     exit(runner.run())
 }
+// The everyday commands read plain command lines by hand too (see `QuickCommand`).
+if let request = QuickCommand.parse(arguments) {
+    exit(QuickCommand.run(request))
+}
 // A mistyped command would otherwise read as an argument to `show`, the default command.
 if let unknown = CommandSuggestion.unknownCommand(in: arguments) {
     Terminal.emitError(unknown + "\n")

@@ -56,75 +56,118 @@ struct PostCommand: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object: the new message's id, author, handle, created_at and url.")
     var json = false
 
-    func validate() throws {
-        if local, account != nil { throw ValidationError("--local keeps the message here; it cannot go to --account too.") }
-        if local || handle != nil, cw != nil || replyTo != nil || visibility != nil || idempotencyKey != nil {
-            throw ValidationError("--cw, --reply-to, --visibility and --idempotency-key are for publishing to an account, not for --local posts.")
-        }
+    var request: Request {
+        Request(db: location.db, account: account, cw: cw, replyTo: replyTo, visibility: visibility, idempotencyKey: idempotencyKey,
+                local: local, handle: handle, text: text, json: json)
     }
 
-    func run() throws {
-        let accountStore = try reportingErrors { try AccountStore.standard() }
-        let accounts = try reportingErrors { try accountStore.hasAccountsFile ? accountStore.accounts() : [] }
-        if local || handle != nil || (accounts.isEmpty && account == nil) {
-            try postLocally()
-            return
-        }
-        let target: Account
-        if let account {
-            target = try reportingErrors { try accountStore.account(named: account) }
-        } else if accounts.count == 1 {
-            target = accounts[0]
-        } else {
-            let names = accounts.map { TerminalText.line($0.name) }.joined(separator: ", ")
-            throw fail(ValidationError("several accounts (\(names)): say which with --account NAME, or --local --as HANDLE."))
-        }
-        let store = try location.openStore(create: true)
-        let post = MastodonPost(text: text, contentWarning: cw, replyTo: replyTo, visibility: visibility,
-                                idempotencyKey: idempotencyKey ?? MastodonPost.newIdempotencyKey())
-        let message = try reportingErrors {
-            let token = try target.accessToken()
-            let sync = try MastodonSync(store: store, account: target, token: token, transport: CurlTransport())
-            return try waitFor { () async throws(MastodonError) -> Message in try await sync.post(post) }
-        }
-        let author = try reportingErrors { try store.users(ids: [message.authorID]).first }
-        report(message, handle: author?.handle)
-    }
+    func validate() throws { try request.validate() }
 
-    private func postLocally() throws {
-        guard let handle else {
-            throw fail(ValidationError("a local post needs its author: --as HANDLE (or log in to an account: timeline login mastodon URL)."))
+    func run() throws { try request.run() }
+
+    /// What `post` was asked, read by ArgumentParser or by hand (`QuickCommand`).
+    struct Request: QuickRequest {
+        var db: String?
+        var account: String?
+        var cw: String?
+        var replyTo: String?
+        var visibility: MastodonPost.Visibility?
+        var idempotencyKey: String?
+        var local = false
+        var handle: String?
+        var text: String
+        var json = false
+
+        static let options: Set<String> = ["--account", "--cw", "--reply-to", "--visibility", "--idempotency-key", "--as"]
+        static let flags: Set<String> = ["--local", "--json"]
+
+        init(db: String?, account: String?, cw: String?, replyTo: String?, visibility: MastodonPost.Visibility?, idempotencyKey: String?,
+             local: Bool, handle: String?, text: String, json: Bool) {
+            (self.db, self.account, self.cw, self.replyTo, self.visibility) = (db, account, cw, replyTo, visibility)
+            (self.idempotencyKey, self.local, self.handle, self.text, self.json) = (idempotencyKey, local, handle, text, json)
         }
-        let store = try location.openStore(create: true)
-        let bare = handle.hasPrefix("@") ? String(handle.dropFirst()) : handle
-        let authors = try reportingErrors { try store.users(handle: bare) }
-        guard authors.count == 1, let author = authors.first else {
-            if authors.isEmpty {
-                Terminal.emitError("timeline: no user has the handle @\(bare). Add one first: timeline user ID --handle \(bare) --name \"Your Name\"\n")
-            } else {
-                Terminal.emitError("timeline: several users have the handle @\(bare) (IDs \(authors.map(\.id).joined(separator: ", "))). Give them different handles with `timeline user ID --handle NEW`.\n")
+
+        init?(_ arguments: PlainArguments) {
+            guard arguments.positionals.count == 1,
+                  case let .some(visibility) = arguments.value("--visibility", as: MastodonPost.Visibility.init(rawValue:))
+            else { return nil }
+            self.init(db: arguments.value("--db"), account: arguments.value("--account"), cw: arguments.value("--cw"),
+                      replyTo: arguments.value("--reply-to"), visibility: visibility, idempotencyKey: arguments.value("--idempotency-key"),
+                      local: arguments.flag("--local"), handle: arguments.value("--as"), text: arguments.positionals[0], json: arguments.flag("--json"))
+            if (try? validate()) == nil { return nil }
+        }
+
+        /// Refuses what cannot be done, for ArgumentParser to report.
+        func validate() throws(ValidationError) {
+            if local, account != nil { throw ValidationError("--local keeps the message here; it cannot go to --account too.") }
+            if local || handle != nil, cw != nil || replyTo != nil || visibility != nil || idempotencyKey != nil {
+                throw ValidationError("--cw, --reply-to, --visibility and --idempotency-key are for publishing to an account, not for --local posts.")
             }
-            throw ExitCode(ExitStatus.dataError)
         }
-        let message = try reportingErrors { try store.post(text, authorID: author.id) }
-        report(message, handle: author.handle)
-    }
 
-    /// One line for a person, or one JSON object for a script; the server's text is neutralised
-    /// either way.
-    private func report(_ message: Message, handle: String?) {
-        if json {
-            var object = JSONObjectWriter()
-            object.add("id", message.id)
-            object.add("author", message.authorID)
-            if let handle { object.add("handle", handle) }
-            object.add("created_at", message.createdAt.formatted(.iso8601))
-            if let url = message.url { object.add("url", url) }
-            Terminal.emit(object.finish() + "\n")
-        } else {
-            var line = "Posted \(TerminalText.line(message.id))"
-            if let url = message.url { line += " \(TerminalText.line(url))" }
-            Terminal.emit(line + ".\n")
+        func run() throws(ExitCode) {
+            let accountStore = try reportingErrors { try AccountStore.standard() }
+            let accounts = try reportingErrors { try accountStore.hasAccountsFile ? accountStore.accounts() : [] }
+            if local || handle != nil || (accounts.isEmpty && account == nil) {
+                try postLocally()
+                return
+            }
+            let target: Account
+            if let account {
+                target = try reportingErrors { try accountStore.account(named: account) }
+            } else if accounts.count == 1 {
+                target = accounts[0]
+            } else {
+                let names = accounts.map { TerminalText.line($0.name) }.joined(separator: ", ")
+                throw fail(ValidationError("several accounts (\(names)): say which with --account NAME, or --local --as HANDLE."))
+            }
+            let store = try LocationOptions.openStore(db: db, create: true)
+            let post = MastodonPost(text: text, contentWarning: cw, replyTo: replyTo, visibility: visibility,
+                                    idempotencyKey: idempotencyKey ?? MastodonPost.newIdempotencyKey())
+            let message = try reportingErrors {
+                let token = try target.accessToken()
+                let sync = try MastodonSync(store: store, account: target, token: token, transport: CurlTransport())
+                return try waitFor { () async throws(MastodonError) -> Message in try await sync.post(post) }
+            }
+            let author = try reportingErrors { try store.users(ids: [message.authorID]).first }
+            report(message, handle: author?.handle)
+        }
+
+        private func postLocally() throws(ExitCode) {
+            guard let handle else {
+                throw fail(ValidationError("a local post needs its author: --as HANDLE (or log in to an account: timeline login mastodon URL)."))
+            }
+            let store = try LocationOptions.openStore(db: db, create: true)
+            let bare = handle.hasPrefix("@") ? String(handle.dropFirst()) : handle
+            let authors = try reportingErrors { try store.users(handle: bare) }
+            guard authors.count == 1, let author = authors.first else {
+                if authors.isEmpty {
+                    Terminal.emitError("timeline: no user has the handle @\(bare). Add one first: timeline user ID --handle \(bare) --name \"Your Name\"\n")
+                } else {
+                    Terminal.emitError("timeline: several users have the handle @\(bare) (IDs \(authors.map(\.id).joined(separator: ", "))). Give them different handles with `timeline user ID --handle NEW`.\n")
+                }
+                throw ExitCode(ExitStatus.dataError)
+            }
+            let message = try reportingErrors { try store.post(text, authorID: author.id) }
+            report(message, handle: author.handle)
+        }
+
+        /// One line for a person, or one JSON object for a script; the server's text is neutralised
+        /// either way.
+        private func report(_ message: Message, handle: String?) {
+            if json {
+                var object = JSONObjectWriter()
+                object.add("id", message.id)
+                object.add("author", message.authorID)
+                if let handle { object.add("handle", handle) }
+                object.add("created_at", message.createdAt.formatted(.iso8601))
+                if let url = message.url { object.add("url", url) }
+                Terminal.emit(object.finish() + "\n")
+            } else {
+                var line = "Posted \(TerminalText.line(message.id))"
+                if let url = message.url { line += " \(TerminalText.line(url))" }
+                Terminal.emit(line + ".\n")
+            }
         }
     }
 }
