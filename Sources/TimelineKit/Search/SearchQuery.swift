@@ -122,12 +122,18 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
     /// Whether `text` satisfies what the index could not decide: in every clause that holds a
     /// hashtag or mention, some term occurs; no excluded hashtag or mention occurs.
     func passesCheck(_ text: String) -> Bool {
-        let prepared = SearchText(text)
+        // The text is prepared only once a term could be in it.
+        var prepared: SearchText?
+        func occurs(_ term: SearchTerm) -> Bool {
+            guard term.mayOccur(in: text) else { return false }
+            if prepared == nil { prepared = SearchText(text) }
+            return prepared.map { !term.ranges(in: $0).isEmpty } ?? false
+        }
         for clause in clauses where clause.contains(where: \.needsCheck) {
-            guard clause.contains(where: { !$0.ranges(in: prepared).isEmpty }) else { return false }
+            guard clause.contains(where: occurs) else { return false }
         }
         for term in exclusions where term.needsCheck {
-            if !term.ranges(in: prepared).isEmpty { return false }
+            if occurs(term) { return false }
         }
         return true
     }

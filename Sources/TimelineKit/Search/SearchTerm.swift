@@ -24,7 +24,7 @@ struct SearchTerm: Sendable, Hashable {
     /// looked up in the trigram index.
     let isUnspaced: Bool
     /// The body's words, folded (word terms only).
-    let words: [String]
+    let words: [[Unicode.Scalar]]
     /// The body folded, scalar by scalar (unspaced terms only).
     let foldedScalars: [Unicode.Scalar]
 
@@ -41,7 +41,8 @@ struct SearchTerm: Sendable, Hashable {
             foldedScalars = folded
         } else {
             self.isPrefix = isPrefix
-            words = SearchText(body).words.map(\.folded)
+            let prepared = SearchText(body)
+            words = prepared.words.map { Array(prepared.folded[$0.folded]) }
             foldedScalars = []
             guard !words.isEmpty else { return nil }
         }
@@ -65,6 +66,36 @@ struct SearchTerm: Sendable, Hashable {
     var trigramPrefix: String { body.lowercased() }
 
     /// Where the term occurs in `text`.
+    /// Whether the term could be in `text`, by a quick look when it has a marker: somewhere a
+    /// sign must be followed by the term's first folded scalar (scalars that fold to nothing,
+    /// combining accents, are stepped over). When not, the text need not be prepared for the
+    /// full check: most texts a common word finds hold no such tag.
+    func mayOccur(in text: String) -> Bool {
+        guard let marker else { return true }
+        guard let first = words.first?.first ?? foldedScalars.first else { return false }
+        let signs = marker.scalars
+        let scalars = text.unicodeScalars
+        let utf8 = text.utf8
+        // Signs are found by their first byte (`#`, `@`, or 0xEF of the fullwidth ones), which
+        // always starts a scalar; only the scalars after one are decoded.
+        var from = utf8.startIndex
+        while let found = utf8[from...].firstIndex(where: { $0 == 0x23 || $0 == 0x40 || $0 == 0xEF }) {
+            from = utf8.index(after: found)
+            guard signs.contains(scalars[found]) else { continue }
+            var next = scalars.index(after: found)
+            while next < scalars.endIndex {
+                let scalar = scalars[next]
+                let lead = scalar.isASCII ? SearchFolding.foldASCII(scalar) : SearchFolding.fold(scalar).unicodeScalars.first
+                if let lead {
+                    if lead == first { return true }
+                    break
+                }
+                next = scalars.index(after: next)
+            }
+        }
+        return false
+    }
+
     func ranges(in text: SearchText) -> [Range<String.Index>] {
         isUnspaced ? text.substringRanges(of: foldedScalars, after: marker) : text.wordRanges(of: words, prefix: isPrefix, after: marker)
     }

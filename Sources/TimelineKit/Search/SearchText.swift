@@ -4,7 +4,8 @@
 struct SearchText {
     /// A word of the text: its folded form and where it is.
     struct Word {
-        var folded: String
+        /// Where its folded form is in `SearchText.folded` (a word's scalars are consecutive).
+        var folded: Range<Int>
         var range: Range<String.Index>
         /// The scalar right before the word, if any (a `#` or `@`?).
         var before: Unicode.Scalar?
@@ -25,16 +26,22 @@ struct SearchText {
         while index < scalars.endIndex {
             let scalar = scalars[index]
             let next = scalars.index(after: index)
-            let foldedScalar = SearchFolding.fold(scalar)
-            for piece in foldedScalar.unicodeScalars {
-                folded.append(piece)
+            let isWord = Self.isWordScalar(scalar, continuing: current != nil)
+            if isWord, current == nil { current = Word(folded: folded.count..<folded.count, range: index..<next, before: previous) }
+            if scalar.isASCII {
+                // Most text: one scalar folds to one, without making a String for it.
+                folded.append(SearchFolding.foldASCII(scalar))
                 origins.append(index)
+            } else {
+                let foldedScalar = SearchFolding.fold(scalar)
+                for piece in foldedScalar.unicodeScalars {
+                    folded.append(piece)
+                    origins.append(index)
+                }
             }
-            if Self.isWordScalar(scalar, continuing: current != nil) {
-                var word = current ?? Word(folded: "", range: index..<next, before: previous)
-                word.folded += foldedScalar
-                word.range = word.range.lowerBound..<next
-                current = word
+            if isWord, let word = current {
+                current?.folded = word.folded.lowerBound..<folded.count
+                current?.range = word.range.lowerBound..<next
             } else if let word = current {
                 words.append(word)
                 current = nil
@@ -66,15 +73,15 @@ struct SearchText {
 
     /// Where the run of `words` occurs (the last one as a prefix when `prefix`), from the marker
     /// before the first word when there must be one.
-    func wordRanges(of query: [String], prefix: Bool, after marker: SearchTerm.Marker?) -> [Range<String.Index>] {
+    func wordRanges(of query: [[Unicode.Scalar]], prefix: Bool, after marker: SearchTerm.Marker?) -> [Range<String.Index>] {
         guard !query.isEmpty, words.count >= query.count else { return [] }
         var ranges: [Range<String.Index>] = []
         for start in 0...(words.count - query.count) {
             var matches = true
             for (offset, word) in query.enumerated() {
-                let candidate = words[start + offset].folded
+                let candidate = folded[words[start + offset].folded]
                 let isLast = offset == query.count - 1
-                if !(candidate == word || (isLast && prefix && candidate.hasPrefix(word))) {
+                if !(candidate.elementsEqual(word) || (isLast && prefix && candidate.starts(with: word))) {
                     matches = false
                     break
                 }

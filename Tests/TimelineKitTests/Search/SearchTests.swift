@@ -69,6 +69,19 @@ import Testing
         #expect(try ids(store, "swift -#swift") == ["m2"])
     }
 
+    /// Texts without a sign are passed over before they are prepared for the check; the
+    /// fullwidth signs (＃, ＠) count as signs.
+    @Test func fullwidthSignsMarkTagsAndMentionsAndTextsWithoutASignNeverMatch() throws {
+        let store = try store(["morning ＃coffee", "coffee # later", "coffee with ＠ana", "coffee", "Café #CAFÉ"])
+        #expect(try ids(store, "#coffee") == ["m1"])
+        #expect(try ids(store, "coffee -#coffee") == ["m4", "m3", "m2"])
+        #expect(try ids(store, "@ana") == ["m3"])
+        #expect(try ids(store, "#cafe") == ["m5"])
+        // A combining accent between the sign and a spaceless word folds to nothing.
+        let japanese = try self.store(["今日は#\u{301}東京へ", "#京都 と 東京"])
+        #expect(try ids(japanese, "#東京") == ["m1"])
+    }
+
     @Test func mentionsMatchTheHandleWithOrWithoutItsServer() throws {
         let store = try store(["thanks @bob!", "bob said hi", "cc @bob@example.social", "@bobby hello"])
         #expect(try ids(store, "@bob") == ["m3", "m1"])
