@@ -65,7 +65,10 @@ guard FileManager.default.isExecutableFile(atPath: config.timeline), !config.dat
     exit(64)
 }
 try FileManager.default.createDirectory(atPath: config.dataDirectory, withIntermediateDirectories: true)
+// A fresh home each run: what an earlier bench left there (an account logged in to a loopback
+// server long gone) would make every `mark-read` try to reach that server.
 let home = config.dataDirectory + "/home"
+try? FileManager.default.removeItem(atPath: home)
 try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
 Runner.env = Runner.environment(home: home)
 Runner.probeReport = home + "/rss.txt"
