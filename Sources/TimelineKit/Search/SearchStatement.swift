@@ -90,6 +90,16 @@ struct SearchStatement {
     }
 
     private mutating func condition(for term: SearchTerm, negated: Bool) -> String {
+        let found = indexCondition(for: term, negated: negated)
+        guard let marker = term.marker, !negated else { return found }
+        // A tag or mention passes the check in Swift only where the text holds its sign: rows
+        // without one stay in SQLite, never read into a message (most of what `coffee` finds
+        // has no `#` at all).
+        let signs = marker.scalars.map { "instr(m.text, \(bind(.text(String($0))))) > 0" }
+        return "(\(found) AND (\(signs.joined(separator: " OR "))))"
+    }
+
+    private mutating func indexCondition(for term: SearchTerm, negated: Bool) -> String {
         let table = term.isUnspaced ? "messages_search_unspaced" : "messages_search"
         if order == .walkingTimeline {
             if term.isShortUnspaced {

@@ -67,12 +67,13 @@ struct SearchTerm: Sendable, Hashable {
 
     /// Where the term occurs in `text`.
     /// Whether the term could be in `text`, by a quick look when it has a marker: somewhere a
-    /// sign must be followed by the term's first folded scalar (scalars that fold to nothing,
+    /// sign must be followed by the term's first word, folded (scalars that fold to nothing,
     /// combining accents, are stepped over). When not, the text need not be prepared for the
-    /// full check: most texts a common word finds hold no such tag.
+    /// full check: most tags in texts that hold the word are other tags.
     func mayOccur(in text: String) -> Bool {
         guard let marker else { return true }
-        guard let first = words.first?.first ?? foldedScalars.first else { return false }
+        let wanted = words.first ?? foldedScalars
+        guard !wanted.isEmpty else { return false }
         let signs = marker.scalars
         let scalars = text.unicodeScalars
         let utf8 = text.utf8
@@ -82,14 +83,21 @@ struct SearchTerm: Sendable, Hashable {
         while let found = utf8[from...].firstIndex(where: { $0 == 0x23 || $0 == 0x40 || $0 == 0xEF }) {
             from = utf8.index(after: found)
             guard signs.contains(scalars[found]) else { continue }
+            var matched = 0
             var next = scalars.index(after: found)
-            while next < scalars.endIndex {
+            following: while next < scalars.endIndex {
                 let scalar = scalars[next]
-                let lead = scalar.isASCII ? SearchFolding.foldASCII(scalar) : SearchFolding.fold(scalar).unicodeScalars.first
-                if let lead {
-                    if lead == first { return true }
-                    break
+                if scalar.isASCII {
+                    guard SearchFolding.foldASCII(scalar) == wanted[matched] else { break following }
+                    matched += 1
+                } else {
+                    for piece in SearchFolding.fold(scalar).unicodeScalars {
+                        guard piece == wanted[matched] else { break following }
+                        matched += 1
+                        if matched == wanted.count { return true }
+                    }
                 }
+                if matched == wanted.count { return true }
                 next = scalars.index(after: next)
             }
         }
