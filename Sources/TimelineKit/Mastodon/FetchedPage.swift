@@ -78,7 +78,15 @@ struct DecodedNotification: Sendable, Hashable {
     /// The status it is about, when it has one.
     var messageID: String?
 
-    /// Reads a notification, adding its account and status to `timeline`.
+    init(id: String, kind: NotificationKind, createdAt: Int64, actorID: String?, messageID: String?) {
+        self.id = id
+        self.kind = kind
+        self.createdAt = createdAt
+        self.actorID = actorID
+        self.messageID = messageID
+    }
+
+    /// Reads a Mastodon notification, adding its account and status to `timeline`.
     init(_ view: JSONObjectView, into timeline: inout DecodedTimeline) throws(JSONLineFailure) {
         let decoder = MastodonDecoder()
         id = try view.requiredID("id")

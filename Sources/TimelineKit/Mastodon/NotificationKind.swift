@@ -29,6 +29,8 @@ public struct NotificationKind: RawRepresentable, Sendable, Hashable, CustomStri
     public static let update = NotificationKind(rawValue: "update")
     /// Someone quoted one of the account's statuses (Mastodon 4.4).
     public static let quote = NotificationKind(rawValue: "quote")
+    /// Someone replied to one of the account's posts (Bluesky; Mastodon says `mention`).
+    public static let reply = NotificationKind(rawValue: "reply")
     /// Someone signed up (for moderators).
     public static let adminSignUp = NotificationKind(rawValue: "admin.sign_up")
     /// Someone filed a report (for moderators).

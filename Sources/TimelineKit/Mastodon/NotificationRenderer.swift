@@ -10,6 +10,7 @@ import Foundation
 /// ♥ Alice liked your post "Shipping today 🚀" · 3m
 /// ⇄ Bob boosted your post "Shipping today 🚀" · 5m
 /// @ Carol mentioned you: "@alice are you coming tonight?" · 1h
+/// ↩ Carol replied to you: "Same here" · 1h
 /// + Dan followed you · 2d
 /// ▤ A poll by Eve has ended: "Tabs or spaces?" · Nov 3
 /// ✎ Frank edited a post you boosted: "Fixed the link" · now
@@ -46,6 +47,7 @@ public struct NotificationRenderer: Sendable {
         case "•": "*"
         case "▤": "poll"
         case "✎": "edit"
+        case "↩": "re"
         case "·": "-"
         default: unicode
         }
@@ -60,6 +62,7 @@ public struct NotificationRenderer: Sendable {
         case .reblog: return "\(mark("⇄")) \(who) boosted your post\(post.map { " " + $0 } ?? "")"
         case .quote: return "\(mark("❝")) \(who) quoted your post\(post.map { ": " + $0 } ?? "")"
         case .mention: return "@ \(who) mentioned you\(post.map { ": " + $0 } ?? "")"
+        case .reply: return "\(mark("↩")) \(who) replied to you\(post.map { ": " + $0 } ?? "")"
         case .status: return "\(mark("•")) \(who) posted\(post.map { ": " + $0 } ?? "")"
         case .follow: return "+ \(who) followed you"
         case .followRequest: return "? \(who) asked to follow you"
