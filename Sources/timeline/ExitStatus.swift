@@ -84,7 +84,7 @@ func exitStatus(for error: any Error) -> Int32 {
         case .unknownAccount: ExitStatus.usage
         case .tokenCommandFailed: ExitStatus.noPermission
         }
-    case let error as MastodonError:
+    case let error as ServerError:
         switch error {
         case .invalidServer, .replyTargetElsewhere: ExitStatus.usage
         case .invalidToken, .unauthorized: ExitStatus.noPermission

@@ -173,11 +173,11 @@ public struct MastodonAuthorization: Sendable {
         return answer
     }
 
-    /// The `error` (and `error_description`) of a JSON error body, made safe for a terminal,
+    /// The `error` (and `error_description`, or XRPC's `message`) of a JSON error body, made safe for a terminal,
     /// shortened, and with any secret of the request removed should the server quote one.
     static func serverMessage(_ body: [UInt8], hiding secrets: [String]) -> String {
         guard let answer = try? JSONFields.document(body) else { return "" }
-        var text = [answer.text("error"), answer.text("error_description")].compactMap { $0 }.joined(separator: ": ")
+        var text = [answer.text("error"), answer.text("error_description"), answer.text("message")].compactMap { $0 }.joined(separator: ": ")
         for secret in secrets where !secret.isEmpty { text = text.replacing(secret, with: "…") }
         let safe = TerminalText.line(text)
         return safe.count > 200 ? String(safe.prefix(200)) + "…" : safe

@@ -16,7 +16,7 @@ struct FetchedPage: Sendable {
     var isEmpty: Bool { entryIDs.isEmpty }
 
     /// A page of `GET /api/v1/timelines/home` (an array of statuses).
-    static func statuses(_ response: HTTPResponse, from url: String, namespace: MastodonNamespace) throws(MastodonError) -> FetchedPage {
+    static func statuses(_ response: HTTPResponse, from url: String, namespace: MastodonNamespace) throws(ServerError) -> FetchedPage {
         let decoder = MastodonDecoder()
         let (ids, timeline) = try elements(of: response, from: url, expected: ("status", "statuses")) {
             view, timeline throws(JSONLineFailure) in try decoder.status(view, into: &timeline)
@@ -26,7 +26,7 @@ struct FetchedPage: Sendable {
     }
 
     /// A page of `GET /api/v1/notifications` (an array of notifications).
-    static func notifications(_ response: HTTPResponse, from url: String, namespace: MastodonNamespace) throws(MastodonError) -> FetchedPage {
+    static func notifications(_ response: HTTPResponse, from url: String, namespace: MastodonNamespace) throws(ServerError) -> FetchedPage {
         let (notifications, timeline) = try elements(of: response, from: url, expected: ("notification", "notifications")) {
             view, timeline throws(JSONLineFailure) in try DecodedNotification(view, into: &timeline)
         }
@@ -41,7 +41,7 @@ struct FetchedPage: Sendable {
     private static func elements<T>(
         of response: HTTPResponse, from url: String, expected kind: (one: String, many: String),
         _ read: (JSONObjectView, inout DecodedTimeline) throws(JSONLineFailure) -> T
-    ) throws(MastodonError) -> ([T], DecodedTimeline) {
+    ) throws(ServerError) -> ([T], DecodedTimeline) {
         try MastodonResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
             guard let elements = document.arrayValue else {
                 throw JSONLineFailure(offset: document.offset, field: nil,
@@ -62,7 +62,7 @@ struct FetchedPage: Sendable {
         guard !fields.isEmpty else { return lastEntry }
         let links = LinkHeader(fields: fields, base: url)
         guard let next = links.first(relation: "next") else { return nil }
-        return MastodonServer.queryValue("max_id", in: next.target) ?? lastEntry
+        return ServerAddress.queryValue("max_id", in: next.target) ?? lastEntry
     }
 }
 

@@ -22,7 +22,7 @@ public struct MastodonMarker: Sendable, Hashable {
     }
 
     /// The `home` marker of a markers answer (`{"home": {…}}`); `nil` when the account has none.
-    static func home(in response: HTTPResponse, from url: String) throws(MastodonError) -> MastodonMarker? {
+    static func home(in response: HTTPResponse, from url: String) throws(ServerError) -> MastodonMarker? {
         try MastodonResponseReader.read(response, from: url) { document throws(JSONLineFailure) -> MastodonMarker? in
             let markers = try JSONObjectView(document, path: "", expected: "an object of markers")
             guard let home = try markers.object("home", expected: "a marker object") else { return nil }
@@ -37,16 +37,16 @@ public struct MastodonMarker: Sendable, Hashable {
 extension MastodonClient {
     /// The account's home read marker (`GET /api/v1/markers?timeline[]=home`), `nil` when it
     /// has never been set.
-    public func homeMarker() async throws(MastodonError) -> MastodonMarker? {
+    public func homeMarker() async throws(ServerError) -> MastodonMarker? {
         let url = server.url("/api/v1/markers", query: [("timeline[]", "home")])
         return try MastodonMarker.home(in: try await send(.get, url), from: url)
     }
 
     /// Sets the home read marker to the server's status ID `lastReadID`
     /// (`POST /api/v1/markers`). A 409 Conflict (the marker moved meanwhile) comes back as
-    /// `MastodonError.rejected` with status 409.
+    /// `ServerError.rejected` with status 409.
     @discardableResult
-    public func setHomeMarker(lastReadID: String) async throws(MastodonError) -> MastodonMarker? {
+    public func setHomeMarker(lastReadID: String) async throws(ServerError) -> MastodonMarker? {
         let url = server.url("/api/v1/markers")
         var body: [UInt8] = Array(#"{"home":{"last_read_id":"#.utf8)
         JSONLineEncoder.appendString(lastReadID, to: &body)

@@ -12,11 +12,11 @@
 /// server (JSON Lines imports, `local-…` posts, Mastodon files imported without an account)
 /// have no `/` and never collide with these.
 public struct MastodonNamespace: Sendable, Hashable {
-    /// The server's authority (`MastodonServer.authority`).
+    /// The server's authority (`ServerAddress.authority`).
     public let authority: String
 
     /// The namespace of `server`'s IDs.
-    public init(server: MastodonServer) {
+    public init(server: ServerAddress) {
         authority = server.authority
     }
 

@@ -67,12 +67,12 @@ extension MastodonSync {
     /// the person wrote it). Its ID is namespaced like every synced message. A retry with the
     /// same `post` sends the same `Idempotency-Key`, so the status is published once.
     ///
-    /// - Throws: `MastodonError.replyTargetElsewhere` when `replyTo` is a message of another
+    /// - Throws: `ServerError.replyTargetElsewhere` when `replyTo` is a message of another
     ///   server, the client's errors (`.rejected` with the server's reason for a refused post:
     ///   too long, empty), `.store`.
     @discardableResult
-    public func post(_ post: MastodonPost) async throws(MastodonError) -> Message {
-        let replyTo = try post.replyTo.map { id throws(MastodonError) in try serverStatusID(replyingTo: id) }
+    public func post(_ post: MastodonPost) async throws(ServerError) -> Message {
+        let replyTo = try post.replyTo.map { id throws(ServerError) in try serverStatusID(replyingTo: id) }
         let url = client.server.url("/api/v1/statuses")
         let response = try await client.send(.post, url, json: post.body(replyToServerID: replyTo),
                                              headers: [HTTPHeader(name: "Idempotency-Key", value: post.idempotencyKey)])
@@ -95,7 +95,7 @@ extension MastodonSync {
     }
 
     /// The server's ID of the status a reply answers.
-    private func serverStatusID(replyingTo id: String) throws(MastodonError) -> String {
+    private func serverStatusID(replyingTo id: String) throws(ServerError) -> String {
         // No `/`: the server's own ID, as its web address shows it.
         guard id.contains("/") else { return id }
         guard let serverID = namespace.serverID(of: id) else {
@@ -108,12 +108,12 @@ extension MastodonSync {
     }
 
     /// One status (`POST /api/v1/statuses`, an event's data): its namespaced ID and what it holds.
-    static func status(in response: HTTPResponse, from url: String, namespace: MastodonNamespace) throws(MastodonError) -> (String, DecodedTimeline) {
+    static func status(in response: HTTPResponse, from url: String, namespace: MastodonNamespace) throws(ServerError) -> (String, DecodedTimeline) {
         try status(inBody: MastodonResponseReader.body(of: response, from: url), from: url, namespace: namespace)
     }
 
     /// One status in `body`.
-    static func status(inBody body: [UInt8], from url: String, namespace: MastodonNamespace) throws(MastodonError) -> (String, DecodedTimeline) {
+    static func status(inBody body: [UInt8], from url: String, namespace: MastodonNamespace) throws(ServerError) -> (String, DecodedTimeline) {
         let (id, timeline) = try MastodonResponseReader.read(body: body, from: url) { document throws(JSONLineFailure) in
             var timeline = DecodedTimeline()
             let view = try JSONObjectView(document, path: "", expected: "a status object")

@@ -1,17 +1,17 @@
 /// Reads the JSON body of a server's answer with the import's strict parser, so a truncated or
-/// malformed body, or one of the wrong shape, becomes a `MastodonError.invalidResponse` that
+/// malformed body, or one of the wrong shape, becomes a `ServerError.invalidResponse` that
 /// names the URL, the place in the body (line, column, JSON path) and what was wrong.
 enum MastodonResponseReader {
     /// The one JSON document of `response` (the answer to `url`), read by `read`.
     static func read<T>(
         _ response: HTTPResponse, from url: String, _ read: (JSONNode) throws(JSONLineFailure) -> T
-    ) throws(MastodonError) -> T {
+    ) throws(ServerError) -> T {
         try self.read(body: body(of: response, from: url), from: url, read)
     }
 
     /// The body of `response`, refused when the server says it is not JSON (an HTML error page
     /// of a proxy in front of the server, say).
-    static func body(of response: HTTPResponse, from url: String) throws(MastodonError) -> [UInt8] {
+    static func body(of response: HTTPResponse, from url: String) throws(ServerError) -> [UInt8] {
         if let type = response.header("Content-Type"), !type.lowercased().contains("json") {
             throw .invalidResponse(url: url, problem: "it is \(ImportError.quoted(type)), not JSON.")
         }
@@ -21,7 +21,7 @@ enum MastodonResponseReader {
     /// The one JSON document in `body` (from `url`, or an event of the stream at `url`).
     static func read<T>(
         body: [UInt8], from url: String, _ read: (JSONNode) throws(JSONLineFailure) -> T
-    ) throws(MastodonError) -> T {
+    ) throws(ServerError) -> T {
         do throws(JSONLineFailure) {
             return try read(try JSONFields.document(body))
         } catch {

@@ -25,7 +25,7 @@ extension MastodonSync {
 
     /// Syncs one timeline: the newest page, then the gaps, newest first, within
     /// `options.maximumPagesPerTimeline` requests.
-    func sync(_ timeline: SyncedTimeline) async throws(MastodonError) -> TimelineProgress {
+    func sync(_ timeline: SyncedTimeline) async throws(ServerError) -> TimelineProgress {
         let authority = namespace.authority
         try write { transaction throws(TimelineStoreError) in
             try transaction.withSQLite { () throws(SQLiteError) in try ledger(transaction.connection, timeline).begin(server: authority) }
@@ -55,7 +55,7 @@ extension MastodonSync {
     }
 
     /// One page of `timeline`: below `maxID` and above `sinceID` when given.
-    func fetch(_ timeline: SyncedTimeline, maxID: String?, sinceID: String?, limit: Int) async throws(MastodonError) -> FetchedPage {
+    func fetch(_ timeline: SyncedTimeline, maxID: String?, sinceID: String?, limit: Int) async throws(ServerError) -> FetchedPage {
         var query: [(name: String, value: String)] = [("limit", String(limit))]
         if let maxID { query.append(("max_id", maxID)) }
         if let sinceID { query.append(("since_id", sinceID)) }
@@ -73,7 +73,7 @@ extension MastodonSync {
     /// the read state the server's marker gives the new entries.
     func store(
         _ page: FetchedPage, of timeline: SyncedTimeline, at place: PagePlace, depth: Int, refreshingSnapshot: Bool = false
-    ) throws(MastodonError) -> TimelineProgress {
+    ) throws(ServerError) -> TimelineProgress {
         let namespace = namespace
         return try write(refreshingSnapshot: refreshingSnapshot) { transaction throws(TimelineStoreError) -> TimelineProgress in
             try transaction.upsert(users: page.timeline.users)

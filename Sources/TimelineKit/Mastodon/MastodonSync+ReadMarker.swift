@@ -27,10 +27,10 @@ extension MastodonSync {
     ///    the server's. The marker never moves back: when the server's marker is not among the
     ///    stored entries, the server is asked whether it is older (one request) first.
     ///
-    /// - Throws: `MastodonError.markerConflict` when the marker kept changing (409) for
+    /// - Throws: `ServerError.markerConflict` when the marker kept changing (409) for
     ///   `markerAttempts` rounds, and the client's errors.
     @discardableResult
-    public func syncReadMarker() async throws(MastodonError) -> ReadMarkerSync {
+    public func syncReadMarker() async throws(ServerError) -> ReadMarkerSync {
         let authority = namespace.authority
         try write { transaction throws(TimelineStoreError) in
             try transaction.withSQLite { () throws(SQLiteError) in try ledger(transaction.connection, .home).begin(server: authority) }
@@ -61,7 +61,7 @@ extension MastodonSync {
     }
 
     /// Records the server's marker and, when it moved, marks read what is at or below it.
-    private func applyServerMarker(_ marker: MastodonMarker?) throws(MastodonError) -> Int {
+    private func applyServerMarker(_ marker: MastodonMarker?) throws(ServerError) -> Int {
         guard let marker else { return 0 }
         return try write { transaction throws(TimelineStoreError) -> Int in
             try transaction.withSQLite { () throws(SQLiteError) -> Int in
@@ -76,7 +76,7 @@ extension MastodonSync {
     }
 
     /// The home entry the marker should move to, when it should move.
-    private func markerTarget() async throws(MastodonError) -> (statusID: String, position: Int64)? {
+    private func markerTarget() async throws(ServerError) -> (statusID: String, position: Int64)? {
         let (cursor, through, hasGaps) = try read { connection throws(SQLiteError) in
             let ledger = ledger(connection, .home)
             return (try ledger.cursor(), try ledger.readThrough(), try ledger.hasBoundedGaps())

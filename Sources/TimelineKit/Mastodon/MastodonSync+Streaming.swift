@@ -5,7 +5,7 @@ extension MastodonClient {
     /// `GET /api/v2/instance` (`wss://streaming.mastodon.social`), as the `https://` URL that
     /// serves server-sent events; the server's own address when it names none (Mastodon serves
     /// the stream there too, behind its proxy).
-    public func streamingBaseURL() async throws(MastodonError) -> String {
+    public func streamingBaseURL() async throws(ServerError) -> String {
         let url = server.url("/api/v2/instance")
         let response: HTTPResponse
         do {
@@ -45,7 +45,7 @@ extension MastodonSync {
     ///
     /// - Throws: `.unauthorized`; `.rejected` when the server refuses to stream; the transport's
     ///   failures as `.unreachable`; `.store` when an event cannot be stored (the stream stops).
-    public func stream(onEvent: @escaping @Sendable (MastodonStreamEvent) -> Void = { _ in }) async throws(MastodonError) {
+    public func stream(onEvent: @escaping @Sendable (MastodonStreamEvent) -> Void = { _ in }) async throws(ServerError) {
         let url = try await client.streamingBaseURL() + "/api/v1/streaming/user"
         let request = HTTPRequest(method: .get, url: url, headers: client.headers(accept: "text/event-stream"),
                                   timeout: Self.streamSilenceLimit)
@@ -61,7 +61,7 @@ extension MastodonSync {
         switch response.status {
         case 200 ..< 300: return
         case 401: throw .unauthorized(server: client.server.baseURL)
-        default: throw .rejected(url: url, status: response.status, reason: MastodonError.reason(inBody: receiver.refusal))
+        default: throw .rejected(url: url, status: response.status, reason: ServerError.reason(inBody: receiver.refusal))
         }
     }
 
@@ -80,14 +80,14 @@ extension MastodonSync {
     public func follow(
         pollInterval: Duration = .seconds(120), gate: SyncGate? = nil,
         onEvent: @escaping @Sendable (MastodonStreamEvent) -> Void = { _ in }
-    ) async throws(MastodonError) {
+    ) async throws(ServerError) {
         var backoff = Duration.seconds(1)
         var streams = true
         while true {
             if Task.isCancelled { throw .cancelled }
-            do throws(MastodonError) {
+            do throws(ServerError) {
                 if let gate {
-                    _ = try await gate.runUnlessBusy { () async throws(MastodonError) in try await run() }
+                    _ = try await gate.runUnlessBusy { () async throws(ServerError) in try await run() }
                 } else {
                     try await run()
                 }
@@ -123,7 +123,7 @@ extension MastodonSync {
 
     /// Stores one event of the stream. Returns what it changed; `previous` is the entry of each
     /// timeline that this connection placed last.
-    func apply(_ event: ServerSentEvent, url: String, previous: inout [SyncedTimeline: String]) throws(MastodonError) -> MastodonStreamEvent {
+    func apply(_ event: ServerSentEvent, url: String, previous: inout [SyncedTimeline: String]) throws(ServerError) -> MastodonStreamEvent {
         let source = url + " (event \(ImportError.quoted(event.type)))"
         switch event.type {
         case "update":
@@ -175,7 +175,7 @@ final class StreamReceiver: Sendable {
         var parser = ServerSentEventParser()
         var previous: [SyncedTimeline: String] = [:]
         var refusal: [UInt8] = []
-        var failure: MastodonError?
+        var failure: ServerError?
     }
 
     private let sync: MastodonSync
@@ -190,7 +190,7 @@ final class StreamReceiver: Sendable {
     }
 
     /// The first error that stopped the stream.
-    var failure: MastodonError? { state.withLock { $0.failure } }
+    var failure: ServerError? { state.withLock { $0.failure } }
     /// The start of the body of a refused stream (its reason).
     var refusal: [UInt8] { state.withLock { $0.refusal } }
 
@@ -203,7 +203,7 @@ final class StreamReceiver: Sendable {
                 return state.refusal.count < 64 << 10
             }
             for event in state.parser.parse(chunk) {
-                do throws(MastodonError) {
+                do throws(ServerError) {
                     reported.append(try sync.apply(event, url: url, previous: &state.previous))
                 } catch {
                     if case .invalidResponse = error {

@@ -62,11 +62,11 @@ public struct MastodonSync: Sendable {
         /// Whether `run()` reads and sets the home read marker.
         public var syncsReadMarker: Bool
         /// Retries, back-off and the rate limit.
-        public var policy: MastodonRequestPolicy
+        public var policy: RequestPolicy
 
         public init(
             homeDepth: Int = 200, notificationDepth: Int = 80, pageSize: Int = 40, maximumPagesPerTimeline: Int = 25,
-            syncsNotifications: Bool = true, syncsReadMarker: Bool = true, policy: MastodonRequestPolicy = MastodonRequestPolicy()
+            syncsNotifications: Bool = true, syncsReadMarker: Bool = true, policy: RequestPolicy = RequestPolicy()
         ) {
             self.homeDepth = max(1, homeDepth)
             self.notificationDepth = max(1, notificationDepth)
@@ -95,15 +95,15 @@ public struct MastodonSync: Sendable {
     /// Prepares to sync `account` of the server at `server` (`https://mastodon.social`, or
     /// `http://127.0.0.1:PORT` for a local test server) with the access token `token`.
     ///
-    /// - Throws: `MastodonError.invalidServer` when `server` is not a usable address,
+    /// - Throws: `ServerError.invalidServer` when `server` is not a usable address,
     ///   `.invalidToken` when `token` cannot be one (it is never sent then).
     /// `accountID` is the account's own ID on the server (`verify_credentials`' `id`), whose
     /// statuses are stored read; `nil` when unknown.
     public init(
         store: TimelineStore, server: String, token: String, account: String, accountID: String? = nil,
         transport: any HTTPTransport, options: Options = Options(), clock: SyncClock = .system
-    ) throws(MastodonError) {
-        let server = try MastodonServer(server)
+    ) throws(ServerError) {
+        let server = try ServerAddress(server)
         guard let token = AccessToken(token) else { throw .invalidToken }
         self.store = store
         self.account = account
@@ -118,7 +118,7 @@ public struct MastodonSync: Sendable {
     public init(
         store: TimelineStore, account: Account, token: AccessToken, transport: any HTTPTransport,
         options: Options = Options(), clock: SyncClock = .system
-    ) throws(MastodonError) {
+    ) throws(ServerError) {
         try self.init(store: store, server: account.server, token: token.value, account: account.name,
                       accountID: account.accountID, transport: transport, options: options, clock: clock)
     }
@@ -138,14 +138,14 @@ public struct MastodonSync: Sendable {
     /// and rewrites the snapshot once at the end (also after a failure, when something was
     /// stored before it).
     ///
-    /// - Throws: `MastodonError`; what was stored before the failure stays, and the next run
+    /// - Throws: `ServerError`; what was stored before the failure stays, and the next run
     ///   goes on from it.
     @discardableResult
-    public func run() async throws(MastodonError) -> MastodonSyncSummary {
+    public func run() async throws(ServerError) -> MastodonSyncSummary {
         var summary = MastodonSyncSummary(account: account)
         let requestsBefore = client.requestsSent
         let generation = try storeCall { () throws(TimelineStoreError) in try store.state().generation }
-        do throws(MastodonError) {
+        do throws(ServerError) {
             let home = try await sync(.home)
             summary.newStatuses = home.newEntries
             summary.gapsLeft = home.gapsLeft
@@ -181,18 +181,18 @@ public struct MastodonSync: Sendable {
     /// One write transaction, without a snapshot rewrite unless asked: a sync rewrites it once.
     func write<T: Sendable>(
         refreshingSnapshot: Bool = false, _ body: (TimelineTransaction) throws(TimelineStoreError) -> T
-    ) throws(MastodonError) -> T {
+    ) throws(ServerError) -> T {
         try storeCall { () throws(TimelineStoreError) in try store.storeWrite(refreshingSnapshot: refreshingSnapshot, body) }
     }
 
     /// One read transaction.
-    func read<T: Sendable>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(MastodonError) -> T {
+    func read<T: Sendable>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(ServerError) -> T {
         try storeCall { () throws(TimelineStoreError) in
             try store.read { reader throws(SQLiteError) in try body(reader.connection) }
         }
     }
 
-    func storeCall<T>(_ body: () throws(TimelineStoreError) -> T) throws(MastodonError) -> T {
+    func storeCall<T>(_ body: () throws(TimelineStoreError) -> T) throws(ServerError) -> T {
         do {
             return try body()
         } catch {

@@ -8,7 +8,7 @@ import Foundation
 public struct SyncedAccountState: Sendable, Hashable {
     /// The account's name.
     public var account: String
-    /// The server its IDs come from (`MastodonServer.authority`).
+    /// The server its IDs come from (`ServerAddress.authority`).
     public var server: String
     /// When its last sync completed, if ever (`timeline sync --if-older` compares with it).
     public var lastSyncedAt: Date?

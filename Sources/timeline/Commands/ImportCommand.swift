@@ -60,7 +60,7 @@ struct ImportCommand: ParsableCommand {
         // The account first: a name that is not there must fail before anything is created.
         let namespace = try account.map { name throws -> MastodonNamespace in
             let account = try reportingErrors { try AccountStore.standard().account(named: name) }
-            return MastodonNamespace(server: try reportingErrors { try MastodonServer(account.server) })
+            return MastodonNamespace(server: try reportingErrors { try ServerAddress(account.server) })
         }
         let store = try location.openStore(create: true)
         // A person who ran `timeline import` alone would otherwise face a silent wait.

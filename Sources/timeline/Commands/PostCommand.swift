@@ -127,7 +127,7 @@ struct PostCommand: ParsableCommand {
             let message = try reportingErrors {
                 let token = try target.accessToken()
                 let sync = try MastodonSync(store: store, account: target, token: token, transport: CurlTransport())
-                return try waitFor { () async throws(MastodonError) -> Message in try await sync.post(post) }
+                return try waitFor { () async throws(ServerError) -> Message in try await sync.post(post) }
             }
             let author = try reportingErrors { try store.users(ids: [message.authorID]).first }
             report(message, handle: author?.handle)

@@ -17,7 +17,7 @@ struct ReadMarkerPush {
     }
 
     /// The policy of a push: no retries, a short limit, no waiting for a rate limit.
-    static let policy = MastodonRequestPolicy(maximumAttempts: 1, maximumRateLimitWait: .zero, requestTimeout: .seconds(5))
+    static let policy = RequestPolicy(maximumAttempts: 1, maximumRateLimitWait: .zero, requestTimeout: .seconds(5))
 
     /// Pushes for the accounts owning any of `ids` (every account when `ids` is `nil`). Nothing
     /// happens, and no file is read beyond one `lstat`, when nobody ever logged in.
@@ -26,7 +26,7 @@ struct ReadMarkerPush {
               let accounts = try? accountStore.accounts() else { return [] }
         let concerned = accounts.filter { account in
             guard let ids else { return true }
-            guard let server = try? MastodonServer(account.server) else { return false }
+            guard let server = try? ServerAddress(account.server) else { return false }
             let namespace = MastodonNamespace(server: server)
             return ids.contains { namespace.serverID(of: $0) != nil }
         }
@@ -35,7 +35,7 @@ struct ReadMarkerPush {
                 let token = try account.accessToken()
                 let sync = try MastodonSync(store: store, account: account, token: token, transport: CurlTransport(),
                                             options: .init(policy: policy))
-                let result = try waitFor { () async throws(MastodonError) -> ReadMarkerSync in try await sync.syncReadMarker() }
+                let result = try waitFor { () async throws(ServerError) -> ReadMarkerSync in try await sync.syncReadMarker() }
                 return Outcome(account: account.name, markerSet: result.markerSet)
             } catch {
                 return Outcome(account: account.name, failure: error)

@@ -69,7 +69,7 @@ final class ServerFollower: Sendable {
                 createIfMissing: false, busyTimeout: .seconds(5)))
             let sync = try MastodonSync(store: store, account: account, token: token, transport: CurlTransport())
             try await sync.follow(gate: gate)
-        } catch MastodonError.cancelled {
+        } catch ServerError.cancelled {
             return
         } catch {
             if Task.isCancelled { return }

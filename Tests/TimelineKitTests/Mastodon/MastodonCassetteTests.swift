@@ -43,7 +43,7 @@ import Testing
     @Test func recordedNextAndPrevLinksLeadToTheRecordedPages() async throws {
         let cassette = try Cassette.named("fetch_next_previous")
         let transport = ReplayTransport(cassette)
-        let client = MastodonClient(server: try MastodonServer("http://localhost:3000"), token: AccessToken("t")!, transport: transport,
+        let client = MastodonClient(server: try ServerAddress("http://localhost:3000"), token: AccessToken("t")!, transport: transport,
                                     clock: TestClock().clock)
         let first = "http://localhost:3000/api/v1/accounts/117020565966271181/statuses?limit=5"
         let page1 = try await client.send(.get, first)
@@ -54,7 +54,7 @@ import Testing
         #expect(transport.replayed.withLock { $0 } == [
             first, first + "&max_id=117020580489281910", first + "&min_id=117020580481736214",
         ])
-        let namespace = MastodonNamespace(server: try MastodonServer("http://localhost:3000"))
+        let namespace = MastodonNamespace(server: try ServerAddress("http://localhost:3000"))
         let page = try FetchedPage.statuses(page2, from: next.target, namespace: namespace)
         #expect(page.entryIDs.count == 5)
         #expect(page.olderCursor == "117020580452511285")
@@ -62,7 +62,7 @@ import Testing
 
     @Test func recordedPagesWithAndWithoutLinksGiveTheirCursors() throws {
         let cassette = try Cassette.named("min_max_id")
-        let namespace = MastodonNamespace(server: try MastodonServer("http://localhost:3000"))
+        let namespace = MastodonNamespace(server: try ServerAddress("http://localhost:3000"))
         let pages = try cassette.interactions("GET", "http://localhost:3000/api/v1/timelines/home").map {
             try FetchedPage.statuses($0.response.httpResponse, from: $0.request.uri, namespace: namespace)
         }
@@ -73,7 +73,7 @@ import Testing
     @Test func theRecordedMarkerIsReadAndSetAsTheServerExpects() async throws {
         let cassette = try Cassette.named("markers")
         let transport = ReplayTransport(cassette)
-        let client = MastodonClient(server: try MastodonServer("http://localhost:3000"), token: AccessToken("t")!, transport: transport,
+        let client = MastodonClient(server: try ServerAddress("http://localhost:3000"), token: AccessToken("t")!, transport: transport,
                                     clock: TestClock().clock)
         let set = try await client.setHomeMarker(lastReadID: "117020574841135347")
         #expect(set?.lastReadID == "117020574841135347")
@@ -135,7 +135,7 @@ import Testing
         let directory = TemporaryDirectory()
         let store = try TimelineStore(path: directory.file("timeline.sqlite"))
         let (sync, _) = try sync(try Cassette.named("unauthorized_home_timeline"), store: store)
-        await #expect(throws: MastodonError.unauthorized(server: "http://localhost:3000")) { try await sync.run() }
+        await #expect(throws: ServerError.unauthorized(server: "http://localhost:3000")) { try await sync.run() }
         #expect(try store.state().messageCount == 0)
     }
 }

@@ -7,8 +7,8 @@ import Testing
     let server = FakeMastodonServer()
     let clock = TestClock()
 
-    private func client(_ policy: MastodonRequestPolicy = MastodonRequestPolicy()) throws -> MastodonClient {
-        MastodonClient(server: try MastodonServer(FakeMastodonServer.base), token: AccessToken(Self.token)!, transport: server,
+    private func client(_ policy: RequestPolicy = RequestPolicy()) throws -> MastodonClient {
+        MastodonClient(server: try ServerAddress(FakeMastodonServer.base), token: AccessToken(Self.token)!, transport: server,
                        policy: policy, clock: clock.clock)
     }
 
@@ -31,7 +31,7 @@ import Testing
         let directory = TemporaryDirectory()
         let store = try Samples.store(in: directory)
         for token in ["", "abc def", "abc\r\nX-Evil: 1", "tökén"] {
-            #expect(throws: MastodonError.invalidToken) {
+            #expect(throws: ServerError.invalidToken) {
                 try MastodonSync(store: store, server: FakeMastodonServer.base, token: token, account: "me", transport: server)
             }
         }
@@ -40,10 +40,10 @@ import Testing
 
     @Test func aRequestOffTheServersOriginIsNeverSent() async throws {
         let client = try client()
-        await #expect(throws: MastodonError.self) {
+        await #expect(throws: ServerError.self) {
             _ = try await client.send(.get, "https://evil.example/api/v1/timelines/home")
         }
-        await #expect(throws: MastodonError.self) {
+        await #expect(throws: ServerError.self) {
             _ = try await client.send(.get, "https://social.example.evil.example/api/v1/timelines/home")
         }
         #expect(server.requestCount == 0)
@@ -54,7 +54,7 @@ import Testing
         let reset = clock.now.addingTimeInterval(20)
         server.configure { $0.responseHeaders = [
             HTTPHeader(name: "X-RateLimit-Remaining", value: "2"),
-            HTTPHeader(name: "X-RateLimit-Reset", value: MastodonError.timestamp(reset)),
+            HTTPHeader(name: "X-RateLimit-Reset", value: ServerError.timestamp(reset)),
         ] }
         _ = try await client.send(.get, homeURL)
         #expect(clock.sleeps.isEmpty)
@@ -68,14 +68,14 @@ import Testing
         let reset = clock.now.addingTimeInterval(240)
         server.configure { $0.responseHeaders = [
             HTTPHeader(name: "X-RateLimit-Remaining", value: "0"),
-            HTTPHeader(name: "X-RateLimit-Reset", value: MastodonError.timestamp(reset)),
+            HTTPHeader(name: "X-RateLimit-Reset", value: ServerError.timestamp(reset)),
         ] }
         _ = try await client.send(.get, homeURL)
-        await #expect(throws: MastodonError.rateLimited(url: homeURL, retryAt: reset)) {
+        await #expect(throws: ServerError.rateLimited(url: homeURL, retryAt: reset)) {
             _ = try await client.send(.get, homeURL)
         }
         #expect(server.requestCount == 1)
-        let error = MastodonError.rateLimited(url: homeURL, retryAt: reset)
+        let error = ServerError.rateLimited(url: homeURL, retryAt: reset)
         #expect(error.isTemporary)
         #expect(error.description.contains("Try again after 2026-08-01T14:04:00Z"))
     }
@@ -88,7 +88,7 @@ import Testing
         #expect(clock.sleeps == [.seconds(7)])
         let reset = clock.now.addingTimeInterval(3600)
         server.configure { $0.faults[2] = .status(429, headers: [HTTPHeader(name: "X-RateLimit-Reset", value: "\(Int(reset.timeIntervalSince1970))")]) }
-        await #expect(throws: MastodonError.rateLimited(url: homeURL, retryAt: reset)) {
+        await #expect(throws: ServerError.rateLimited(url: homeURL, retryAt: reset)) {
             _ = try await client.send(.get, homeURL)
         }
     }
@@ -99,16 +99,16 @@ import Testing
         #expect(try await client.send(.get, homeURL).status == 200)
         #expect(clock.sleeps == [.seconds(1), .seconds(2)])
         server.configure { $0.faults = [3: .status(206), 4: .status(206), 5: .status(206), 6: .status(206)] }
-        await #expect(throws: MastodonError.timelineBeingRebuilt(url: homeURL, attempts: 4)) {
+        await #expect(throws: ServerError.timelineBeingRebuilt(url: homeURL, attempts: 4)) {
             _ = try await client.send(.get, homeURL)
         }
-        #expect(MastodonError.timelineBeingRebuilt(url: homeURL, attempts: 4).isTemporary)
+        #expect(ServerError.timelineBeingRebuilt(url: homeURL, attempts: 4).isTemporary)
     }
 
     @Test func serverFailuresAndTimeOutsAreRetriedWithBackOffThenReported() async throws {
         let client = try client()
         server.configure { $0.faults = [0: .status(503), 1: .timeout, 2: .cut, 3: .status(500)] }
-        await #expect(throws: MastodonError.serverFailed(url: homeURL, status: 500, attempts: 4)) {
+        await #expect(throws: ServerError.serverFailed(url: homeURL, status: 500, attempts: 4)) {
             _ = try await client.send(.get, homeURL)
         }
         #expect(clock.sleeps == [.seconds(1), .seconds(2), .seconds(4)])
@@ -125,11 +125,11 @@ import Testing
     @Test func unauthorizedSaysToLogInAgainAtOnce() async throws {
         let client = try client()
         server.configure { $0.faults[0] = .status(401, body: #"{"error":"The access token is invalid"}"#) }
-        await #expect(throws: MastodonError.unauthorized(server: FakeMastodonServer.base)) {
+        await #expect(throws: ServerError.unauthorized(server: FakeMastodonServer.base)) {
             _ = try await client.send(.get, homeURL)
         }
         #expect(server.requestCount == 1)
-        let text = MastodonError.unauthorized(server: FakeMastodonServer.base).description
+        let text = ServerError.unauthorized(server: FakeMastodonServer.base).description
         #expect(text.contains("timeline login"))
         #expect(!text.contains(Self.token))
     }
@@ -137,7 +137,7 @@ import Testing
     @Test func aRefusalCarriesTheServersReasonMadeSafe() async throws {
         let client = try client()
         server.configure { $0.faults[0] = .status(422, body: #"{"error":"Validation failed: \u001b]0;pwned\u0007Text too long"}"#) }
-        await #expect(throws: MastodonError.rejected(url: homeURL, status: 422, reason: "Validation failed: ␛]0;pwned␇Text too long")) {
+        await #expect(throws: ServerError.rejected(url: homeURL, status: 422, reason: "Validation failed: ␛]0;pwned␇Text too long")) {
             _ = try await client.send(.get, homeURL)
         }
     }
@@ -158,7 +158,7 @@ import Testing
             #expect(error.description.contains(homeURL))
         }
         server.configure { $0.faults[1] = .status(200, headers: [HTTPHeader(name: "Content-Type", value: "text/html")], body: "<html>") }
-        await #expect(throws: MastodonError.invalidResponse(url: homeURL, problem: #"it is "text/html", not JSON."#)) {
+        await #expect(throws: ServerError.invalidResponse(url: homeURL, problem: #"it is "text/html", not JSON."#)) {
             _ = try await sync.fetch(.home, maxID: nil, sinceID: nil, limit: 40)
         }
     }

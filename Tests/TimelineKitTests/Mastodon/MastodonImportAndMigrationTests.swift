@@ -10,7 +10,7 @@ import Testing
         let saved = try await fixture.server.send(HTTPRequest(url: FakeMastodonServer.base + "/api/v1/timelines/home?limit=5"))
         let file = fixture.directory.file("home.json")
         try Data(saved.body).write(to: URL(fileURLWithPath: file))
-        let namespace = MastodonNamespace(server: try MastodonServer(FakeMastodonServer.base))
+        let namespace = MastodonNamespace(server: try ServerAddress(FakeMastodonServer.base))
         let summary = try TimelineImporter(store: fixture.store).importFile(atPath: file, namespace: namespace)
         #expect(summary.newMessages == 5)
         #expect(try fixture.store.message(id: "social.example/" + fixture.server.homeIDs[0]) != nil)

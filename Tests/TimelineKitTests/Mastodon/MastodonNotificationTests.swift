@@ -73,7 +73,7 @@ import Testing
         let bytes = try RealData.bytes("tokodon/notifications.json")
         let response = HTTPResponse(status: 200, body: bytes)
         let page = try FetchedPage.notifications(response, from: "https://tokodon.example/api/v1/notifications",
-                                                 namespace: MastodonNamespace(server: try MastodonServer("tokodon.example")))
+                                                 namespace: MastodonNamespace(server: try ServerAddress("tokodon.example")))
         #expect(page.notifications.map(\.kind.rawValue) == ["quote", "mention", "status", "reblog", "follow", "admin.sign_up",
                                                             "admin.report", "severed_relationships", "moderation_warning"])
         #expect(page.notifications.allSatisfy { $0.actorID?.hasPrefix("tokodon.example/") == true })

@@ -25,7 +25,7 @@ import Testing
 
     @Test func aRetriedPostIsPublishedOnce() async throws {
         let fixture = try SyncFixture()
-        fixture.options.policy = MastodonRequestPolicy(maximumAttempts: 3)
+        fixture.options.policy = RequestPolicy(maximumAttempts: 3)
         // The server publishes, but the answer is lost; the client retries with the same key.
         fixture.server.configure { $0.faults[0] = .lostAnswer }
         let post = MastodonPost(text: "once")
@@ -34,8 +34,8 @@ import Testing
         #expect(fixture.server.homeIDs.count == 1)
         // A second run of the same post (after the command failed, say) publishes nothing new.
         fixture.server.configure { $0.faults[2] = .lostAnswer }
-        fixture.options.policy = MastodonRequestPolicy(maximumAttempts: 1)
-        await #expect(throws: MastodonError.self) { try await fixture.sync().post(post) }
+        fixture.options.policy = RequestPolicy(maximumAttempts: 1)
+        await #expect(throws: ServerError.self) { try await fixture.sync().post(post) }
         #expect(try await fixture.sync().post(post) == message)
         #expect(fixture.server.homeIDs.count == 1)
         #expect(Set(fixture.server.requests.compactMap { $0.headers.first { $0.matches("Idempotency-Key") }?.value }) == [post.idempotencyKey])
@@ -55,7 +55,7 @@ import Testing
             (try? JSONSerialization.jsonObject(with: Data($0.body ?? [])) as? [String: String])?["in_reply_to_id"]
         }
         #expect(replies == [original, "109876543210"])
-        await #expect(throws: MastodonError.replyTargetElsewhere(messageID: "other.example/1", server: FakeMastodonServer.base)) {
+        await #expect(throws: ServerError.replyTargetElsewhere(messageID: "other.example/1", server: FakeMastodonServer.base)) {
             try await sync.post(MastodonPost(text: "c", replyTo: "other.example/1"))
         }
         #expect(fixture.server.requests.filter { $0.method == .post }.count == 2)

@@ -96,10 +96,10 @@ import Testing
         try await fixture.run()
         try fixture.store.markAllRead()
         fixture.server.configure { $0.markerConflicts = 10 }
-        await #expect(throws: MastodonError.markerConflict(url: FakeMastodonServer.base + "/api/v1/markers", attempts: 3)) {
+        await #expect(throws: ServerError.markerConflict(url: FakeMastodonServer.base + "/api/v1/markers", attempts: 3)) {
             try await fixture.sync().syncReadMarker()
         }
-        #expect(MastodonError.markerConflict(url: "", attempts: 3).isTemporary)
+        #expect(ServerError.markerConflict(url: "", attempts: 3).isTemporary)
     }
 
     @Test func aMarkerOlderThanWhatWasSyncedIsMovedOnlyAfterTheServerSaysItIsOlder() async throws {

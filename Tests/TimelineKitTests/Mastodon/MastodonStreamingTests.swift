@@ -58,13 +58,13 @@ import Testing
             $0.streamStatus = 401
             $0.streamChunks = [#"{"error":"The access token is invalid"}"#]
         }
-        await #expect(throws: MastodonError.unauthorized(server: FakeMastodonServer.base)) { try await fixture.sync().stream() }
+        await #expect(throws: ServerError.unauthorized(server: FakeMastodonServer.base)) { try await fixture.sync().stream() }
         fixture.server.configure {
             $0.streamStatus = 403
             $0.streamChunks = [#"{"error":"Streaming is disabled"}"#]
             $0.streaming = nil
         }
-        await #expect(throws: MastodonError.rejected(url: FakeMastodonServer.base + "/api/v1/streaming/user", status: 403,
+        await #expect(throws: ServerError.rejected(url: FakeMastodonServer.base + "/api/v1/streaming/user", status: 403,
                                                      reason: "Streaming is disabled")) {
             try await fixture.sync().stream()
         }
@@ -86,7 +86,7 @@ import Testing
 
     @Test func theStreamingAddressComesFromTheInstance() async throws {
         let cassette = try Cassette.named("instance")
-        let client = MastodonClient(server: try MastodonServer("http://localhost:3000"), token: AccessToken("t")!,
+        let client = MastodonClient(server: try ServerAddress("http://localhost:3000"), token: AccessToken("t")!,
                                     transport: ReplayTransport(cassette), clock: TestClock().clock)
         #expect(try await client.streamingBaseURL() == "http://localhost:4000")
     }

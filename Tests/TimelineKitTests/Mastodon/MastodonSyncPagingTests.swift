@@ -142,7 +142,7 @@ import Testing
             do {
                 try await fixture.run()
             } catch {
-                guard case .store = error as? MastodonError, !failed else { throw error }
+                guard case .store = error as? ServerError, !failed else { throw error }
                 failed = true
                 try SQLiteShell.run(fixture.store.path, "DROP TRIGGER full_disk")
                 try await fixture.run()
@@ -213,7 +213,7 @@ import Testing
         let fixture = try SyncFixture()
         fixture.server.post(100)
         fixture.server.configure { $0.faults[2] = .status(503) }
-        await #expect(throws: MastodonError.serverFailed(url: FakeMastodonServer.base + "/api/v1/timelines/home?limit=40&max_id=\(fixture.server.homeIDs[79])", status: 503, attempts: 1)) {
+        await #expect(throws: ServerError.serverFailed(url: FakeMastodonServer.base + "/api/v1/timelines/home?limit=40&max_id=\(fixture.server.homeIDs[79])", status: 503, attempts: 1)) {
             try await fixture.run()
         }
         #expect(try fixture.homeIDs().count == 80)

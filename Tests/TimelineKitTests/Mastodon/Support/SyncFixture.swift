@@ -8,7 +8,7 @@ final class SyncFixture {
     let clock = TestClock()
     private(set) var store: TimelineStore
     var account = "me@social.example"
-    var options = MastodonSync.Options(policy: MastodonRequestPolicy(maximumAttempts: 1))
+    var options = MastodonSync.Options(policy: RequestPolicy(maximumAttempts: 1))
 
     init(server: FakeMastodonServer = FakeMastodonServer(), databaseName: String = "timeline.sqlite") throws {
         self.server = server

@@ -1,9 +1,10 @@
-/// How patient a `MastodonClient` is with a server: retries, back-off and the rate limit.
+/// How patient a client of a server (`MastodonClient`, `BlueskyClient`) is: retries, back-off
+/// and the rate limit.
 ///
 /// The defaults suit a sync run from a shell's start-up in the background: a few quick retries
 /// of failures that pass (5xx, time-outs, a cut-off answer, 206 while a timeline is rebuilt),
 /// short waits for a rate limit that resets soon, and a clear error instead of a long wait.
-public struct MastodonRequestPolicy: Sendable, Hashable {
+public struct RequestPolicy: Sendable, Hashable {
     /// How many times one request is sent at most when it fails in a way that may pass
     /// (5xx, time-out, connection refused or cut, 206). 1 means never retried.
     public var maximumAttempts: Int
@@ -13,7 +14,7 @@ public struct MastodonRequestPolicy: Sendable, Hashable {
     public var maximumBackoff: Duration
     /// The longest wait for a rate limit to reset (after a 429, or before a request when
     /// `X-RateLimit-Remaining` is at `rateLimitReserve`); a longer one ends the work with
-    /// `MastodonError.rateLimited`, which says when to try again.
+    /// `ServerError.rateLimited`, which says when to try again.
     public var maximumRateLimitWait: Duration
     /// Requests left unused in each rate-limit window (Mastodon allows 300 per 5 minutes per
     /// account), for the person's other apps: when `X-RateLimit-Remaining` is at or below it,
@@ -48,3 +49,7 @@ public struct MastodonRequestPolicy: Sendable, Hashable {
         return min(wait, maximumBackoff)
     }
 }
+
+/// The name `RequestPolicy` had while only Mastodon-API servers were synced.
+@available(*, deprecated, renamed: "RequestPolicy")
+public typealias MastodonRequestPolicy = RequestPolicy

@@ -1,12 +1,13 @@
-/// A Mastodon-API server's address: its base URL, the origin that requests may go to, and the
-/// authority that names where its IDs come from (see `MastodonNamespace`).
+/// A server's address (a Mastodon-API server, a Bluesky PDS or entryway): its base URL, the
+/// origin that requests may go to, and the authority that names where a Mastodon server's IDs
+/// come from (see `MastodonNamespace`).
 ///
 /// ```swift
-/// let server = try MastodonServer("https://mastodon.social")
+/// let server = try ServerAddress("https://mastodon.social")
 /// server.authority                                        // "mastodon.social"
 /// server.url("/api/v1/timelines/home", query: [("limit", "40")])
 /// ```
-public struct MastodonServer: Sendable, Hashable {
+public struct ServerAddress: Sendable, Hashable {
     /// `scheme://host[:port][/path]`, lowercased scheme and host, no trailing slash.
     public let baseURL: String
     /// `scheme://host[:port]`: requests (and `Link` targets followed) never leave it, so the
@@ -20,9 +21,9 @@ public struct MastodonServer: Sendable, Hashable {
     /// person types it (`mastodon.social` means `https://`), with the login's rules
     /// (`MastodonAuthorization.normalizedServer(_:)`): plain `http://` only to this machine.
     ///
-    /// - Throws: `MastodonError.invalidServer` for anything else, or one with a user name, query
+    /// - Throws: `ServerError.invalidServer` for anything else, or one with a user name, query
     ///   or fragment.
-    public init(_ text: String) throws(MastodonError) {
+    public init(_ text: String) throws(ServerError) {
         let url: RequestURL
         do {
             url = try RequestURL(MastodonAuthorization.normalizedServer(text))
@@ -84,3 +85,7 @@ public struct MastodonServer: Sendable, Hashable {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+/// The name `ServerAddress` had while only Mastodon-API servers were synced.
+@available(*, deprecated, renamed: "ServerAddress")
+public typealias MastodonServer = ServerAddress

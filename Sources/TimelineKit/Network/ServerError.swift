@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Why talking to a Mastodon-API server failed, and what to do next.
+/// Why talking to a server failed (a Mastodon-API server, or Bluesky's), and what to do next.
 ///
 /// Nothing is ever half-stored: a page is stored in one transaction with the sync position, so
 /// after any of these the database holds what came before the failure, and the next sync goes
@@ -12,13 +12,14 @@ import Foundation
 ///
 /// For a command line: `unauthorized` is "log in again" (`EX_NOPERM`, 77); the cases where
 /// `isTemporary` is true are "try again later" (`EX_TEMPFAIL`, 75), `retryAt` saying when.
-public enum MastodonError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server's address cannot be used.
     case invalidServer(String, reason: String)
     /// The access token holds what no token holds (spaces, line breaks, other than printable
     /// ASCII), which would corrupt the request's headers; it was not sent.
     case invalidToken
-    /// The server refused the token (401): it was revoked, expired, or belongs elsewhere.
+    /// The server refused the token (401; for Bluesky also an expired or invalid session that
+    /// could not be refreshed): it was revoked, expired, or belongs elsewhere.
     case unauthorized(server: String)
     /// The server's rate limit is used up until `retryAt` (a 429, or `X-RateLimit-Remaining`
     /// at the reserve), and that is longer than the policy waits.
@@ -87,7 +88,7 @@ public enum MastodonError: Error, Sendable, Equatable, CustomStringConvertible {
             let said = reason.map { ": " + $0 } ?? ""
             return "\(url) refused the request with status \(status)\(said)."
         case let .invalidResponse(url, problem):
-            return "\(url) sent an answer timeline cannot read: \(problem) Nothing from it was stored; if it happens again, the server may not speak the Mastodon API as documented."
+            return "\(url) sent an answer timeline cannot read: \(problem) Nothing from it was stored; if it happens again, the server may not speak its API as documented."
         case let .markerConflict(url, attempts):
             return "\(url): the read position changed on the server while it was being set (409 Conflict, \(Self.times(attempts))). Run sync again."
         case let .replyTargetElsewhere(messageID, server):
@@ -117,3 +118,7 @@ public enum MastodonError: Error, Sendable, Equatable, CustomStringConvertible {
         return message.isEmpty ? nil : message
     }
 }
+
+/// The name `ServerError` had while only Mastodon-API servers were synced.
+@available(*, deprecated, renamed: "ServerError")
+public typealias MastodonError = ServerError

@@ -1,0 +1,150 @@
+import Synchronization
+
+/// Requests to Bluesky (any AT Protocol PDS) as one account: XRPC queries and procedures with
+/// the session's access token, the session refreshed when it expires, and the server's limits
+/// and faults handled as for Mastodon (``ServerRequester``: retries, back-off, `429` and the
+/// `RateLimit-*` headers).
+///
+/// ```swift
+/// let client = BlueskyClient(service: try ServerAddress("https://bsky.social"), session: stored,
+///                            transport: transport) { renewed in try? save(renewed) }
+/// let page = try await client.query("app.bsky.feed.getTimeline", [("limit", "100")])
+/// ```
+///
+/// **Sessions.** `createSession` logs in with a handle (or email) and an app password; the
+/// server allows 30 of those per 5 minutes and 300 a day per account, so a stored session is
+/// refreshed instead (`refreshSession`), never made anew by `sync`. When a request answers that
+/// the access token expired (`400`/`401` with `ExpiredToken` or `InvalidToken`), the client
+/// refreshes once and sends the request again; `sessionDidChange` receives every new session, to
+/// store it at once (the old refresh token stops working). A refresh that is refused ends in
+/// `ServerError.unauthorized`: log in again (exit 77).
+///
+/// **Where requests go.** To the session's PDS (from its DID document) when it has one, else to
+/// `service`. Tokens never go anywhere else.
+public final class BlueskyClient: Sendable, CustomStringConvertible {
+    /// The server logged in to (an entryway such as `https://bsky.social`, or a PDS).
+    public let service: ServerAddress
+    let requester: ServerRequester
+    private let session: Mutex<BlueskySession?>
+    private let sessionDidChange: @Sendable (BlueskySession) -> Void
+
+    /// A client of `service`, with a stored session or none (then only ``createSession(identifier:password:)``
+    /// can be called).
+    public init(
+        service: ServerAddress, session: BlueskySession?, transport: any HTTPTransport,
+        policy: RequestPolicy = RequestPolicy(), clock: SyncClock = .system,
+        userAgent: String = "timeline/\(timelineKitVersion)",
+        sessionDidChange: @escaping @Sendable (BlueskySession) -> Void = { _ in }
+    ) {
+        self.service = service
+        self.session = Mutex(session)
+        self.sessionDidChange = sessionDidChange
+        requester = ServerRequester(transport: transport, policy: policy, clock: clock, userAgent: userAgent)
+    }
+
+    public var description: String { "BlueskyClient(\(service.baseURL), \(currentSession.map { $0.did } ?? "no session"))" }
+
+    /// The session requests are made with now.
+    public var currentSession: BlueskySession? { session.withLock { $0 } }
+
+    /// How many requests were sent so far, retries and refreshes included.
+    public var requestsSent: Int { requester.requestsSent }
+
+    /// The time, and how waiting is done.
+    public var clock: SyncClock { requester.clock }
+
+    /// Where XRPC calls go: the session's PDS, else the service.
+    var host: ServerAddress {
+        if let pds = currentSession?.pds, let address = try? ServerAddress(pds) { return address }
+        return service
+    }
+
+    // MARK: Sessions
+
+    /// Logs in (`com.atproto.server.createSession`) with a handle, DID or email and an app
+    /// password, and makes the answer the client's session.
+    ///
+    /// - Throws: `.rejected` with the server's reason (`AuthenticationRequired: Invalid
+    ///   identifier or password`, `AuthFactorTokenRequired`), or any other `ServerError`.
+    @discardableResult
+    public func createSession(identifier: String, password: String) async throws(ServerError) -> BlueskySession {
+        var body: [UInt8] = Array(#"{"identifier":"#.utf8)
+        JSONLineEncoder.appendString(identifier, to: &body)
+        body += Array(#","password":"#.utf8)
+        JSONLineEncoder.appendString(password, to: &body)
+        body.append(UInt8(ascii: "}"))
+        let url = service.url("/xrpc/com.atproto.server.createSession")
+        let request = HTTPRequest(method: .post, url: url, headers: requester.headers() + [Self.jsonContent],
+                                  body: body, timeout: requester.policy.requestTimeout)
+        // A refusal here is a wrong password, said as the server says it, not "log in again".
+        let response = try await requester.send(request, server: service.baseURL, isRefusedCredential: { _ in false })
+        return try adopt(response, from: url)
+    }
+
+    /// Makes a new session from the refresh token (`com.atproto.server.refreshSession`).
+    ///
+    /// - Throws: `.unauthorized` when the server refuses the refresh token (expired, revoked):
+    ///   log in again.
+    @discardableResult
+    public func refreshSession() async throws(ServerError) -> BlueskySession {
+        guard let current = currentSession else { throw .unauthorized(server: service.baseURL) }
+        let url = host.url("/xrpc/com.atproto.server.refreshSession")
+        let request = HTTPRequest(method: .post, url: url, headers: [current.refreshToken.authorizationHeader] + requester.headers(),
+                                  body: nil, timeout: requester.policy.requestTimeout)
+        let response = try await requester.send(request, server: service.baseURL, isRefusedCredential: Self.isRefusedToken)
+        return try adopt(response, from: url)
+    }
+
+    private func adopt(_ response: HTTPResponse, from url: String) throws(ServerError) -> BlueskySession {
+        let fresh = try MastodonResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
+            try BlueskySession.read(document)
+        }
+        session.withLock { $0 = fresh }
+        sessionDidChange(fresh)
+        return fresh
+    }
+
+    // MARK: Calls
+
+    /// An XRPC query: `GET /xrpc/NSID?parameters`, refreshing the session once when it expired.
+    public func query(_ nsid: String, _ parameters: [(name: String, value: String)] = []) async throws(ServerError) -> HTTPResponse {
+        try await call(.get, nsid, parameters: parameters, json: nil)
+    }
+
+    /// An XRPC procedure: `POST /xrpc/NSID` with a JSON body, refreshing the session once when
+    /// it expired.
+    public func procedure(_ nsid: String, json: [UInt8]) async throws(ServerError) -> HTTPResponse {
+        try await call(.post, nsid, parameters: [], json: json)
+    }
+
+    private func call(
+        _ method: HTTPRequest.Method, _ nsid: String, parameters: [(name: String, value: String)], json: [UInt8]?
+    ) async throws(ServerError) -> HTTPResponse {
+        var refreshed = false
+        while true {
+            guard let current = currentSession else { throw .unauthorized(server: service.baseURL) }
+            let url = host.url("/xrpc/" + nsid, query: parameters)
+            var headers = [current.accessToken.authorizationHeader] + requester.headers()
+            if json != nil { headers.append(Self.jsonContent) }
+            let request = HTTPRequest(method: method, url: url, headers: headers, body: json, timeout: requester.policy.requestTimeout)
+            do {
+                return try await requester.send(request, server: service.baseURL, isRefusedCredential: Self.isRefusedToken)
+            } catch {
+                guard case .unauthorized = error, !refreshed else { throw error }
+                refreshed = true
+                try await refreshSession()
+            }
+        }
+    }
+
+    private static let jsonContent = HTTPHeader(name: "Content-Type", value: "application/json")
+
+    /// Whether an answer says the token sent is expired or refused: `401`, or `400` with XRPC's
+    /// `ExpiredToken` or `InvalidToken` (what a PDS answers for an expired access token).
+    static func isRefusedToken(_ response: HTTPResponse) -> Bool {
+        if response.status == 401 { return true }
+        guard response.status == 400, let document = try? JSONFields.document(response.body),
+              let error = document.text("error") else { return false }
+        return error == "ExpiredToken" || error == "InvalidToken"
+    }
+}

@@ -1,0 +1,135 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// Sends one account's requests to its server and handles the server's limits and faults, for
+/// every network's client (`MastodonClient`, `BlueskyClient`): each builds its requests (the
+/// URL, its credentials) and this decides what an answer means.
+///
+/// - **2xx**: returned (206 excepted).
+/// - **206 Partial Content**, **5xx**, a time-out, a refused or cut-off connection: sent again
+///   after `policy`'s back-off, up to `policy.maximumAttempts`, then `.timelineBeingRebuilt`,
+///   `.serverFailed` or `.unreachable`.
+/// - **429**: waits until the rate limit resets when that is within
+///   `policy.maximumRateLimitWait` (twice at most), else `.rateLimited` saying when to retry.
+/// - **A refused credential** (401, or what the caller's `isRefusedCredential` recognises):
+///   `.unauthorized` at once; any other 4xx: `.rejected` with the server's reason.
+///
+/// Before each request, the rate limit the previous answers announced (``RateLimit``) is
+/// honoured: at `policy.rateLimitReserve` requests left, it waits for the reset (or stops when
+/// that is too far) rather than being refused.
+final class ServerRequester: Sendable {
+    let transport: any HTTPTransport
+    let policy: RequestPolicy
+    let clock: SyncClock
+    let userAgent: String
+    private let state = Mutex(State())
+
+    private struct State {
+        var rateLimit: RateLimit?
+        var requestsSent = 0
+    }
+
+    init(transport: any HTTPTransport, policy: RequestPolicy, clock: SyncClock, userAgent: String) {
+        self.transport = transport
+        self.policy = policy
+        self.clock = clock
+        self.userAgent = userAgent
+    }
+
+    /// How many requests were sent so far, retries included.
+    var requestsSent: Int { state.withLock { $0.requestsSent } }
+
+    /// The headers every request carries besides its credentials: the agent, and what is wanted.
+    func headers(accept: String = "application/json") -> [HTTPHeader] {
+        [HTTPHeader(name: "User-Agent", value: userAgent), HTTPHeader(name: "Accept", value: accept)]
+    }
+
+    /// Sends `request` until an answer settles it (see the type's comment). `server` names the
+    /// server in `.unauthorized`.
+    func send(
+        _ request: HTTPRequest, server: String, isRefusedCredential: (HTTPResponse) -> Bool = { $0.status == 401 }
+    ) async throws(ServerError) -> HTTPResponse {
+        let url = request.url
+        var attempt = 0
+        var rateLimitWaits = 0
+        while true {
+            try await waitForRateLimit(url: url)
+            attempt += 1
+            state.withLock { $0.requestsSent += 1 }
+            let response: HTTPResponse
+            do {
+                response = try await transport.send(request)
+            } catch {
+                if case .cancelled = error { throw .cancelled }
+                guard Self.isPassing(error), attempt < policy.maximumAttempts else {
+                    throw .unreachable(error, attempts: attempt)
+                }
+                try await pause(policy.backoff(afterAttempt: attempt))
+                continue
+            }
+            let now = clock.now()
+            if let limit = RateLimit(response, now: now) {
+                state.withLock { $0.rateLimit = limit }
+            }
+            if isRefusedCredential(response) { throw .unauthorized(server: server) }
+            switch response.status {
+            case 206, 500 ..< 600:
+                guard attempt < policy.maximumAttempts else {
+                    if response.status == 206 { throw .timelineBeingRebuilt(url: url, attempts: attempt) }
+                    throw .serverFailed(url: url, status: response.status, attempts: attempt)
+                }
+                try await pause(policy.backoff(afterAttempt: attempt))
+            case 200 ..< 300:
+                return response
+            case 429:
+                let retryAt = RateLimit.retryDate(after: response, now: now)
+                let wait = retryAt.map { Self.duration(from: now, to: $0) } ?? policy.backoff(afterAttempt: attempt)
+                rateLimitWaits += 1
+                guard wait <= policy.maximumRateLimitWait, rateLimitWaits <= 2 else {
+                    throw .rateLimited(url: url, retryAt: retryAt)
+                }
+                try await pause(wait)
+                attempt -= 1  // waiting out the limit is not a failed attempt
+            default:
+                throw .rejected(url: url, status: response.status, reason: ServerError.reason(inBody: response.body))
+            }
+        }
+    }
+
+    /// Before a request: when the last answer said the limit is down to the reserve, waits for
+    /// its reset, or stops when that is too far.
+    private func waitForRateLimit(url: String) async throws(ServerError) {
+        guard let limit = state.withLock({ $0.rateLimit }), limit.remaining <= policy.rateLimitReserve else { return }
+        guard let reset = limit.reset else { return }
+        let now = clock.now()
+        guard reset > now else { return }
+        let wait = Self.duration(from: now, to: reset)
+        guard wait <= policy.maximumRateLimitWait else { throw .rateLimited(url: url, retryAt: reset) }
+        try await pause(wait)
+        state.withLock { $0.rateLimit = nil }
+    }
+
+    private func pause(_ duration: Duration) async throws(ServerError) {
+        do {
+            try await clock.sleep(duration)
+        } catch {
+            throw .cancelled
+        }
+    }
+
+    /// Transport failures that may pass when the request is sent again.
+    static func isPassing(_ error: HTTPTransportError) -> Bool {
+        switch error {
+        case .timedOut, .cannotConnect, .malformedResponse: true
+        default: false
+        }
+    }
+
+    static func duration(from start: Date, to end: Date) -> Duration {
+        .milliseconds(max(0, MillisecondTime.milliseconds(from: end) - MillisecondTime.milliseconds(from: start)))
+    }
+}
