@@ -182,28 +182,15 @@ public struct MastodonSync: Sendable {
     func write<T: Sendable>(
         refreshingSnapshot: Bool = false, _ body: (TimelineTransaction) throws(TimelineStoreError) -> T
     ) throws(ServerError) -> T {
-        try storeCall { () throws(TimelineStoreError) in try store.storeWrite(refreshingSnapshot: refreshingSnapshot, body) }
+        try pager.write(refreshingSnapshot: refreshingSnapshot, body)
     }
 
     /// One read transaction.
     func read<T: Sendable>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(ServerError) -> T {
-        try storeCall { () throws(TimelineStoreError) in
-            try store.read { reader throws(SQLiteError) in try body(reader.connection) }
-        }
+        try pager.read(body)
     }
 
     func storeCall<T>(_ body: () throws(TimelineStoreError) -> T) throws(ServerError) -> T {
-        do {
-            return try body()
-        } catch {
-            throw .store(error)
-        }
-    }
-}
-
-extension TimelineTransaction {
-    /// Runs SQL of the sync's own tables inside this transaction.
-    func withSQLite<T>(_ body: () throws(SQLiteError) -> T) throws(TimelineStoreError) -> T {
-        try connection.reportingStoreErrors(body)
+        try pager.storeCall(body)
     }
 }

@@ -1,0 +1,191 @@
+/// Stores the pages of one account's timeline on a server (home, notifications) and moves its
+/// sync position, for every network: `MastodonSync` and `BlueskySync` fetch pages their own way
+/// and hand them here, where where they go (`PagePlan`), the gaps and the read marker are
+/// decided once (`SyncLedger`).
+///
+/// Each page is stored in one transaction with the position it moves, so a sync killed at any
+/// moment leaves the database at the end of a page, and the next run goes on from there.
+struct TimelinePager: Sendable {
+    /// How one timeline's sync went.
+    struct Progress: Sendable {
+        var newEntries = 0
+        var markedRead = 0
+        /// Gaps between fetched parts still to fill.
+        var gapsLeft = 0
+
+        mutating func add(_ other: Progress) {
+            newEntries += other.newEntries
+            markedRead += other.markedRead
+        }
+    }
+
+    /// Where a fetched page belongs.
+    enum PagePlace: Sendable {
+        /// The newest page.
+        case newest
+        /// A page inside this gap, as it was stored when the page was asked for.
+        case gap(SyncGap)
+        /// One entry of the event stream; `previous` is the entry the same connection placed
+        /// before it, if any.
+        case streamed(previous: String?)
+    }
+
+    /// Which page to fetch: the newest (no cursor), or one inside a gap, below its upper
+    /// cursor (and above its lower entry, where the server can be told).
+    enum PageRequest: Sendable {
+        case newest(limit: Int)
+        case gap(SyncGap, limit: Int)
+    }
+
+    /// How much one timeline's sync fetches.
+    struct Bounds: Sendable {
+        /// Entries a first sync keeps.
+        var depth: Int
+        /// Entries asked for per request.
+        var pageSize: Int
+        /// Requests for this timeline in one sync at most; what is left stays a gap.
+        var maximumPages: Int
+    }
+
+    let store: TimelineStore
+    /// The account's name, which keys its sync state.
+    let account: String
+    /// The server the account's state records (`SyncLedger.begin(server:)`).
+    let server: String
+    /// The stored message ID of a home entry's ID on the server.
+    let messageID: @Sendable (String) -> String
+    /// What is done to a page's content before it is stored (the account's own posts read).
+    let prepare: @Sendable (DecodedTimeline) -> DecodedTimeline
+
+    /// Syncs one timeline: the newest page, then the gaps, newest first, within
+    /// `bounds.maximumPages` requests, each page fetched by `fetch`.
+    func sync(
+        _ timeline: SyncedTimeline, bounds: Bounds, fetch: (PageRequest) async throws(ServerError) -> FetchedPage
+    ) async throws(ServerError) -> Progress {
+        let server = server
+        try write { transaction throws(TimelineStoreError) in
+            try transaction.withSQLite { () throws(SQLiteError) in try ledger(transaction.connection, timeline).begin(server: server) }
+        }
+        let cursor = try read { connection throws(SQLiteError) in try ledger(connection, timeline).cursor() }
+        let firstLimit = cursor?.topID == nil ? min(bounds.pageSize, bounds.depth) : bounds.pageSize
+        var progress = Progress()
+        let newest = try await fetch(.newest(limit: firstLimit))
+        progress.add(try store(newest, of: timeline, at: .newest, depth: bounds.depth))
+        var requests = 1
+        while requests < bounds.maximumPages,
+              let gap = try read({ connection throws(SQLiteError) in try ledger(connection, timeline).gaps().first }) {
+            let limit = gap.remaining.map { min(bounds.pageSize, max(1, $0)) } ?? bounds.pageSize
+            let page = try await fetch(.gap(gap, limit: limit))
+            requests += 1
+            progress.add(try store(page, of: timeline, at: .gap(gap), depth: bounds.depth))
+        }
+        progress.gapsLeft = try read { connection throws(SQLiteError) in
+            try ledger(connection, timeline).gaps().count { $0.lowerID != nil }
+        }
+        return progress
+    }
+
+    func ledger(_ connection: SQLiteConnection, _ timeline: SyncedTimeline) -> SyncLedger {
+        SyncLedger(connection: connection, account: account, timeline: timeline)
+    }
+
+    /// Stores a page and moves the sync position, in one transaction: the users and messages
+    /// (every one of them, so edits and counts of entries already held are updated too), the
+    /// new entries at their positions, the newest entry, the gaps, and, for the home timeline,
+    /// the read state the server's marker gives the new entries.
+    func store(
+        _ page: FetchedPage, of timeline: SyncedTimeline, at place: PagePlace, depth: Int, refreshingSnapshot: Bool = false
+    ) throws(ServerError) -> Progress {
+        let messageID = messageID
+        let prepared = prepare(page.timeline)
+        return try write(refreshingSnapshot: refreshingSnapshot) { transaction throws(TimelineStoreError) -> Progress in
+            try transaction.upsert(users: prepared.users)
+            try transaction.upsert(messages: prepared.messages)
+            return try transaction.withSQLite { () throws(SQLiteError) -> Progress in
+                let ledger = ledger(transaction.connection, timeline)
+                let known = try ledger.positions(of: page.entryIDs)
+                let cursor = try ledger.cursor()
+                let top = cursor.flatMap { cursor in
+                    cursor.topID.flatMap { id in cursor.topPosition.map { (id: id, position: $0) } }
+                }
+                let plan: PagePlan
+                switch place {
+                case .newest:
+                    plan = PagePlan.forNewest(ids: page.entryIDs, known: known, top: top, olderCursor: page.olderCursor, depth: depth)
+                case let .streamed(previous):
+                    guard let id = page.entryIDs.first else { return Progress() }
+                    plan = PagePlan.forStreamed(id: id, known: known, top: top,
+                                                continuesConnection: previous != nil && previous == top?.id, depth: depth)
+                case let .gap(gap):
+                    // Another sync of the same account may have moved the gap meanwhile: then
+                    // this page is stored as content only, and the gap's new state stands.
+                    guard try ledger.gaps().contains(gap) else { return Progress() }
+                    plan = PagePlan.forGap(gap, ids: page.entryIDs, known: known, olderCursor: page.olderCursor)
+                }
+                for placement in plan.placements {
+                    let id = page.entryIDs[placement.index]
+                    switch timeline {
+                    case .home:
+                        try ledger.insertHomeEntry(position: placement.position, statusID: id, messageID: messageID(id))
+                    case .notifications:
+                        try ledger.insertNotification(position: placement.position, page.notifications[placement.index])
+                    }
+                }
+                if let top = plan.newTop { try ledger.setTop(id: top.id, position: top.position) }
+                if let removed = plan.removedGap { try ledger.deleteGap(upperPosition: removed) }
+                if let added = plan.addedGap { try ledger.insert(added) }
+                var progress = Progress(newEntries: plan.placements.count)
+                if timeline == .home {
+                    progress.markedRead = try applyMarker(to: plan.placements.map { (position: $0.position, id: page.entryIDs[$0.index]) }, ledger)
+                }
+                return progress
+            }
+        }
+    }
+
+    /// Gives newly stored home entries the read state of the server's marker: read when at or
+    /// below it. When the marker's own status is among them, it is placed, and everything at or
+    /// below it is marked read. Returns how many messages were marked read.
+    private func applyMarker(to entries: [(position: Int64, id: String)], _ ledger: SyncLedger) throws(SQLiteError) -> Int {
+        guard let lowest = entries.map(\.position).min(), let highest = entries.map(\.position).max(),
+              let cursor = try ledger.cursor(), let markerID = cursor.markerID else { return 0 }
+        if cursor.markerPosition == nil {
+            guard let placed = entries.first(where: { $0.id == markerID }) else { return 0 }
+            try ledger.setMarker(id: markerID, position: placed.position)
+            return try ledger.markHomeRead(from: .min, through: placed.position)
+        }
+        guard let marker = cursor.markerPosition, lowest <= marker else { return 0 }
+        return try ledger.markHomeRead(from: lowest, through: min(highest, marker))
+    }
+
+    // MARK: Store access
+
+    /// One write transaction, without a snapshot rewrite unless asked: a sync rewrites it once.
+    func write<T: Sendable>(
+        refreshingSnapshot: Bool = false, _ body: (TimelineTransaction) throws(TimelineStoreError) -> T
+    ) throws(ServerError) -> T {
+        try storeCall { () throws(TimelineStoreError) in try store.storeWrite(refreshingSnapshot: refreshingSnapshot, body) }
+    }
+
+    /// One read transaction.
+    func read<T: Sendable>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(ServerError) -> T {
+        try storeCall { () throws(TimelineStoreError) in
+            try store.read { reader throws(SQLiteError) in try body(reader.connection) }
+        }
+    }
+
+    func storeCall<T>(_ body: () throws(TimelineStoreError) -> T) throws(ServerError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .store(error)
+        }
+    }
+}
+
+extension TimelineTransaction {
+    /// Runs SQL of the sync's own tables inside this transaction.
+    func withSQLite<T>(_ body: () throws(SQLiteError) -> T) throws(TimelineStoreError) -> T {
+        try connection.reportingStoreErrors(body)
+    }
+}
