@@ -34,7 +34,7 @@ extension MastodonSync {
         var query: [(name: String, value: String)] = [("limit", String(limit))]
         if let maxID { query.append(("max_id", maxID)) }
         if let sinceID { query.append(("since_id", sinceID)) }
-        let url = client.server.url(timeline.path, query: query)
+        let url = client.server.url(timeline.mastodonPath, query: query)
         let response = try await client.send(.get, url)
         switch timeline {
         case .home: return try FetchedPage.statuses(response, from: url, namespace: namespace)
@@ -47,5 +47,15 @@ extension MastodonSync {
         _ page: FetchedPage, of timeline: SyncedTimeline, at place: PagePlace, depth: Int, refreshingSnapshot: Bool = false
     ) throws(ServerError) -> TimelineProgress {
         try pager.store(page, of: timeline, at: place, depth: depth, refreshingSnapshot: refreshingSnapshot)
+    }
+}
+
+extension SyncedTimeline {
+    /// The Mastodon API path that pages it.
+    var mastodonPath: String {
+        switch self {
+        case .home: "/api/v1/timelines/home"
+        case .notifications: "/api/v1/notifications"
+        }
     }
 }

@@ -141,11 +141,9 @@ public struct MastodonSync: Sendable {
     /// - Throws: `ServerError`; what was stored before the failure stays, and the next run
     ///   goes on from it.
     @discardableResult
-    public func run() async throws(ServerError) -> MastodonSyncSummary {
-        var summary = MastodonSyncSummary(account: account)
-        let requestsBefore = client.requestsSent
-        let generation = try storeCall { () throws(TimelineStoreError) in try store.state().generation }
-        do throws(ServerError) {
+    public func run() async throws(ServerError) -> SyncSummary {
+        try await pager.run(clock: client.clock, requestsSent: { client.requestsSent }) {
+            summary throws(ServerError) in
             let home = try await sync(.home)
             summary.newStatuses = home.newEntries
             summary.gapsLeft = home.gapsLeft
@@ -159,21 +157,7 @@ public struct MastodonSync: Sendable {
             } else {
                 summary.markedRead = home.markedRead
             }
-            let now = MillisecondTime.milliseconds(from: client.clock.now())
-            try write { transaction throws(TimelineStoreError) in
-                try transaction.withSQLite { () throws(SQLiteError) in
-                    for timeline in SyncedTimeline.allCases {
-                        try SyncLedger(connection: transaction.connection, account: account, timeline: timeline).setSynced(at: now)
-                    }
-                }
-            }
-        } catch {
-            if (try? store.state().generation) != generation { _ = try? store.writeSnapshot() }
-            throw error
         }
-        summary.snapshot = try storeCall { () throws(TimelineStoreError) in try store.writeSnapshot() }
-        summary.requests = client.requestsSent - requestsBefore
-        return summary
     }
 
     // MARK: Store access

@@ -2,14 +2,6 @@
 enum SyncedTimeline: String, Sendable, CaseIterable {
     case home
     case notifications
-
-    /// The API path that pages it.
-    var path: String {
-        switch self {
-        case .home: "/api/v1/timelines/home"
-        case .notifications: "/api/v1/notifications"
-        }
-    }
 }
 
 /// Where an account's sync of one timeline stands: its newest entry and read marker.

@@ -85,6 +85,34 @@ struct TimelinePager: Sendable {
         return progress
     }
 
+    /// Runs one account's sync, `body`, and ends it as every sync ends: each timeline marked
+    /// synced now, the snapshot rewritten once (also after a failure, when something was stored
+    /// before it), the requests counted.
+    func run(
+        clock: SyncClock, requestsSent: () -> Int, _ body: (inout SyncSummary) async throws(ServerError) -> Void
+    ) async throws(ServerError) -> SyncSummary {
+        var summary = SyncSummary(account: account)
+        let requestsBefore = requestsSent()
+        let generation = try storeCall { () throws(TimelineStoreError) in try store.state().generation }
+        do throws(ServerError) {
+            try await body(&summary)
+            let now = MillisecondTime.milliseconds(from: clock.now())
+            try write { transaction throws(TimelineStoreError) in
+                try transaction.withSQLite { () throws(SQLiteError) in
+                    for timeline in SyncedTimeline.allCases {
+                        try SyncLedger(connection: transaction.connection, account: account, timeline: timeline).setSynced(at: now)
+                    }
+                }
+            }
+        } catch {
+            if (try? store.state().generation) != generation { _ = try? store.writeSnapshot() }
+            throw error
+        }
+        summary.snapshot = try storeCall { () throws(TimelineStoreError) in try store.writeSnapshot() }
+        summary.requests = requestsSent() - requestsBefore
+        return summary
+    }
+
     func ledger(_ connection: SQLiteConnection, _ timeline: SyncedTimeline) -> SyncLedger {
         SyncLedger(connection: connection, account: account, timeline: timeline)
     }

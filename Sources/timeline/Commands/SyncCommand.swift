@@ -93,7 +93,7 @@ struct SyncCommand: ParsableCommand {
     /// One account's sync: what it did, or why it stopped.
     struct AccountSync {
         var name: String
-        var summary: MastodonSyncSummary?
+        var summary: SyncSummary?
         var error: (any Error)?
     }
 
@@ -105,7 +105,7 @@ struct SyncCommand: ParsableCommand {
             do {
                 let token = try account.accessToken()
                 let sync = try MastodonSync(store: store, account: account, token: token, transport: transport)
-                let summary = try waitFor { () async throws(ServerError) -> MastodonSyncSummary in try await sync.run() }
+                let summary = try waitFor { () async throws(ServerError) -> SyncSummary in try await sync.run() }
                 results.append(AccountSync(name: account.name, summary: summary))
             } catch {
                 results.append(AccountSync(name: account.name, error: error))

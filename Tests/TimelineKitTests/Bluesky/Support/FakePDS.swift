@@ -8,7 +8,7 @@ import Synchronization
 final class FakePDS: HTTPTransport, Sendable {
     static let entryway = "https://entryway.example"
     static let pds = "https://pds.example"
-    static let did = "did:plc:fakealice"
+    static let did = "did:plc:u0"  // author 0 of the feed's posts
     static let password = "app-pass-word-1234"
 
     struct State: Sendable {
@@ -18,6 +18,14 @@ final class FakePDS: HTTPTransport, Sendable {
         var refreshValid = true
         /// Extra answers for calls other than sessions, by NSID.
         var answers: [String: [HTTPResponse]] = [:]
+        /// The home timeline's items (JSON), newest first, paged by `cursor`.
+        var feed: [String] = []
+        /// The notifications (JSON), newest first.
+        var notifications: [String] = []
+        /// Post views (JSON) that `getPosts` finds, by URI.
+        var posts: [String: String] = [:]
+        /// Requests (by index, 0-based) that fail as if the network were gone.
+        var unreachable: Set<Int> = []
     }
 
     let state = Mutex(State())
@@ -49,7 +57,13 @@ final class FakePDS: HTTPTransport, Sendable {
     }
 
     func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
-        state.withLock { state -> HTTPResponse in
+        let gone = state.withLock { state -> Bool in
+            guard state.unreachable.contains(state.requests.count) else { return false }
+            state.requests.append(request)
+            return true
+        }
+        if gone { throw .cannotConnect(url: request.url, reason: "the test cut the network") }
+        return state.withLock { state -> HTTPResponse in
             state.requests.append(request)
             let path = request.url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.url
             let nsid = path.components(separatedBy: "/xrpc/").last ?? ""
@@ -75,6 +89,24 @@ final class FakePDS: HTTPTransport, Sendable {
                 guard state.accessValid, bearer == access(state.generation) else {
                     return Self.json(400, #"{"error":"ExpiredToken","message":"Token has expired"}"#)
                 }
+                let query = Self.query(of: request.url)
+                let limit = Int(query.first { $0.0 == "limit" }?.1 ?? "50") ?? 50
+                let start = Int(query.first { $0.0 == "cursor" }?.1.dropFirst(4) ?? "0") ?? 0
+                func page(_ items: [String], key: String) -> HTTPResponse {
+                    let slice = items.dropFirst(start).prefix(limit)
+                    let next = start + slice.count < items.count ? #","cursor":"page\#(start + slice.count)""# : ""
+                    return Self.json(200, #"{""# + key + #"":["# + slice.joined(separator: ",") + "]" + next + "}")
+                }
+                if state.answers[nsid] == nil {
+                    switch nsid {
+                    case "app.bsky.feed.getTimeline": return page(state.feed, key: "feed")
+                    case "app.bsky.notification.listNotifications": return page(state.notifications, key: "notifications")
+                    case "app.bsky.feed.getPosts":
+                        let found = query.filter { $0.0 == "uris" }.compactMap { state.posts[$0.1] }
+                        return Self.json(200, #"{"posts":["# + found.joined(separator: ",") + "]}")
+                    default: break
+                    }
+                }
                 guard var queue = state.answers[nsid], let first = queue.first else {
                     return Self.json(501, #"{"error":"MethodNotImplemented"}"#)
                 }
@@ -82,6 +114,50 @@ final class FakePDS: HTTPTransport, Sendable {
                 state.answers[nsid] = queue
                 return first
             }
+        }
+    }
+
+    /// The query's name-value pairs, percent-decoded.
+    static func query(of url: String) -> [(String, String)] {
+        guard let query = url.split(separator: "?", maxSplits: 1).dropFirst().first else { return [] }
+        return query.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+            return (parts[0], parts.count > 1 ? parts[1] : "")
+        }
+    }
+
+    // MARK: Content
+
+    /// A post view of `author` (`did:plc:uN`, `uN.test`) with key `key`, at second `second`.
+    static func postView(author: Int, key: String, text: String, second: Int) -> String {
+        let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(1_785_592_800 + second)))
+        return #"{"uri":"at://did:plc:u\#(author)/app.bsky.feed.post/\#(key)","cid":"c\#(key)","indexedAt":"\#(time)","#
+            + #""author":{"did":"did:plc:u\#(author)","handle":"u\#(author).test","displayName":"User \#(author)"},"#
+            + #""record":{"$type":"app.bsky.feed.post","text":"\#(text)","createdAt":"\#(time)"},"likeCount":\#(second % 7)}"#
+    }
+
+    /// Adds `count` posts to the top of the home feed, by authors 1-5 (and 0, the account, every
+    /// tenth), each seventh a repost by author 9; returns their entry IDs, newest first.
+    @discardableResult
+    func post(_ count: Int) -> [String] {
+        state.withLock { state in
+            var ids: [String] = []
+            for _ in 0 ..< count {
+                let n = state.feed.count
+                let author = n % 10 == 0 ? 0 : 1 + n % 5
+                let view = Self.postView(author: author, key: "p\(n)", text: "post \(n)", second: n * 60)
+                if n % 7 == 3 {
+                    let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(1_785_592_800 + n * 60 + 30)))
+                    let uri = "at://did:plc:u9/app.bsky.feed.repost/r\(n)"
+                    state.feed.insert(#"{"post":\#(view),"reason":{"$type":"app.bsky.feed.defs#reasonRepost","uri":"\#(uri)","#
+                                      + #""by":{"did":"did:plc:u9","handle":"u9.test"},"indexedAt":"\#(time)"}}"#, at: 0)
+                    ids.append(uri)
+                } else {
+                    state.feed.insert(#"{"post":\#(view)}"#, at: 0)
+                    ids.append("at://did:plc:u\(author)/app.bsky.feed.post/p\(n)")
+                }
+            }
+            return ids.reversed()
         }
     }
 

@@ -28,7 +28,7 @@ final class SyncFixture {
     }
 
     @discardableResult
-    func run() async throws -> MastodonSyncSummary {
+    func run() async throws -> SyncSummary {
         try await sync().run()
     }
 

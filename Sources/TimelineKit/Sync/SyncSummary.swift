@@ -1,5 +1,6 @@
-/// What one `MastodonSync.run()` did, for a summary line or `--json`.
-public struct MastodonSyncSummary: Sendable, Equatable {
+/// What one sync of an account (`MastodonSync.run()`, `BlueskySync.run()`) did, for a summary
+/// line or `--json`.
+public struct SyncSummary: Sendable, Equatable {
     /// The account synced.
     public var account: String
     /// Home statuses stored that the account's home timeline did not hold before.
@@ -8,7 +9,8 @@ public struct MastodonSyncSummary: Sendable, Equatable {
     public var newNotifications = 0
     /// Messages marked read because of the server's read marker.
     public var markedRead = 0
-    /// The server's status ID the read marker was set to, when local reading moved it.
+    /// The server's status ID the read marker was set to, when local reading moved it
+    /// (Mastodon; Bluesky has no read position of the home timeline).
     public var markerSet: String?
     /// Parts of the home timeline between fetched parts that are still to fetch (the request
     /// bound was reached); the next sync goes on with them. 0 means caught up.
@@ -25,3 +27,7 @@ public struct MastodonSyncSummary: Sendable, Equatable {
     /// Whether the home timeline is complete from the newest status down.
     public var isCaughtUp: Bool { gapsLeft == 0 }
 }
+
+/// The name `SyncSummary` had while only Mastodon-API servers were synced.
+@available(*, deprecated, renamed: "SyncSummary")
+public typealias MastodonSyncSummary = SyncSummary

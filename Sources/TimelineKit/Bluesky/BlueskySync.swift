@@ -1,0 +1,197 @@
+/// Keeps one Bluesky account's home timeline and notifications in a `TimelineStore`: what
+/// `timeline sync` does for a Bluesky account.
+///
+/// ```swift
+/// let client = BlueskyClient(service: try ServerAddress("https://bsky.social"), session: session,
+///                            transport: transport) { renewed in save(renewed) }
+/// let summary = try await BlueskySync(store: store, account: "alice.bsky.social", client: client).run()
+/// ```
+///
+/// **Paging.** `app.bsky.feed.getTimeline` is paged by an opaque `cursor`, newest first. The
+/// first sync stores the newest `Options.homeDepth` items (200); every later sync asks for the
+/// newest page and goes on with the cursor until it reaches an item it already holds. When the
+/// request bound comes first, what lies between is recorded as a gap and filled on the next
+/// sync, as for Mastodon: the paging, gaps and positions are `TimelinePager`'s, shared with
+/// `MastodonSync`. Each page is stored in one transaction with the position it moves; the
+/// snapshot is rewritten once, at the end.
+///
+/// **What is stored.** Feed items as `BlueskyDecoder` reads them (reposts, replies with their
+/// parents, quotes, images, facets written out), under Bluesky's global IDs (AT URIs, DIDs): a
+/// post seen by two accounts is one message, and nothing collides with a Mastodon server's IDs.
+/// The account's own posts arrive read.
+///
+/// **Notifications** (`app.bsky.notification.listNotifications`) are stored like Mastodon's,
+/// for `show --notifications`; the posts that likes and reposts name, which the answer does not
+/// carry, are fetched with `app.bsky.feed.getPosts` (25 a request) before the page is stored,
+/// and are marked read (they are the account's own).
+public struct BlueskySync: Sendable {
+    /// What a sync fetches, and how much.
+    public struct Options: Sendable, Hashable {
+        /// How many of the newest home items the first sync of an account stores.
+        public var homeDepth: Int
+        /// How many of the newest notifications the first sync stores.
+        public var notificationDepth: Int
+        /// Items asked for per request (Bluesky gives at most 100).
+        public var pageSize: Int
+        /// The most requests for one timeline in one sync; what is left is a gap that the next
+        /// sync fills.
+        public var maximumPagesPerTimeline: Int
+        /// Whether `run()` syncs notifications.
+        public var syncsNotifications: Bool
+
+        public init(homeDepth: Int = 200, notificationDepth: Int = 100, pageSize: Int = 100,
+                    maximumPagesPerTimeline: Int = 10, syncsNotifications: Bool = true) {
+            self.homeDepth = max(1, homeDepth)
+            self.notificationDepth = max(1, notificationDepth)
+            self.pageSize = min(100, max(1, pageSize))
+            self.maximumPagesPerTimeline = max(1, maximumPagesPerTimeline)
+            self.syncsNotifications = syncsNotifications
+        }
+    }
+
+    /// The store that receives what is synced.
+    public let store: TimelineStore
+    /// The account's name (`alice.bsky.social`), which keys its sync state.
+    public let account: String
+    /// The requests, the session, limits and faults.
+    public let client: BlueskyClient
+    /// What is fetched, and how much.
+    public let options: Options
+
+    /// Prepares to sync `account` through `client`, which must hold a session.
+    public init(store: TimelineStore, account: String, client: BlueskyClient, options: Options = Options()) {
+        self.store = store
+        self.account = account
+        self.client = client
+        self.options = options
+    }
+
+    /// The pager that stores this account's pages: entries under their own URIs, the
+    /// account's own posts read.
+    var pager: TimelinePager {
+        let own = client.currentSession?.did
+        return TimelinePager(store: store, account: account, server: "at://" + (own ?? client.service.authority), messageID: { $0 },
+                             prepare: { timeline in Self.markingRead(timeline, where: { $0.authorID == own }) })
+    }
+
+    /// Syncs the home timeline, then notifications (as `options` say), and rewrites the
+    /// snapshot once at the end (also after a failure, when something was stored before it).
+    ///
+    /// - Throws: `ServerError`; `.unauthorized` when the session cannot be refreshed (log in
+    ///   again). What was stored before a failure stays, and the next run goes on from it.
+    @discardableResult
+    public func run() async throws(ServerError) -> SyncSummary {
+        guard client.currentSession != nil else { throw .unauthorized(server: client.service.baseURL) }
+        return try await pager.run(clock: client.clock, requestsSent: { client.requestsSent }) { summary throws(ServerError) in
+            let home = try await sync(.home)
+            summary.newStatuses = home.newEntries
+            summary.gapsLeft = home.gapsLeft
+            summary.markedRead = home.markedRead
+            if options.syncsNotifications {
+                summary.newNotifications = try await sync(.notifications).newEntries
+            }
+        }
+    }
+
+    /// Syncs one timeline through the shared pager, asking for pages by cursor.
+    func sync(_ timeline: SyncedTimeline) async throws(ServerError) -> TimelinePager.Progress {
+        let depth = timeline == .home ? options.homeDepth : options.notificationDepth
+        let bounds = TimelinePager.Bounds(depth: depth, pageSize: options.pageSize, maximumPages: options.maximumPagesPerTimeline)
+        return try await pager.sync(timeline, bounds: bounds) { request throws(ServerError) in
+            switch request {
+            case let .newest(limit): try await fetch(timeline, cursor: nil, limit: limit)
+            case let .gap(gap, limit): try await fetch(timeline, cursor: gap.upperID, limit: limit)
+            }
+        }
+    }
+
+    /// One page of `timeline`, from `cursor` on (the newest without one).
+    func fetch(_ timeline: SyncedTimeline, cursor: String?, limit: Int) async throws(ServerError) -> FetchedPage {
+        var parameters: [(name: String, value: String)] = [("limit", String(limit))]
+        if let cursor { parameters.append(("cursor", cursor)) }
+        switch timeline {
+        case .home:
+            let nsid = "app.bsky.feed.getTimeline"
+            let response = try await client.query(nsid, parameters)
+            return try Self.feedPage(response, from: client.host.url("/xrpc/" + nsid))
+        case .notifications:
+            let nsid = "app.bsky.notification.listNotifications"
+            let response = try await client.query(nsid, parameters)
+            var page = try Self.notificationPage(response, from: client.host.url("/xrpc/" + nsid))
+            try await addSubjects(to: &page)
+            return page
+        }
+    }
+
+    /// Fetches the posts that the page's likes and reposts name and neither the page nor the
+    /// store holds, and adds them to the page, read.
+    private func addSubjects(to page: inout FetchedPage) async throws(ServerError) {
+        var missing: [String] = []
+        for notification in page.notifications {
+            guard let id = notification.messageID, page.timeline.message(id: id) == nil, !missing.contains(id) else { continue }
+            let stored = try pager.storeCall { () throws(TimelineStoreError) in try store.message(id: id) }
+            if stored == nil { missing.append(id) }
+        }
+        var fetched = DecodedTimeline()
+        var start = 0
+        while start < missing.count {
+            let batch = missing[start ..< min(start + 25, missing.count)]
+            start += 25
+            let nsid = "app.bsky.feed.getPosts"
+            let response = try await client.query(nsid, batch.map { (name: "uris", value: $0) })
+            let url = client.host.url("/xrpc/" + nsid)
+            fetched.add(contentsOf: try MastodonResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
+                var timeline = DecodedTimeline()
+                try BlueskyDecoder().decode(document: document, into: &timeline)
+                return timeline
+            })
+        }
+        page.timeline.add(contentsOf: Self.markingRead(fetched, where: { _ in true }))
+    }
+
+    /// `timeline` with the messages `isOwn` picks marked read.
+    static func markingRead(_ timeline: DecodedTimeline, where isOwn: (Message) -> Bool) -> DecodedTimeline {
+        guard timeline.messages.contains(where: { isOwn($0) && !$0.isRead }) else { return timeline }
+        var result = timeline
+        for var message in timeline.messages where isOwn(message) && !message.isRead {
+            message.isRead = true
+            result.add(message)
+        }
+        return result
+    }
+
+    /// A page of `getTimeline`: its items' entry IDs newest first, what they hold, and the
+    /// cursor of the next older page (none when the answer has none, or holds no item).
+    static func feedPage(_ response: HTTPResponse, from url: String) throws(ServerError) -> FetchedPage {
+        try MastodonResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
+            let object = try JSONObjectView(document, path: "", expected: "a feed page object")
+            guard let items = try object.array("feed", expected: "an array of feed items") else { throw object.missing("feed") }
+            var timeline = DecodedTimeline()
+            var ids: [String] = []
+            let decoder = BlueskyDecoder()
+            for (index, item) in items.enumerated() {
+                ids.append(try decoder.feedItem(try JSONObjectView(item, path: "feed[\(index)]", expected: "a feed item object"), into: &timeline))
+            }
+            let cursor = ids.isEmpty ? nil : try object.string("cursor")
+            return FetchedPage(entryIDs: ids, timeline: timeline, notifications: [], olderCursor: cursor)
+        }
+    }
+
+    /// A page of `listNotifications`.
+    static func notificationPage(_ response: HTTPResponse, from url: String) throws(ServerError) -> FetchedPage {
+        try MastodonResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
+            let object = try JSONObjectView(document, path: "", expected: "a notifications page object")
+            guard let elements = try object.array("notifications", expected: "an array of notifications") else {
+                throw object.missing("notifications")
+            }
+            var timeline = DecodedTimeline()
+            var notifications: [DecodedNotification] = []
+            for (index, element) in elements.enumerated() {
+                notifications.append(try BlueskyNotification.decode(
+                    try JSONObjectView(element, path: "notifications[\(index)]", expected: "a notification object"), into: &timeline))
+            }
+            let cursor = notifications.isEmpty ? nil : try object.string("cursor")
+            return FetchedPage(entryIDs: notifications.map(\.id), timeline: timeline, notifications: notifications, olderCursor: cursor)
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+@testable import TimelineKit
+
+/// Bluesky's home timeline and notifications synced through the pager Mastodon's sync shares,
+/// against a PDS in memory.
+@Suite struct BlueskySyncTests {
+    /// A store (with the database queries of the Mastodon sync's tests) and a logged-in client.
+    private func setUp(_ pds: FakePDS, options: BlueskySync.Options = BlueskySync.Options()) async throws -> (SyncFixture, BlueskySync) {
+        let fixture = try SyncFixture()
+        fixture.account = "alice.test"
+        return (fixture, try await sync(pds, fixture, options: options))
+    }
+
+    private func sync(_ pds: FakePDS, _ fixture: SyncFixture, options: BlueskySync.Options = BlueskySync.Options(),
+                      attempts: Int = 1) async throws -> BlueskySync {
+        let client = BlueskyClient(service: try ServerAddress(FakePDS.entryway), session: nil, transport: pds,
+                                   policy: RequestPolicy(maximumAttempts: attempts), clock: fixture.clock.clock)
+        try await client.createSession(identifier: "alice.test", password: FakePDS.password)
+        return BlueskySync(store: fixture.store, account: fixture.account, client: client, options: options)
+    }
+
+    /// Requests by NSID, leaving out the login.
+    private func calls(_ pds: FakePDS) -> [String] {
+        pds.requests.map { $0.url.components(separatedBy: "/xrpc/").last!.components(separatedBy: "?").first! }
+            .filter { $0 != "com.atproto.server.createSession" }
+    }
+
+    @Test func aFirstSyncKeepsTheNewest200InTheServersOrderAndLaterOnesStopAtWhatIsHeld() async throws {
+        let pds = FakePDS()
+        let all = pds.post(250)
+        let (fixture, sync) = try await setUp(pds, options: BlueskySync.Options(syncsNotifications: false))
+        let first = try await sync.run()
+        #expect(first.newStatuses == 200)
+        #expect(calls(pds) == ["app.bsky.feed.getTimeline", "app.bsky.feed.getTimeline"])
+        #expect(try fixture.homeIDs() == Array(all.prefix(200)))
+        #expect(try fixture.gaps().isEmpty)
+
+        let newer = pds.post(30)
+        let second = try await sync.run()
+        #expect(second.newStatuses == 30)
+        #expect(second.requests == 1)
+        #expect(try fixture.homeIDs() == newer + Array(all.prefix(200)))
+
+        // Stored as the decoder reads them: a repost by its reposter, the account's own posts read.
+        let repost = try #require(try fixture.store.message(id: "at://did:plc:u9/app.bsky.feed.repost/r248"))
+        #expect(repost.repostOfID == "at://did:plc:u4/app.bsky.feed.post/p248")
+        #expect(repost.authorID == "did:plc:u9")
+        let own = try #require(try fixture.store.message(id: "at://did:plc:u0/app.bsky.feed.post/p270"))
+        #expect(own.isRead)
+        #expect(try fixture.store.message(id: "at://did:plc:u2/app.bsky.feed.post/p271")?.isRead == false)
+    }
+
+    @Test func moreNewThanTheBoundLeavesAGapThatTheNextSyncFills() async throws {
+        let pds = FakePDS()
+        pds.post(20)
+        let options = BlueskySync.Options(pageSize: 10, maximumPagesPerTimeline: 3, syncsNotifications: false)
+        let (fixture, sync) = try await setUp(pds, options: options)
+        try await sync.run()
+        #expect(try fixture.homeIDs().count == 20)
+
+        pds.post(45)
+        let away = try await sync.run()
+        #expect(away.gapsLeft == 1)
+        #expect(away.newStatuses == 30)
+        let caughtUp = try await sync.run()
+        #expect(caughtUp.gapsLeft == 0)
+        let server = pds.state.withLock { $0.feed }.count
+        #expect(server == 65)
+        #expect(try fixture.homeIDs() == pds.post(0) + Self.entryIDs(pds))
+        #expect(try fixture.gaps().isEmpty)
+    }
+
+    /// Every entry ID of the fake's feed, newest first.
+    private static func entryIDs(_ pds: FakePDS) -> [String] {
+        pds.state.withLock { $0.feed }.map { item -> String in
+            if let range = item.range(of: #""reason":{"$type":"app.bsky.feed.defs#reasonRepost","uri":""#) {
+                return String(item[range.upperBound...].prefix { $0 != "\"" })
+            }
+            let start = item.range(of: #""uri":""#)!.upperBound
+            return String(item[start...].prefix { $0 != "\"" })
+        }
+    }
+
+    @Test func aSyncCutOffAtAnyRequestEndsLikeOneNeverCutOff() async throws {
+        let options = BlueskySync.Options(pageSize: 10, maximumPagesPerTimeline: 4, syncsNotifications: false)
+        let clean = FakePDS()
+        clean.post(25)
+        let (expected, cleanSync) = try await setUp(clean, options: options)
+        try await cleanSync.run()
+        clean.post(35)
+        try await cleanSync.run()
+        try await cleanSync.run()
+
+        // The second sync makes four requests (35 new in pages of 10, four at most): cut each.
+        for cut in 0 ..< 4 {
+            let pds = FakePDS()
+            pds.post(25)
+            let (fixture, sync) = try await setUp(pds, options: options)
+            try await sync.run()
+            pds.post(35)
+            let done = pds.requests.count
+            pds.state.withLock { $0.unreachable = [done + cut] }
+            await #expect(throws: ServerError.self, "cut at request \(cut)") { try await sync.run() }
+            try await sync.run()
+            try await sync.run()
+            #expect(try fixture.everything() == (try expected.everything()), "cut at request \(cut)")
+        }
+    }
+
+    @Test func notificationsNameWhoDidWhatAndTheLikedPostsAreFetched() async throws {
+        let pds = FakePDS()
+        let own = FakePDS.postView(author: 0, key: "mine", text: "my post", second: 5)
+        let ownURI = "at://did:plc:u0/app.bsky.feed.post/mine"
+        pds.state.withLock { state in
+            state.posts[ownURI] = own
+            state.notifications = [
+                #"{"uri":"at://did:plc:u2/app.bsky.feed.like/l1","cid":"x","reason":"like","reasonSubject":"\#(ownURI)","#
+                    + #""author":{"did":"did:plc:u2","handle":"u2.test","displayName":"Bea"},"record":{},"isRead":false,"indexedAt":"2026-08-01T14:10:00Z"}"#,
+                #"{"uri":"at://did:plc:u3/app.bsky.feed.post/re1","cid":"y","reason":"reply","reasonSubject":"\#(ownURI)","#
+                    + #""author":{"did":"did:plc:u3","handle":"u3.test"},"record":{"$type":"app.bsky.feed.post","text":"nice","createdAt":"2026-08-01T14:05:00Z","#
+                    + #""reply":{"root":{"uri":"\#(ownURI)","cid":"c"},"parent":{"uri":"\#(ownURI)","cid":"c"}}},"isRead":false,"indexedAt":"2026-08-01T14:05:01Z"}"#,
+                #"{"uri":"at://did:plc:u4/app.bsky.graph.follow/f1","cid":"z","reason":"follow","#
+                    + #""author":{"did":"did:plc:u4","handle":"u4.test"},"record":{},"isRead":true,"indexedAt":"2026-08-01T14:00:00Z"}"#,
+            ]
+        }
+        pds.post(3)
+        let (fixture, sync) = try await setUp(pds)
+        let summary = try await sync.run()
+        #expect(summary.newNotifications == 3)
+        #expect(calls(pds) == ["app.bsky.feed.getTimeline", "app.bsky.notification.listNotifications", "app.bsky.feed.getPosts"])
+        let liked = try #require(try fixture.store.message(id: ownURI))
+        #expect(liked.text == "my post")
+        #expect(liked.isRead)
+        let notifications = try fixture.store.notifications(account: "alice.test", limit: 10)
+        let renderer = NotificationRenderer()
+        #expect(notifications.map { renderer.sentence(for: $0) } == [
+            "♥ Bea liked your post \"my post\"",
+            "↩ u3.test replied to you: \"nice\"",  // no display name: the handle, as the app shows it
+            "+ u4.test followed you",
+        ])
+        // A second sync asks for nothing it holds.
+        try await sync.run()
+        #expect(calls(pds).filter { $0 == "app.bsky.feed.getPosts" }.count == 1)
+    }
+}
