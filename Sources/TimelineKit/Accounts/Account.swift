@@ -6,14 +6,16 @@ public struct Account: Sendable, Equatable {
     /// file. Defaults to `username@host` (`alice@mastodon.social`).
     public var name: String
     /// The kind of server: ``Network/mastodon`` (Mastodon and servers speaking its API:
-    /// Pleroma, Akkoma, GoToSocial, …).
+    /// Pleroma, Akkoma, GoToSocial, …) or ``Network/bluesky`` (any AT Protocol PDS).
     public var network: Network
     /// The server's base URL, `https://host` (or `http://127.0.0.1:PORT` for local tests), no
-    /// trailing slash.
+    /// trailing slash. For Bluesky, the server logged in to (`https://bsky.social`); requests go
+    /// to the account's PDS, kept in its session.
     public var server: String
-    /// The account's ID on its server, from `verify_credentials`.
+    /// The account's ID on its server, from `verify_credentials`; for Bluesky, its DID.
     public var accountID: String
-    /// The account's `acct` on its server (the username, for a local account).
+    /// The account's `acct` on its server (the username, for a local account); for Bluesky, its
+    /// handle.
     public var acct: String
     /// The OAuth application `timeline login` registered, which `logout` needs to revoke the
     /// token; `nil` for a token given with `--token-stdin` (created in the server's settings).
@@ -24,6 +26,7 @@ public struct Account: Sendable, Equatable {
     /// The servers `timeline` can log in to.
     public enum Network: String, Sendable {
         case mastodon
+        case bluesky
     }
 
     /// Where an account's access token comes from.
@@ -33,6 +36,9 @@ public struct Account: Sendable, Equatable {
         /// A command run through `/bin/sh -c` whose first line of output is the token: a
         /// password manager (`pass show mastodon/alice`, `op read op://…`, `secret-tool lookup …`).
         case command(String)
+        /// A Bluesky session (its access and refresh tokens and PDS), stored in the accounts
+        /// file and replaced there each time it is refreshed.
+        case session(BlueskySession)
     }
 
     /// An account with every part given (``MastodonAuthorization/account(for:named:client:secret:)``

@@ -275,6 +275,7 @@ extension Account.Secret {
         switch self {
         case let .token(token): token
         case let .command(command): try TokenCommand.run(command, account: account)
+        case let .session(session): session.accessToken
         }
     }
 }
@@ -290,6 +291,9 @@ private struct AccountsFileEntry {
     var clientSecret: String?
     var token: String?
     var tokenCommand: String?
+    /// Bluesky: the session's access token (`token` is then its refresh token) and the PDS.
+    var accessToken: String?
+    var pds: String?
 
     /// What is wrong with an entry, and where. The reason never quotes a value: it may be a
     /// secret.
@@ -309,6 +313,10 @@ private struct AccountsFileEntry {
         switch account.secret {
         case let .token(token): self.token = token.value
         case let .command(command): tokenCommand = command
+        case let .session(session):
+            token = session.refreshToken.value
+            accessToken = session.accessToken.value
+            pds = session.pds
         }
     }
 
@@ -332,6 +340,8 @@ private struct AccountsFileEntry {
         clientSecret = try optional("client_secret")
         token = try optional("token")
         tokenCommand = try optional("token_command")
+        accessToken = try optional("access_token")
+        pds = try optional("pds")
         offset = node.offset
     }
 
@@ -342,7 +352,8 @@ private struct AccountsFileEntry {
     var fields: [(name: String, value: String)] {
         let all: [(String, String?)] = [
             ("name", name), ("network", network), ("server", server), ("account_id", accountID), ("acct", acct),
-            ("client_id", clientID), ("client_secret", clientSecret), ("token", token), ("token_command", tokenCommand),
+            ("client_id", clientID), ("client_secret", clientSecret), ("token", token), ("access_token", accessToken),
+            ("pds", pds), ("token_command", tokenCommand),
         ]
         return all.compactMap { name, value in value.map { (name, $0) } }
     }
@@ -356,6 +367,15 @@ private struct AccountsFileEntry {
             throw problem("server: \(error)")
         }
         let secret: Account.Secret
+        if network == .bluesky {
+            // A session: `token` is its refresh token, `access_token` its access token.
+            guard let refresh = token.flatMap({ AccessToken($0) }), let access = accessToken.flatMap({ AccessToken($0) }) else {
+                throw problem("a bluesky account needs token and access_token (its session); log in again to write them")
+            }
+            guard accountID.hasPrefix("did:") else { throw problem("account_id of a bluesky account must be its DID") }
+            return Account(name: name, network: network, server: server, accountID: accountID, acct: acct, client: nil,
+                           secret: .session(BlueskySession(did: accountID, handle: acct, accessToken: access, refreshToken: refresh, pds: pds)))
+        }
         switch (token, tokenCommand) {
         case let (token?, nil):
             // The error must not quote the value: it is (or was meant to be) a secret.

@@ -95,6 +95,17 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
         return try adopt(response, from: url)
     }
 
+    /// Ends the session at the server (`com.atproto.server.deleteSession`, with the refresh
+    /// token), so neither token works any more: what `timeline logout` does.
+    public func deleteSession() async throws(ServerError) {
+        guard let current = currentSession else { return }
+        let url = host.url("/xrpc/com.atproto.server.deleteSession")
+        let request = HTTPRequest(method: .post, url: url, headers: [current.refreshToken.authorizationHeader] + requester.headers(),
+                                  body: nil, timeout: requester.policy.requestTimeout)
+        _ = try await requester.send(request, server: service.baseURL, isRefusedCredential: Self.isRefusedToken)
+        session.withLock { $0 = nil }
+    }
+
     private func adopt(_ response: HTTPResponse, from url: String) throws(ServerError) -> BlueskySession {
         let fresh = try MastodonResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
             try BlueskySession.read(document)

@@ -93,6 +93,26 @@ public struct BlueskySync: Sendable {
         }
     }
 
+    /// Keeps the store up to date from Bluesky until the task is cancelled (what `show -f` does
+    /// with a Bluesky account): a sync every `pollInterval`. Bluesky's only push channel for a
+    /// home timeline is the whole network's firehose, far too much for one terminal, so this
+    /// polls, as Bluesky's own app does. With a `gate`, each sync holds its lock or is left out
+    /// while another process syncs.
+    ///
+    /// - Throws: `.unauthorized` (log in again), `.cancelled` when the task is cancelled,
+    ///   `.store`, and errors of a sync that are not temporary.
+    public func follow(pollInterval: Duration = .seconds(120), gate: SyncGate? = nil) async throws(ServerError) {
+        while true {
+            if Task.isCancelled { throw .cancelled }
+            try await followRound(gate: gate) { () async throws(ServerError) in try await run() }
+            do {
+                try await client.clock.sleep(pollInterval)
+            } catch {
+                throw .cancelled
+            }
+        }
+    }
+
     /// Syncs one timeline through the shared pager, asking for pages by cursor.
     func sync(_ timeline: SyncedTimeline) async throws(ServerError) -> TimelinePager.Progress {
         let depth = timeline == .home ? options.homeDepth : options.notificationDepth

@@ -85,15 +85,7 @@ extension MastodonSync {
         var streams = true
         while true {
             if Task.isCancelled { throw .cancelled }
-            do throws(ServerError) {
-                if let gate {
-                    _ = try await gate.runUnlessBusy { () async throws(ServerError) in try await run() }
-                } else {
-                    try await run()
-                }
-            } catch {
-                guard error.isTemporary else { throw error }
-            }
+            try await followRound(gate: gate) { () async throws(ServerError) in try await run() }
             if streams {
                 do {
                     try await stream(onEvent: onEvent)

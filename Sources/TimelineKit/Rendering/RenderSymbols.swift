@@ -18,14 +18,17 @@ public struct RenderSymbols: Sendable, Hashable {
     public var replies: String
     public var reposts: String
     public var likes: String
+    /// After the age of a Bluesky post, and of a Mastodon status, in a timeline mixing them.
+    public var bluesky: String
+    public var mastodon: String
 
     public static let unicode = RenderSymbols(
         unread: "●", separator: " · ", repost: "⟲", reply: "↩", quote: "❝", attachment: "📎",
-        replies: "↩", reposts: "⟲", likes: "♥")
+        replies: "↩", reposts: "⟲", likes: "♥", bluesky: "🦋", mastodon: "🐘")
 
     public static let ascii = RenderSymbols(
         unread: "*", separator: " - ", repost: "RT", reply: "<-", quote: ">", attachment: "[media]",
-        replies: "re", reposts: "rt", likes: "fav")
+        replies: "re", reposts: "rt", likes: "fav", bluesky: "bsky", mastodon: "masto")
 
     /// The symbols a terminal with this environment shows, decided as the C library decides
     /// the character set: the first of `LC_ALL`, `LC_CTYPE` and `LANG` that is set and not

@@ -26,7 +26,10 @@ import Foundation
 /// - The header is the display name, `@handle`, `[bot]` for automated accounts, the message's
 ///   age (`RelativeTime`) and `edited` when it was. When it does not fit, `edited` goes first,
 ///   then `[bot]`; then name and handle are cut with `…`, the handle keeping at least half the
-///   room, since it is what identifies the author. The age is always shown.
+///   room, since it is what identifies the author. The age is always shown. In a page that
+///   mixes networks (Bluesky posts beside Mastodon statuses or imported messages), each entry
+///   then says where it came from: `· 🦋` for Bluesky, `· 🐘` for a Mastodon server (`bsky`,
+///   `masto` in ASCII); a timeline of one network is not marked.
 /// - Text is wrapped (`TextWrapper`) two columns in, like everything under the header, and to
 ///   the full width on the right. Tabs in it expand to 4-column stops. Blank lines at its start
 ///   and end are dropped, and runs of blank lines shown as one, so a message cannot push the
@@ -167,6 +170,8 @@ public struct TimelineRenderer: Sendable {
         var highlight: SearchQuery?
         /// The most lines an entry may have, when rendering to fit rows: it is cut to them.
         var maximumLines: Int?
+        /// Whether entries say their network: the page holds Bluesky posts and others.
+        let marksNetworks: Bool
 
         init(page: TimelinePage, time: RelativeTime, width: Int) {
             self.page = page
@@ -186,6 +191,12 @@ public struct TimelineRenderer: Sendable {
             self.userIndices = userIndices
             self.time = time
             self.width = width
+            var bluesky = false, other = false
+            for message in page.messages {
+                if MessageOrigin(id: message.id) == .bluesky { bluesky = true } else { other = true }
+                if bluesky && other { break }
+            }
+            marksNetworks = bluesky && other
         }
 
         func message(_ id: String) -> Message? {
@@ -345,7 +356,9 @@ public struct TimelineRenderer: Sendable {
         let ageWidth = age.unicodeScalars.count
         let botWidth = Self.botMarker.unicodeScalars.count
         let editedWidth = Self.editedMarker.unicodeScalars.count
-        let available = context.width - gutter.width - ageWidth
+        let network = context.marksNetworks ? networkMark(for: message) : nil
+        let networkWidth = network.map { DisplayWidth.of($0) } ?? 0
+        let available = context.width - gutter.width - ageWidth - networkWidth
 
         let handleWidth = author.handle == nil ? 0 : 1 + author.handleWidth // with its space
         var showsBot = author.isBot
@@ -381,8 +394,18 @@ public struct TimelineRenderer: Sendable {
         }
         if showsBot { line.append(Self.botMarker, .dim, width: botWidth) }
         line.append(age, .dim, width: ageWidth)
+        if let network { line.append(network, .dim, width: networkWidth) }
         if showsEdited { line.append(Self.editedMarker, .dim, width: editedWidth) }
         return line
+    }
+
+    /// ` · 🦋` or ` · 🐘` after the age, `nil` for a message that came from neither network.
+    private func networkMark(for message: Message) -> String? {
+        switch MessageOrigin(id: message.id) {
+        case .bluesky: options.symbols.separator + options.symbols.bluesky
+        case .mastodon: options.symbols.separator + options.symbols.mastodon
+        case .other: nil
+        }
     }
 
     private static let botMarker = " [bot]"

@@ -21,7 +21,7 @@ struct AccountsCommand: ParsableCommand {
         let store = try reportingErrors { try AccountStore.standard() }
         let accounts = try reportingErrors { try store.accounts() }
         if accounts.isEmpty && !json {
-            Terminal.emit("No accounts. Log in with: timeline login mastodon SERVER_URL\n")
+            Terminal.emit("No accounts. Log in with: timeline login mastodon SERVER_URL, or timeline login bluesky HANDLE\n")
             return
         }
         for account in accounts {

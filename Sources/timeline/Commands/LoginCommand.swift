@@ -4,7 +4,7 @@ import TimelineKit
 struct LoginCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
-        abstract: "Log in to a Mastodon account (Mastodon, Pleroma, Akkoma, GoToSocial, …).",
+        abstract: "Log in to a Mastodon account (Mastodon, Pleroma, Akkoma, GoToSocial, …) or a Bluesky account.",
         discussion: """
             Registers timeline with the server, prints a page to open (and opens it when a browser \
             is at hand), and reads back the code the server shows once you approve. The token is \
@@ -16,17 +16,31 @@ struct LoginCommand: ParsableCommand {
             read:notifications write:statuses); --token-command stores a command that prints it \
             (a password manager), run whenever the token is needed.
 
+            Bluesky: `timeline login bluesky HANDLE` with an app password (Settings → Privacy and \
+            security → App passwords), typed at the prompt or piped with --app-password-stdin. \
+            The app password is sent once and not stored: the session it opens is, and later \
+            runs refresh it. --service names the server to log in to (default https://bsky.social; \
+            a self-hosted PDS otherwise).
+
             Examples:
               timeline login mastodon mastodon.social
               pass show mastodon/token | timeline login mastodon https://example.social --token-stdin
               timeline login mastodon example.social --token-command 'pass show mastodon/token'
+              timeline login bluesky alice.bsky.social
+              pass show bluesky/app-password | timeline login bluesky alice.bsky.social --app-password-stdin
             """)
 
-    @Argument(help: "The kind of server: mastodon (any server speaking the Mastodon API).")
+    @Argument(help: "The kind of server: mastodon (any server speaking the Mastodon API) or bluesky.")
     var network: String
 
-    @Argument(help: ArgumentHelp("The server's address, e.g. mastodon.social or https://mastodon.social.", valueName: "server-url"))
+    @Argument(help: ArgumentHelp("Mastodon: the server's address, e.g. mastodon.social or https://mastodon.social. Bluesky: your handle, e.g. alice.bsky.social.", valueName: "server-url-or-handle"))
     var server: String
+
+    @Option(name: .long, help: ArgumentHelp("Bluesky: the server to log in to (default https://bsky.social).", valueName: "url"))
+    var service: String?
+
+    @Flag(name: .customLong("app-password-stdin"), help: "Bluesky: read the app password from standard input.")
+    var appPasswordStdin = false
 
     @Option(name: .long, help: ArgumentHelp("The account's name in timeline (default: user@server).", valueName: "name"))
     var name: String?
@@ -38,8 +52,14 @@ struct LoginCommand: ParsableCommand {
     var tokenCommand: String?
 
     func validate() throws {
-        guard network == "mastodon" else {
-            throw ValidationError("timeline logs in to mastodon servers (Mastodon and servers speaking its API); '\(network)' is not one it knows.")
+        guard network == "mastodon" || network == "bluesky" else {
+            throw ValidationError("timeline logs in to mastodon servers (Mastodon and servers speaking its API) and to bluesky; '\(network)' is not one it knows.")
+        }
+        if network == "bluesky", tokenStdin || tokenCommand != nil {
+            throw ValidationError("Bluesky logs in with an app password: --app-password-stdin, or type it at the prompt (--token-stdin and --token-command are for Mastodon).")
+        }
+        if network == "mastodon", appPasswordStdin || service != nil {
+            throw ValidationError("--app-password-stdin and --service are for Bluesky; a Mastodon server is the second argument.")
         }
         if let name, name.isEmpty || name.contains(where: \.isWhitespace) {
             throw ValidationError("--name must be non-empty, without spaces.")
@@ -51,6 +71,7 @@ struct LoginCommand: ParsableCommand {
 
     func run() throws {
         let store = try reportingErrors { try AccountStore.standard() }
+        if network == "bluesky" { return try logInToBluesky(store) }
         let login = try reportingErrors { try MastodonAuthorization(server: server, transport: CurlTransport()) }
         let account: Account
         if tokenStdin || tokenCommand != nil {
@@ -63,6 +84,27 @@ struct LoginCommand: ParsableCommand {
         }
         let replaced = try reportingErrors { try store.save(account) }
         Terminal.emit("Logged in to \(account.server) as @\(TerminalText.line(account.acct)) (account \(account.name)\(replaced == nil ? "" : ", replacing the earlier login of that name")).\n")
+    }
+
+    /// Opens a session with the app password and stores it; the password is not kept.
+    private func logInToBluesky(_ store: AccountStore) throws(ExitCode) {
+        let service = try reportingErrors { try ServerAddress(self.service ?? "https://bsky.social") }
+        let handle = server.hasPrefix("@") ? String(server.dropFirst()) : server
+        if StandardInput.isTerminal && !appPasswordStdin { Terminal.emitError("App password for \(TerminalText.line(handle)) (not shown): ") }
+        guard StandardInput.isTerminal || appPasswordStdin, let line = StandardInput.readLine(hidden: true),
+              case let password = String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()),
+              !password.isEmpty else {
+            Terminal.emitError("timeline: no app password: type it at the prompt, or pipe it with --app-password-stdin. Make one in Bluesky's settings (Privacy and security → App passwords).\n")
+            throw ExitCode(ExitStatus.usage)
+        }
+        let client = BlueskyClient(service: service, session: nil, transport: CurlTransport())
+        let session = try reportingErrors { try waitFor { () async throws(ServerError) -> BlueskySession in
+            try await client.createSession(identifier: handle, password: password)
+        } }
+        let account = Account(name: name ?? session.handle, network: .bluesky, server: service.baseURL, accountID: session.did,
+                              acct: session.handle, client: nil, secret: .session(session))
+        let replaced = try reportingErrors { try store.save(account) }
+        Terminal.emit("Logged in to \(service.baseURL) as @\(TerminalText.line(session.handle)) (account \(TerminalText.line(account.name))\(replaced == nil ? "" : ", replacing the earlier login of that name")).\n")
     }
 
     private func readToken() throws(ExitCode) -> AccessToken {

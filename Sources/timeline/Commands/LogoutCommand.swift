@@ -22,7 +22,15 @@ struct LogoutCommand: ParsableCommand {
         let store = try reportingErrors { try AccountStore.standard() }
         let account = try reportingErrors { try store.account(named: name) }
         var outcome = ""
-        if let client = account.client {
+        if account.network == .bluesky {
+            do {
+                let client = try store.blueskyClient(for: account, transport: CurlTransport())
+                try waitFor { () async throws(ServerError) in try await client.deleteSession() }
+                outcome = " Its session was ended at \(account.server)."
+            } catch {
+                Terminal.emitError("timeline: the session could not be ended (\(error)); revoke the app password in Bluesky's settings if it should stop working.\n")
+            }
+        } else if let client = account.client {
             do {
                 let token = try account.accessToken()
                 let login = try MastodonAuthorization(server: account.server, transport: CurlTransport())

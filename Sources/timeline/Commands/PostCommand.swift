@@ -20,6 +20,9 @@ struct PostCommand: ParsableCommand {
             --json prints one object: id, author (the author's ID, as in `show --json`), handle, \
             created_at, and url when the server gave one.
 
+            To a Bluesky account, links, @handles and #tags become the post's facets (links in \
+            every Bluesky app); --cw, --visibility and --idempotency-key are Mastodon's.
+
             Examples:
               timeline post "Shipping the new release today 🚀"
               timeline post --cw "film spoilers" --visibility unlisted "The ending…"
@@ -121,13 +124,27 @@ struct PostCommand: ParsableCommand {
                 let names = accounts.map { TerminalText.line($0.name) }.joined(separator: ", ")
                 throw fail(ValidationError("several accounts (\(names)): say which with --account NAME, or --local --as HANDLE."))
             }
+            if target.network == .bluesky, cw != nil || visibility != nil || idempotencyKey != nil {
+                throw fail(ValidationError("--cw, --visibility and --idempotency-key are for Mastodon accounts; a Bluesky post is public, and a retry of it never publishes twice anyway."))
+            }
             let store = try LocationOptions.openStore(db: db, create: true)
-            let post = MastodonPost(text: text, contentWarning: cw, replyTo: replyTo, visibility: visibility,
-                                    idempotencyKey: idempotencyKey ?? MastodonPost.newIdempotencyKey())
-            let message = try reportingErrors {
-                let token = try target.accessToken()
-                let sync = try MastodonSync(store: store, account: target, token: token, transport: CurlTransport())
-                return try waitFor { () async throws(ServerError) -> Message in try await sync.post(post) }
+            let message: Message
+            switch target.network {
+            case .mastodon:
+                let post = MastodonPost(text: text, contentWarning: cw, replyTo: replyTo, visibility: visibility,
+                                        idempotencyKey: idempotencyKey ?? MastodonPost.newIdempotencyKey())
+                message = try reportingErrors {
+                    let token = try target.accessToken()
+                    let sync = try MastodonSync(store: store, account: target, token: token, transport: CurlTransport())
+                    return try waitFor { () async throws(ServerError) -> Message in try await sync.post(post) }
+                }
+            case .bluesky:
+                let post = BlueskyPost(text: text, replyTo: replyTo)
+                message = try reportingErrors {
+                    let client = try accountStore.blueskyClient(for: target, transport: CurlTransport())
+                    let sync = BlueskySync(store: store, account: target.name, client: client)
+                    return try waitFor { () async throws(ServerError) -> Message in try await sync.post(post) }
+                }
             }
             let author = try reportingErrors { try store.users(ids: [message.authorID]).first }
             report(message, handle: author?.handle)

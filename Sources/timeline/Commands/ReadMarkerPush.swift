@@ -24,7 +24,9 @@ struct ReadMarkerPush {
     static func push(for ids: [String]?, store: TimelineStore) -> [Outcome] {
         guard let accountStore = try? AccountStore.standard(), accountStore.hasAccountsFile,
               let accounts = try? accountStore.accounts() else { return [] }
+        // Bluesky keeps no read position of the home timeline: only Mastodon accounts have one to set.
         let concerned = accounts.filter { account in
+            guard account.network == .mastodon else { return false }
             guard let ids else { return true }
             guard let server = try? ServerAddress(account.server) else { return false }
             let namespace = MastodonNamespace(server: server)

@@ -13,8 +13,8 @@ struct SyncCommand: ParsableCommand {
         discussion: """
             For every account (`timeline accounts`), or the one --account names: the home \
             timeline from the newest stored status on (the first sync: the newest 200), the \
-            notifications, and the read marker both ways (what you read on your phone is read \
-            here, and back). Each page is stored in one transaction; the snapshot is rewritten at \
+            notifications, and, for Mastodon, the read marker both ways (what you read on your \
+            phone is read here, and back). Each page is stored in one transaction; the snapshot is rewritten at \
             the end. One summary line, or --json (one object per account).
 
             For shell start-up: --if-older 5m does nothing when the last sync that succeeded is \
@@ -73,7 +73,7 @@ struct SyncCommand: ParsableCommand {
         let accounts = try reportingErrors { try account.map { [try accountStore.account(named: $0)] } ?? accountStore.accounts() }
         if accounts.isEmpty {
             if quietWhenIdle { return }
-            Terminal.emitError("timeline: no accounts to sync. Log in first: timeline login mastodon https://your.server\n")
+            Terminal.emitError("timeline: no accounts to sync. Log in first: timeline login mastodon https://your.server, or timeline login bluesky you.bsky.social\n")
             throw ExitCode(ExitStatus.noInput)
         }
         let outcome = try reportingErrors {
@@ -81,7 +81,7 @@ struct SyncCommand: ParsableCommand {
             // one started by --background (or with --if-older) leaves it to finish alone.
             try gate.run(ifOlderThan: age, waitingAtMost: quietWhenIdle ? .zero : .seconds(120)) {
                 () throws(ExitCode) -> (value: [AccountSync], succeeded: Bool) in
-                let results = try syncAll(accounts)
+                let results = try syncAll(accounts, from: accountStore)
                 return (results, results.allSatisfy { $0.error == nil })
             }
         }
@@ -97,15 +97,23 @@ struct SyncCommand: ParsableCommand {
         var error: (any Error)?
     }
 
-    private func syncAll(_ accounts: [Account]) throws(ExitCode) -> [AccountSync] {
+    private func syncAll(_ accounts: [Account], from accountStore: AccountStore) throws(ExitCode) -> [AccountSync] {
         let store = try location.openStore(create: true)
         let transport = CurlTransport()
         var results: [AccountSync] = []
         for account in accounts {
             do {
-                let token = try account.accessToken()
-                let sync = try MastodonSync(store: store, account: account, token: token, transport: transport)
-                let summary = try waitFor { () async throws(ServerError) -> SyncSummary in try await sync.run() }
+                let summary: SyncSummary
+                switch account.network {
+                case .mastodon:
+                    let token = try account.accessToken()
+                    let sync = try MastodonSync(store: store, account: account, token: token, transport: transport)
+                    summary = try waitFor { () async throws(ServerError) -> SyncSummary in try await sync.run() }
+                case .bluesky:
+                    let client = try accountStore.blueskyClient(for: account, transport: transport)
+                    let sync = BlueskySync(store: store, account: account.name, client: client)
+                    summary = try waitFor { () async throws(ServerError) -> SyncSummary in try await sync.run() }
+                }
                 results.append(AccountSync(name: account.name, summary: summary))
             } catch {
                 results.append(AccountSync(name: account.name, error: error))

@@ -64,11 +64,16 @@ final class ServerFollower: Sendable {
     private func follow(_ account: Account, databasePath: String, gate: SyncGate) async {
         let name = TerminalText.line(account.name)
         do {
-            let token = try account.accessToken()
             let store = try TimelineStore(path: databasePath, configuration: .init(
                 createIfMissing: false, busyTimeout: .seconds(5)))
-            let sync = try MastodonSync(store: store, account: account, token: token, transport: CurlTransport())
-            try await sync.follow(gate: gate)
+            switch account.network {
+            case .mastodon:
+                let sync = try MastodonSync(store: store, account: account, token: try account.accessToken(), transport: CurlTransport())
+                try await sync.follow(gate: gate)
+            case .bluesky:
+                let client = try AccountStore.standard().blueskyClient(for: account, transport: CurlTransport())
+                try await BlueskySync(store: store, account: account.name, client: client).follow(gate: gate)
+            }
         } catch ServerError.cancelled {
             return
         } catch {

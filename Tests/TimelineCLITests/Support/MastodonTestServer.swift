@@ -37,12 +37,13 @@ final class MastodonTestServer: @unchecked Sendable {
     }
 
     /// Starts a server with `statuses` statuses in its home timeline; `arguments` are passed on
-    /// (see the server's README).
-    init(statuses: Int = 120, tls: Bool = false, arguments: [String] = []) throws {
+    /// (see the server's README). `script` is another loopback server that takes the same
+    /// start-up arguments and control calls (`BlueskyTestServer.script`).
+    init(statuses: Int = 120, tls: Bool = false, arguments: [String] = [], script: String = MastodonTestServer.script) throws {
         self.tls = tls
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        var all = ["python3", Self.script, "--port", "0", "--statuses", String(statuses), "--idle-timeout", "120"]
+        var all = ["python3", script, "--port", "0", "--statuses", String(statuses), "--idle-timeout", "120"]
         if tls { all += ["--tls", Self.certificate, Self.certificateKey] }
         process.arguments = all + arguments
         let output = Pipe()
@@ -117,5 +118,20 @@ final class MastodonTestServer: @unchecked Sendable {
         }.resume()
         done.wait()
         return try result.get()
+    }
+}
+
+/// The loopback Bluesky server of `tools/bluesky-test-server/` (an entryway and PDS with the
+/// XRPC calls timeline makes), started and controlled as `MastodonTestServer` is.
+enum BlueskyTestServer {
+    static let script = Scenario.repositoryPath("tools/bluesky-test-server/server.py")
+    /// The account the server knows, and the app password it accepts.
+    static let handle = "me.loopback.test"
+    static let did = "did:plc:loopbackme"
+    static let password = "loop-back-app-pass"
+
+    /// A server with `posts` posts in the home timeline.
+    static func start(posts: Int = 120) throws -> MastodonTestServer {
+        try MastodonTestServer(statuses: posts, script: script)
     }
 }

@@ -130,15 +130,40 @@ import Testing
     @Test func accountsOfANetworkThisVersionDoesNotKnowAreKeptAsTheyAre() throws {
         let directory = TemporaryDirectory()
         let store = AccountStore(directory: directory.path)
-        let future = #"{"name": "me.bsky.social", "network": "bluesky", "server": "https://bsky.social", "account_id": "did:plc:x", "acct": "me", "token": "t"}"#
+        let future = #"{"name": "me.future.example", "network": "future-network", "server": "https://future.example", "account_id": "x", "acct": "me", "token": "t"}"#
         _ = FileManager.default.createFile(atPath: store.path, contents: Data(#"{"version": 1, "accounts": [\#(future)]}"#.utf8))
         chmod(store.path, 0o600)
         #expect(try store.accounts().isEmpty)
         try store.save(Self.account())
         let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: store.path)), as: UTF8.self)
-        #expect(text.contains(#""network": "bluesky""#))
-        #expect(text.contains(#""account_id": "did:plc:x""#))
+        #expect(text.contains(#""network": "future-network""#))
+        #expect(text.contains(#""account_id": "x""#))
         #expect(try store.accounts() == [Self.account()])
+    }
+
+    @Test func aBlueskySessionIsStoredWithBothTokensAndItsPDSAndRefusedWithoutThem() throws {
+        let directory = TemporaryDirectory()
+        let store = AccountStore(directory: directory.path)
+        let session = BlueskySession(did: "did:plc:alice", handle: "alice.test", accessToken: AccessToken("access-1")!,
+                                     refreshToken: AccessToken("refresh-1")!, pds: "https://pds.example")
+        let account = Account(name: "alice.test", network: .bluesky, server: "https://bsky.social", accountID: "did:plc:alice",
+                              acct: "alice.test", client: nil, secret: .session(session))
+        try store.save(account)
+        #expect(try store.accounts() == [account])
+        #expect(try store.credentials(named: "alice.test").map(\.token.value) == ["access-1"])
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: store.path)), as: UTF8.self)
+        #expect(text.contains(#""token": "refresh-1""#) && text.contains(#""access_token": "access-1""#) && text.contains(#""pds": "https://pds.example""#))
+        // Without its access token, an entry is no session: log in again (and the tokens are not quoted).
+        let broken = text.replacingOccurrences(of: #""access_token": "access-1","#, with: "")
+        _ = FileManager.default.createFile(atPath: store.path, contents: Data(broken.utf8))
+        chmod(store.path, 0o600)
+        do {
+            _ = try store.accounts()
+            Issue.record("an entry without access_token was read")
+        } catch {
+            #expect("\(error)".contains("log in again"))
+            #expect(!"\(error)".contains("refresh-1"))
+        }
     }
 
     @Test func theStandardDirectoryFollowsXDGThenHome() throws {

@@ -1,0 +1,443 @@
+#!/usr/bin/env python3
+"""A loopback Bluesky (AT Protocol XRPC) server for timeline's tests (Python 3 standard library only).
+
+It plays an entryway and a PDS with an AppView behind it: sessions made with an app password
+and refreshed with rotating refresh tokens, a home timeline paged by cursor (posts, reposts,
+replies, quotes, images with alt text, link facets), notifications, getPosts, updateSeen and
+createRecord, with Bluesky's `ratelimit-*` headers, and can be told to misbehave (429, 500,
+expired access tokens). It binds 127.0.0.1 or ::1 only, prints `PORT <n>` on its first line of
+standard output once it listens, and stops by itself when idle or when the process that started
+it is gone.
+
+Endpoints (XRPC, under /xrpc/):
+  POST com.atproto.server.createSession   {"identifier", "password"}  (the handle or DID, --password)
+  POST com.atproto.server.refreshSession  Bearer refresh token; the old one stops working
+  POST com.atproto.server.deleteSession   Bearer refresh token
+  GET  app.bsky.feed.getTimeline          ?limit (1-100, default 50) &cursor
+  GET  app.bsky.notification.listNotifications  ?limit &cursor
+  GET  app.bsky.feed.getPosts             ?uris=…&uris=… (25 at most)
+  POST app.bsky.notification.updateSeen   {"seenAt"}
+  GET  com.atproto.identity.resolveHandle ?handle
+  POST com.atproto.repo.createRecord      {"repo", "collection": "app.bsky.feed.post", "record"}
+
+Control (no authentication; tests only):
+  GET  /_control/state      counts, seen_at, the records created, the session generation
+  GET  /_control/requests   every XRPC request: method, nsid, query, has_authorization, body (JSON)
+  POST /_control/posts      {"count": N}: N new posts on top of the timeline
+  POST /_control/expire     every access token stops working (as two hours do)
+  POST /_control/revoke     every token stops working (the app password was revoked)
+  POST /_control/faults     [{"nsid": "…", "status": 429, "times": 1, "headers": {…}}]
+"""
+
+import argparse
+import json
+import os
+import socket
+import sys
+import threading
+import time
+import urllib.parse
+from datetime import datetime, timedelta, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+# The newest post is at this time, older ones a minute apart: thirty seconds off the Mastodon
+# test server's statuses (12:00:00, 11:59:00, …), so that a mixed timeline interleaves them.
+NEWEST_TIME = datetime(2024, 3, 1, 11, 59, 30, tzinfo=timezone.utc)
+ME = "did:plc:loopbackme"
+
+
+def iso(moment):
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+def tid(number):
+    """A record key shaped like a TID (13 characters of base32-sortable), from a number."""
+    alphabet = "234567abcdefghijklmnopqrstuvwxyz"
+    text = ""
+    for _ in range(13):
+        text = alphabet[number % 32] + text
+        number //= 32
+    return text
+
+
+class Data:
+    def __init__(self, post_count, handle, password):
+        self.lock = threading.Lock()
+        self.handle, self.password = handle, password
+        self.people = [{"did": "did:plc:loopbackuser%d" % n, "handle": "user%d.loopback.test" % n,
+                        "displayName": "Sky User %d" % n} for n in range(8)]
+        self.me = {"did": ME, "handle": handle, "displayName": "Loopback Me"}
+        self.feed = []            # feed items, newest first
+        self.posts = {}           # uri -> post view
+        self.generation = 0
+        self.access = set()
+        self.refresh = set()
+        self.sequence = 0
+        self.requests = []
+        self.faults = []
+        self.created = []
+        self.seen_at = None
+        self.rate_used = 0
+        self.notifications = []
+        self.build(post_count)
+
+    # -- content -------------------------------------------------------------------------------
+
+    def post_view(self, author, key, text, moment, record_extra=None, embed=None):
+        uri = "at://%s/app.bsky.feed.post/%s" % (author["did"], key)
+        record = {"$type": "app.bsky.feed.post", "text": text, "createdAt": iso(moment), "langs": ["en"]}
+        record.update(record_extra or {})
+        view = {"uri": uri, "cid": "bafyloopback" + key, "author": author, "record": record,
+                "indexedAt": iso(moment), "likeCount": self.sequence % 11, "repostCount": self.sequence % 5,
+                "replyCount": self.sequence % 3, "quoteCount": 0, "labels": []}
+        if embed:
+            view["embed"] = embed
+        self.posts[uri] = view
+        return view
+
+    def make_item(self, number, moment):
+        """Post `number`: most plain, some with a link facet, images, a reply or a quote; every
+        sixth reposted by someone else."""
+        self.sequence += 1
+        author = self.people[number % len(self.people)]
+        key = tid(1_000_000 + number)
+        text = "Sky post %d: %s" % (number, ["hello from the loopback sky", "coffee and code", "a walk by the river",
+                                             "reading the atproto specs", "空がきれい"][number % 5])
+        extra, embed = {}, None
+        if number % 4 == 1:
+            link = "https://example.com/articles/%d/a-long-path-name" % number
+            shown = "example.com/articles/%d/a-lo..." % number
+            start = len((text + " ").encode("utf-8"))
+            text = text + " " + shown
+            extra["facets"] = [{"index": {"byteStart": start, "byteEnd": start + len(shown.encode("utf-8"))},
+                                "features": [{"$type": "app.bsky.richtext.facet#link", "uri": link}]}]
+        if number % 5 == 2:
+            embed = {"$type": "app.bsky.embed.images#view", "images": [
+                {"thumb": "https://cdn.loopback.test/t/%d.jpg" % number, "fullsize": "https://cdn.loopback.test/f/%d.jpg" % number,
+                 "alt": "a picture for post %d" % number}]}
+        item = {}
+        if number % 7 == 3 and self.feed:
+            parent = self.feed[-1]["post"]
+            extra["reply"] = {"root": {"uri": parent["uri"], "cid": parent["cid"]}, "parent": {"uri": parent["uri"], "cid": parent["cid"]}}
+            item["reply"] = {"root": parent, "parent": parent}
+        if number % 9 == 5 and self.feed and embed is None:
+            quoted = self.feed[-1]["post"]
+            embed = {"$type": "app.bsky.embed.record#view", "record": {
+                "$type": "app.bsky.embed.record#viewRecord", "uri": quoted["uri"], "cid": quoted["cid"],
+                "author": quoted["author"], "value": quoted["record"], "indexedAt": quoted["indexedAt"]}}
+        item["post"] = self.post_view(author, key, text, moment, extra, embed)
+        if number % 6 == 0:
+            by = self.people[(number + 3) % len(self.people)]
+            item["reason"] = {"$type": "app.bsky.feed.defs#reasonRepost", "by": by,
+                              "uri": "at://%s/app.bsky.feed.repost/%s" % (by["did"], tid(2_000_000 + number)),
+                              "indexedAt": iso(moment + timedelta(seconds=10))}
+        return item
+
+    def build(self, count):
+        # Oldest first, so that replies and quotes point at older posts.
+        for index in range(count):
+            number = count - 1 - index
+            self.feed.append(self.make_item(index, NEWEST_TIME - timedelta(minutes=number)))
+        self.feed.reverse()
+        mine = self.post_view(self.me, tid(3_000_000), "my own loopback post", NEWEST_TIME - timedelta(hours=5))
+        liker, replier, follower = self.people[1], self.people[2], self.people[3]
+        reply = self.post_view(replier, tid(3_000_001), "@%s nice post!" % self.handle, NEWEST_TIME - timedelta(hours=1),
+                               {"reply": {"root": {"uri": mine["uri"], "cid": mine["cid"]}, "parent": {"uri": mine["uri"], "cid": mine["cid"]}}})
+        self.notifications = [
+            {"uri": "at://%s/app.bsky.feed.like/%s" % (liker["did"], tid(4_000_000)), "cid": "bafylike", "author": liker,
+             "reason": "like", "reasonSubject": mine["uri"], "record": {"$type": "app.bsky.feed.like"}, "isRead": False,
+             "indexedAt": iso(NEWEST_TIME - timedelta(minutes=30)), "labels": []},
+            {"uri": reply["uri"], "cid": reply["cid"], "author": replier, "reason": "reply", "reasonSubject": mine["uri"],
+             "record": reply["record"], "isRead": False, "indexedAt": reply["indexedAt"], "labels": []},
+            {"uri": "at://%s/app.bsky.graph.follow/%s" % (follower["did"], tid(4_000_001)), "cid": "bafyfollow",
+             "author": follower, "reason": "follow", "record": {"$type": "app.bsky.graph.follow"}, "isRead": True,
+             "indexedAt": iso(NEWEST_TIME - timedelta(hours=2)), "labels": []},
+        ]
+
+    def add_posts(self, count):
+        newest = self.feed[0]["post"]["indexedAt"] if self.feed else iso(NEWEST_TIME)
+        moment = datetime.strptime(newest, "%Y-%m-%dT%H:%M:%S.000Z").replace(tzinfo=timezone.utc)
+        base = len(self.feed)
+        for index in range(count):
+            moment += timedelta(minutes=1)
+            self.feed.insert(0, self.make_item(base + index, moment))
+
+    def session(self, base_url):
+        self.generation += 1
+        access, refresh = "loopback-access-%d" % self.generation, "loopback-refresh-%d" % self.generation
+        self.access.add(access)
+        self.refresh.add(refresh)
+        return {"did": ME, "handle": self.handle, "accessJwt": access, "refreshJwt": refresh, "active": True,
+                "didDoc": {"@context": ["https://www.w3.org/ns/did/v1"], "id": ME, "alsoKnownAs": ["at://" + self.handle],
+                           "service": [{"id": "#atproto_pds", "type": "AtprotoPersonalDataServer", "serviceEndpoint": base_url}]}}
+
+    def rate_headers(self):
+        self.rate_used += 1
+        return {"ratelimit-limit": "3000", "ratelimit-remaining": str(max(0, 3000 - self.rate_used)),
+                "ratelimit-reset": str(int(time.time()) + 300), "ratelimit-policy": "3000;w=300"}
+
+
+def page(items, query, key):
+    limit = max(1, min(100, int(query.get("limit", ["50"])[0])))
+    start = int(query.get("cursor", ["0"])[0] or 0)
+    chunk = items[start:start + limit]
+    answer = {key: chunk}
+    if start + len(chunk) < len(items):
+        answer["cursor"] = str(start + len(chunk))
+    return answer
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format, *args):
+        if self.server.verbose:
+            sys.stderr.write("bluesky-test-server: " + (format % args) + "\n")
+
+    @property
+    def data(self):
+        return self.server.data
+
+    def base_url(self):
+        host, port = self.server.server_address[:2]
+        return "http://%s:%d" % ("[%s]" % host if ":" in host else host, port)
+
+    def send(self, status, body, headers=None):
+        payload = json.dumps(body).encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def error(self, status, name, message, headers=None):
+        self.send(status, {"error": name, "message": message}, headers)
+
+    def bearer(self):
+        header = self.headers.get("Authorization") or ""
+        return header[7:] if header.startswith("Bearer ") else None
+
+    def do_GET(self):
+        self.handle_any()
+
+    def do_POST(self):
+        self.handle_any()
+
+    def handle_any(self):
+        self.server.touch()
+        split = urllib.parse.urlsplit(self.path)
+        query = urllib.parse.parse_qs(split.query, keep_blank_values=True)
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw) if raw else {}
+        except ValueError:
+            return self.error(400, "InvalidRequest", "the body is not JSON")
+        if split.path.startswith("/_control/"):
+            return self.control(split.path, body)
+        if not split.path.startswith("/xrpc/"):
+            return self.error(404, "NotFound", "no such path")
+        nsid = split.path[len("/xrpc/"):]
+        with self.data.lock:
+            self.data.requests.append({"method": self.command, "nsid": nsid, "query": split.query,
+                                       "has_authorization": self.bearer() is not None, "body": body})
+            fault = next((f for f in self.data.faults if f.get("nsid") in (None, nsid)), None)
+            if fault is not None:
+                fault["times"] = fault.get("times", 1) - 1
+                if fault["times"] <= 0:
+                    self.data.faults.remove(fault)
+        if fault is not None:
+            headers = {name: str(value) for name, value in fault.get("headers", {}).items()}
+            return self.error(int(fault.get("status", 500)), fault.get("error", "InternalServerError"), "asked for by the test", headers)
+        route = ROUTES.get((self.command, nsid))
+        if route is None:
+            return self.error(501, "MethodNotImplemented", "%s is not served here" % nsid)
+        return route(self, query, body)
+
+    # -- sessions --------------------------------------------------------------------------------
+
+    def create_session(self, query, body):
+        with self.data.lock:
+            if body.get("identifier") not in (self.data.handle, ME) or body.get("password") != self.data.password:
+                return self.error(401, "AuthenticationRequired", "Invalid identifier or password")
+            answer = self.data.session(self.base_url())
+        self.send(200, answer)
+
+    def refresh_session(self, query, body):
+        token = self.bearer()
+        with self.data.lock:
+            if token not in self.data.refresh:
+                return self.error(400, "ExpiredToken", "Token has been revoked")
+            self.data.refresh.discard(token)
+            answer = self.data.session(self.base_url())
+        self.send(200, answer)
+
+    def delete_session(self, query, body):
+        token = self.bearer()
+        with self.data.lock:
+            if token not in self.data.refresh:
+                return self.error(400, "ExpiredToken", "Token has been revoked")
+            self.data.refresh.clear()
+            self.data.access.clear()
+        self.send(200, {})
+
+    # -- the AppView ---------------------------------------------------------------------------
+
+    def authorized(handler):
+        def wrapped(self, query, body):
+            with self.data.lock:
+                valid = self.bearer() in self.data.access
+                headers = self.data.rate_headers()
+            if not valid:
+                return self.error(400, "ExpiredToken", "Token has expired")
+            return handler(self, query, body, headers)
+        return wrapped
+
+    @authorized
+    def get_timeline(self, query, body, headers):
+        with self.data.lock:
+            answer = page(self.data.feed, query, "feed")
+        self.send(200, answer, headers)
+
+    @authorized
+    def list_notifications(self, query, body, headers):
+        with self.data.lock:
+            answer = page(self.data.notifications, query, "notifications")
+            if self.data.seen_at:
+                answer["seenAt"] = self.data.seen_at
+        self.send(200, answer, headers)
+
+    @authorized
+    def get_posts(self, query, body, headers):
+        uris = query.get("uris", [])
+        if len(uris) > 25:
+            return self.error(400, "InvalidRequest", "uris must not have more than 25 elements")
+        with self.data.lock:
+            posts = [self.data.posts[uri] for uri in uris if uri in self.data.posts]
+        self.send(200, {"posts": posts}, headers)
+
+    @authorized
+    def resolve_handle(self, query, body, headers):
+        handle = query.get("handle", [""])[0]
+        with self.data.lock:
+            found = next((person["did"] for person in self.data.people + [self.data.me] if person["handle"] == handle), None)
+        if found is None:
+            return self.error(400, "InvalidRequest", "Unable to resolve handle")
+        self.send(200, {"did": found}, headers)
+
+    @authorized
+    def update_seen(self, query, body, headers):
+        with self.data.lock:
+            self.data.seen_at = body.get("seenAt")
+        self.send(200, {}, headers)
+
+    @authorized
+    def create_record(self, query, body, headers):
+        record = body.get("record") or {}
+        if body.get("collection") != "app.bsky.feed.post" or not isinstance(record.get("text"), str):
+            return self.error(400, "InvalidRequest", "only app.bsky.feed.post records with text are served here")
+        if body.get("repo") not in (ME, self.data.handle):
+            return self.error(400, "InvalidRequest", "repo must be the session's account")
+        if len(record["text"]) > 3000:
+            return self.error(400, "InvalidRequest", "Record/text must not be longer than 3000 bytes")
+        with self.data.lock:
+            key = body.get("rkey") or tid(5_000_000 + len(self.data.created))
+            uri = "at://%s/app.bsky.feed.post/%s" % (ME, key)
+            if uri in self.data.posts:
+                return self.error(400, "InvalidRequest", "Record already exists: %s" % uri)
+            self.data.created.append({"uri": uri, "record": record})
+            view = {"uri": uri, "cid": "bafycreated" + key, "author": self.data.me, "record": record,
+                    "indexedAt": iso(datetime.now(timezone.utc)), "likeCount": 0, "repostCount": 0, "replyCount": 0, "labels": []}
+            self.data.posts[uri] = view
+        self.send(200, {"uri": uri, "cid": "bafycreated" + key}, headers)
+
+    # -- control -------------------------------------------------------------------------------
+
+    def control(self, path, body):
+        with self.data.lock:
+            if path == "/_control/state":
+                answer = {"posts": len(self.data.feed), "generation": self.data.generation, "seen_at": self.data.seen_at,
+                          "created": self.data.created, "live_refresh_tokens": len(self.data.refresh)}
+            elif path == "/_control/requests":
+                answer = self.data.requests
+            elif path == "/_control/posts":
+                self.data.add_posts(int(body.get("count", 1)))
+                answer = {"posts": len(self.data.feed)}
+            elif path == "/_control/expire":
+                self.data.access.clear()
+                answer = {}
+            elif path == "/_control/revoke":
+                self.data.access.clear()
+                self.data.refresh.clear()
+                answer = {}
+            elif path == "/_control/faults":
+                self.data.faults.extend(body if isinstance(body, list) else [body])
+                answer = {"faults": len(self.data.faults)}
+            else:
+                return self.error(404, "NotFound", "no such control")
+        self.send(200, answer)
+
+
+ROUTES = {
+    ("POST", "com.atproto.server.createSession"): Handler.create_session,
+    ("POST", "com.atproto.server.refreshSession"): Handler.refresh_session,
+    ("POST", "com.atproto.server.deleteSession"): Handler.delete_session,
+    ("GET", "app.bsky.feed.getTimeline"): Handler.get_timeline,
+    ("GET", "app.bsky.notification.listNotifications"): Handler.list_notifications,
+    ("GET", "app.bsky.feed.getPosts"): Handler.get_posts,
+    ("POST", "app.bsky.notification.updateSeen"): Handler.update_seen,
+    ("GET", "com.atproto.identity.resolveHandle"): Handler.resolve_handle,
+    ("POST", "com.atproto.repo.createRecord"): Handler.create_record,
+}
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address, family, data, verbose):
+        self.address_family = family
+        self.data = data
+        self.verbose = verbose
+        self.last_activity = time.monotonic()
+        super().__init__(address, Handler)
+
+    def touch(self):
+        self.last_activity = time.monotonic()
+
+
+def watchdog(server, idle_timeout, parent):
+    """Ends the process when nothing happened for `idle_timeout` seconds or the parent died."""
+    while True:
+        time.sleep(0.25)
+        if os.getppid() != parent or time.monotonic() - server.last_activity > idle_timeout:
+            os._exit(0)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--host", default="127.0.0.1", help="127.0.0.1 (default) or ::1; nothing else")
+    parser.add_argument("--port", type=int, default=0, help="0 (default): a free port, printed as PORT <n>")
+    parser.add_argument("--statuses", type=int, default=120, help="posts in the home timeline (default 120)")
+    parser.add_argument("--handle", default="me.loopback.test")
+    parser.add_argument("--password", default="loop-back-app-pass")
+    parser.add_argument("--idle-timeout", type=float, default=120.0, help="seconds without a request before it stops")
+    parser.add_argument("--verbose", action="store_true", help="log requests on standard error")
+    arguments = parser.parse_args()
+    if arguments.host not in ("127.0.0.1", "::1"):
+        parser.error("--host must be 127.0.0.1 or ::1: this server is for loopback tests only")
+    family = socket.AF_INET6 if arguments.host == "::1" else socket.AF_INET
+    server = Server((arguments.host, arguments.port), family, Data(arguments.statuses, arguments.handle, arguments.password),
+                    arguments.verbose)
+    threading.Thread(target=watchdog, args=(server, arguments.idle_timeout, os.getppid()), daemon=True).start()
+    sys.stdout.write("PORT %d\n" % server.server_address[1])
+    sys.stdout.flush()
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()
