@@ -71,9 +71,15 @@ import TimelineKit
         let linked = try scenario.timeline.run(["show", "-n", "200", "--json"])
         #expect(linked.output.contains("https://example.com/articles/245/a-long-path-name"))
 
+        // Read through a pipe, notifications are not seen; read on a terminal, Bluesky is told.
         let notifications = try scenario.timeline.run(["show", "--notifications", "--color", "never"])
         #expect(notifications.output.contains("♥ Sky User 1 liked your post \"my own loopback post\""), "\(notifications.output)")
         #expect(notifications.output.contains("+ Sky User 3 followed you"))
+        #expect(try Self.calls(server, "app.bsky.notification.updateSeen").isEmpty)
+        let onTerminal = try scenario.timeline.runInTerminal(["show", "--notifications", "--color", "never"])
+        #expect(onTerminal.status == 0, "\(onTerminal.output)")
+        #expect(try Self.calls(server, "app.bsky.notification.updateSeen").count == 1)
+        #expect(try server.state()["seen_at"] is String)
 
         // Later: only the new posts, one request for the home timeline.
         let before = try Self.calls(server, "app.bsky.feed.getTimeline").count
@@ -121,7 +127,9 @@ import TimelineKit
         let scenario = try Self.loggedIn(to: server)
         #expect(try scenario.timeline.run(["sync"]).status == 0)
         let text = "Héllo @user1.loopback.test, see https://example.com/x. #swift"
-        let posted = try scenario.timeline.run(["post", "--json", text])
+        var french = scenario.timeline
+        french.environment["LANG"] = "fr_CA.UTF-8"
+        let posted = try french.run(["post", "--json", text])
         #expect(posted.status == 0, "\(posted.errors)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(posted.output.utf8)) as? [String: Any])
         let id = try #require(object["id"] as? String)
@@ -129,6 +137,7 @@ import TimelineKit
         let created = try #require(try server.state()["created"] as? [[String: Any]])
         let record = try #require(created.first?["record"] as? [String: Any])
         #expect(record["text"] as? String == text)
+        #expect(record["langs"] as? [String] == ["fr"])
         let facets = try #require(record["facets"] as? [[String: Any]])
         // Byte offsets in UTF-8: "Héllo " is 7 bytes.
         let bytes = Array(text.utf8)

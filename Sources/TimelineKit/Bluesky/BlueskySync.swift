@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Keeps one Bluesky account's home timeline and notifications in a `TimelineStore`: what
 /// `timeline sync` does for a Bluesky account.
 ///
@@ -111,6 +117,16 @@ public struct BlueskySync: Sendable {
                 throw .cancelled
             }
         }
+    }
+
+    /// Tells Bluesky the person has seen their notifications up to `date`
+    /// (`app.bsky.notification.updateSeen`), so its apps count them as read: what
+    /// `show --notifications` does on a terminal once it has shown them.
+    public func markNotificationsSeen(at date: Date) async throws(ServerError) {
+        var body: [UInt8] = Array(#"{"seenAt":"#.utf8)
+        JSONLineEncoder.appendString(ServerError.timestamp(date), to: &body)
+        body.append(UInt8(ascii: "}"))
+        _ = try await client.procedure("app.bsky.notification.updateSeen", json: body)
     }
 
     /// Syncs one timeline through the shared pager, asking for pages by cursor.

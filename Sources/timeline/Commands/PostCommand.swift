@@ -21,7 +21,8 @@ struct PostCommand: ParsableCommand {
             created_at, and url when the server gave one.
 
             To a Bluesky account, links, @handles and #tags become the post's facets (links in \
-            every Bluesky app); --cw, --visibility and --idempotency-key are Mastodon's.
+            every Bluesky app), and the locale's language (LANG) its language; --cw, --visibility \
+            and --idempotency-key are Mastodon's.
 
             Examples:
               timeline post "Shipping the new release today 🚀"
@@ -139,7 +140,7 @@ struct PostCommand: ParsableCommand {
                     return try waitFor { () async throws(ServerError) -> Message in try await sync.post(post) }
                 }
             case .bluesky:
-                let post = BlueskyPost(text: text, replyTo: replyTo)
+                let post = BlueskyPost(text: text, replyTo: replyTo, languages: Self.languages(Terminal.environment))
                 message = try reportingErrors {
                     let client = try accountStore.blueskyClient(for: target, transport: CurlTransport())
                     let sync = BlueskySync(store: store, account: target.name, client: client)
@@ -148,6 +149,22 @@ struct PostCommand: ParsableCommand {
             }
             let author = try reportingErrors { try store.users(ids: [message.authorID]).first }
             report(message, handle: author?.handle)
+        }
+
+        /// The language a Bluesky post is written in, as the person's locale says it
+        /// (`LC_ALL`, `LC_MESSAGES`, `LANG`: `pt_BR.UTF-8` gives `pt`), for Bluesky's language
+        /// filters; none for `C`, `POSIX` or an unset locale.
+        static func languages(_ environment: (String) -> String?) -> [String] {
+            var locale = ""
+            for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+                if let value = environment(name), !value.isEmpty {
+                    locale = value
+                    break
+                }
+            }
+            let language = locale.prefix { $0 != "_" && $0 != "." && $0 != "@" }
+            guard (2 ... 3).contains(language.count), language.allSatisfy({ $0 >= "a" && $0 <= "z" }) else { return [] }
+            return [String(language)]
         }
 
         private func postLocally() throws(ExitCode) {
