@@ -89,6 +89,14 @@ import TimelineKit
         #expect(try Self.calls(server, "app.bsky.feed.getTimeline").count == before + 1)
     }
 
+    @Test func depthSetsHowFarAFirstSyncReaches() throws {
+        let server = try BlueskyTestServer.start(posts: 100)
+        let scenario = try Self.loggedIn(to: server)
+        let sync = try scenario.timeline.run(["sync", "--depth", "30", "--json"])
+        #expect(sync.output.contains("\"new_statuses\":30"), "\(sync.output) \(sync.errors)")
+        #expect(try scenario.timeline.run(["sync", "--depth", "0"]).status == 64)
+    }
+
     @Test func anExpiredSessionIsRefreshedAndStoredAndARevokedOneAsksToLogInAgain() throws {
         let server = try BlueskyTestServer.start(posts: 20)
         let scenario = try Self.loggedIn(to: server)

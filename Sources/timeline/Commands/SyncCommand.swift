@@ -26,6 +26,7 @@ struct SyncCommand: ParsableCommand {
               timeline sync
               timeline sync --account alice@mastodon.social --json
               timeline sync --if-older 5m --background
+              timeline sync --depth 1000      # a first sync that reaches further back
             """)
 
     @OptionGroup var location: LocationOptions
@@ -42,7 +43,13 @@ struct SyncCommand: ParsableCommand {
     @Flag(name: .long, help: "Return at once and sync in a detached process (its errors go to the .sync.log beside the database).")
     var background = false
 
+    @Option(name: .long, help: ArgumentHelp("How many of the newest home entries the first sync of an account keeps (default 200).", valueName: "n"))
+    var depth: Int?
+
     func validate() throws {
+        if let depth, !(1 ... 10_000).contains(depth) {
+            throw ValidationError("--depth: give a number of entries from 1 to 10000.")
+        }
         if let ifOlder, AgeLimit(ifOlder) == nil {
             throw ValidationError("--if-older: '\(ifOlder)' is not a duration; give \(AgeLimit.usage).")
         }
@@ -64,6 +71,7 @@ struct SyncCommand: ParsableCommand {
             var arguments = ["timeline", "sync", "--db", location.databasePath]
             if let account { arguments += ["--account", account] }
             if let ifOlder { arguments += ["--if-older", ifOlder] }
+            if let depth { arguments += ["--depth", String(depth)] }
             try reportingErrors { try gate.startInBackground(executable: Self.ownExecutable, arguments: arguments) }
             return
         }
@@ -107,11 +115,13 @@ struct SyncCommand: ParsableCommand {
                 switch account.network {
                 case .mastodon:
                     let token = try account.accessToken()
-                    let sync = try MastodonSync(store: store, account: account, token: token, transport: transport)
+                    let sync = try MastodonSync(store: store, account: account, token: token, transport: transport,
+                                                options: MastodonSync.Options(homeDepth: depth ?? 200))
                     summary = try waitFor { () async throws(ServerError) -> SyncSummary in try await sync.run() }
                 case .bluesky:
                     let client = try accountStore.blueskyClient(for: account, transport: transport)
-                    let sync = BlueskySync(store: store, account: account.name, client: client)
+                    let sync = BlueskySync(store: store, account: account.name, client: client,
+                                           options: BlueskySync.Options(homeDepth: depth ?? 200))
                     summary = try waitFor { () async throws(ServerError) -> SyncSummary in try await sync.run() }
                 }
                 results.append(AccountSync(name: account.name, summary: summary))
