@@ -100,7 +100,12 @@ public struct FormatDetection: Sendable, Equatable {
         let keys = fields.keys
         func mastodon(_ what: String) -> FormatDetection { FormatDetection(format: .mastodon, summary: "\(what) (\(container))") }
         func twitter(_ what: String) -> FormatDetection { FormatDetection(format: .twitter, summary: "\(what) (\(container))") }
+        func bluesky(_ what: String) -> FormatDetection { FormatDetection(format: .bluesky, summary: "\(what) (\(container))") }
         if keys.contains("tweet") { return twitter("a Twitter archive") }
+        if topLevel, keys.contains("feed") { return bluesky("a Bluesky feed") }
+        if topLevel, keys.contains("posts") { return bluesky("Bluesky posts") }
+        if topLevel, keys.contains("notifications") { return bluesky("Bluesky notifications") }
+        if keys.contains("post"), !topLevel || keys.contains("reason") || keys.contains("reply") { return bluesky("Bluesky feed items") }
         if keys.contains("user"), keys.contains("id_str") || keys.contains("text") || keys.contains("full_text") {
             return twitter("Twitter v1.1 tweets")
         }

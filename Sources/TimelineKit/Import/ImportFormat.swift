@@ -6,4 +6,7 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case mastodon
     /// Twitter API responses (`TwitterDecoder`): v1.1 tweets, v2 pages, an archive's `tweets.js`.
     case twitter
+    /// Bluesky AppView answers (`BlueskyDecoder`): `getTimeline`/`getAuthorFeed` feeds,
+    /// `getPosts`, `listNotifications`, saved as the server sent them.
+    case bluesky
 }

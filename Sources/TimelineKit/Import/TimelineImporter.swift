@@ -104,6 +104,16 @@ public struct TimelineImporter: Sendable {
             decode = { node, index, timeline throws(JSONLineFailure) in
                 if let index { try decoder.decode(element: node, index: index, into: &timeline) } else { try decoder.decode(document: node, into: &timeline) }
             }
+        case .bluesky:
+            let decoder = BlueskyDecoder()
+            decode = { node, index, timeline throws(JSONLineFailure) in
+                if let index {
+                    // An array of feed items (a `feed` saved on its own).
+                    _ = try decoder.feedItem(try JSONObjectView(node, path: "[\(index)]", expected: "a Bluesky feed item"), into: &timeline)
+                } else {
+                    try decoder.decode(document: node, into: &timeline)
+                }
+            }
         case .twitter:
             let start = bytes.isEmpty && input.isRegularFile ? try input.peek(512) : bytes
             let decoder = TwitterDecoder(archiveOwner: path == "-" ? nil : TwitterArchiveOwner.owner(besideTweetsAt: path, tweets: start))

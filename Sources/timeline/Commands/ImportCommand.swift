@@ -37,7 +37,7 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var location: LocationOptions
 
-    @Option(help: ArgumentHelp("The input's format: jsonl, mastodon or twitter (default: told from the content).",
+    @Option(help: ArgumentHelp("The input's format: jsonl, mastodon, twitter or bluesky (default: told from the content).",
                                valueName: "format"))
     var format: ImportFormat?
 
@@ -114,6 +114,7 @@ struct ImportCommand: ParsableCommand {
         case .jsonl: "JSON Lines"
         case .mastodon: "Mastodon API JSON"
         case .twitter: "Twitter API JSON"
+        case .bluesky: "Bluesky JSON"
         }
     }
 }

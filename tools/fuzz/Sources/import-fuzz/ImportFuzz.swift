@@ -5,8 +5,8 @@ import Glibc
 #endif
 
 /// The libFuzzer target of issue 12 for what `timeline import` reads: `IMPORT_FUZZ_FORMAT=jsonl`
-/// (the default) feeds each input to `JSONLinesReader` as a file, `mastodon` to `MastodonDecoder`
-/// and `twitter` to `TwitterDecoder`.
+/// (the default) feeds each input to `JSONLinesReader` as a file, `mastodon` to `MastodonDecoder`,
+/// `twitter` to `TwitterDecoder` and `bluesky` to `BlueskyDecoder`.
 ///
 /// Every input must be refused with an `ImportError` or decoded; never a crash, a hang (the run
 /// script gives each input a few seconds, so a quadratic case is a finding), an out-of-bounds
@@ -14,7 +14,7 @@ import Glibc
 /// the rules every import promises, and a broken rule traps: a refusal is only ever the
 /// `ImportError` of the decode itself, never a failed check.
 enum Format: String {
-    case jsonl, mastodon, twitter
+    case jsonl, mastodon, twitter, bluesky
 }
 
 let format = getenv("IMPORT_FUZZ_FORMAT").flatMap { Format(rawValue: String(cString: $0)) } ?? .jsonl
@@ -135,12 +135,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             messages.forEach(check)
             checkRoundTrip(users: users, messages: messages)
         }
-    case .mastodon, .twitter:
+    case .mastodon, .twitter, .bluesky:
         let decoded: DecodedTimeline
         do throws(ImportError) {
-            decoded = format == .mastodon
-                ? try MastodonDecoder().decode(bytes, sourceName: "fuzz.json")
-                : try TwitterDecoder().decode(bytes, sourceName: "fuzz.json")
+            switch format {
+            case .mastodon: decoded = try MastodonDecoder().decode(bytes, sourceName: "fuzz.json")
+            case .twitter: decoded = try TwitterDecoder().decode(bytes, sourceName: "fuzz.json")
+            default: decoded = try BlueskyDecoder().decode(bytes, sourceName: "fuzz.json")
+            }
         } catch {
             check(error, input: bytes)
             return 0
