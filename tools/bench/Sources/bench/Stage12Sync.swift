@@ -7,8 +7,9 @@ import TimelineKit
 /// instructions (callgrind), peak RSS and minor page faults of this binary beside the baseline
 /// binary (`tools/bench/run --baseline REV`, the commit before the sync work) in the same run.
 func stageSync(_ config: Config, _ data: DataSets, _ report: Report) throws {
-    report.begin("12. Sync from the loopback Mastodon server, and show's launch beside the baseline binary")
+    report.begin("12. Sync from the loopback Mastodon and Bluesky servers, and show's launch beside the baseline binary")
     try syncOfAThousandStatuses(config, data, report)
+    try syncOfNineHundredBlueskyPosts(config, data, report)
     try showLaunchBesideBaseline(config, data, report)
     report.end()
 }
@@ -28,9 +29,9 @@ private final class LoopbackServer {
     let process = Process()
     let port: Int
 
-    init(statuses: Int) throws {
+    init(statuses: Int, script: String = "tools/mastodon-test-server/server.py") throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", repositoryRoot() + "/tools/mastodon-test-server/server.py",
+        process.arguments = ["python3", repositoryRoot() + "/" + script,
                              "--port", "0", "--statuses", String(statuses), "--idle-timeout", "300"]
         let output = Pipe()
         process.standardOutput = output
@@ -128,6 +129,39 @@ private func syncOfAThousandStatuses(_ config: Config, _ data: DataSets, _ repor
                  raw: Summary(requests).median, unit: "requests")
     report.time("sync.last_page_to_snapshot", "from the last home page's answer to the fresh snapshot on disk", Summary(tails),
                 note: "storing that page, notifications and marker (their requests included), the snapshot rewrite")
+}
+
+/// `timeline sync` of a Bluesky account after 900 new posts (nine pages of 100, and the page
+/// that meets what is stored) from the loopback Bluesky server, as a whole process.
+private func syncOfNineHundredBlueskyPosts(_ config: Config, _ data: DataSets, _ report: Report) throws {
+    let runs = config.smoke ? 1 : 5
+    let newPosts = 900
+    var walls: [Double] = [], rss: [Double] = [], requests: [Double] = []
+    for run in 0 ..< runs {
+        let server = try LoopbackServer(statuses: 200, script: "tools/bluesky-test-server/server.py")
+        let work = try freshDirectory(data.directory + "/work/bluesky-sync-\(run)")
+        let database = work + "/timeline.sqlite"
+        try withEnvironment(["XDG_CONFIG_HOME=\(work)/config", "TIMELINE_DB=\(database)"]) {
+            let login = try Runner.capture(["/bin/sh", "-c", "printf '%s\\n' loop-back-app-pass | \"$0\" login bluesky me.loopback.test --service \"$1\" --app-password-stdin",
+                                            config.timeline, server.baseURL])
+            guard login.status == 0 else { throw BenchError("bluesky login failed: \(login.errors)") }
+            let first = try Runner.capture([config.timeline, "sync"])
+            guard first.status == 0 else { throw BenchError("first bluesky sync failed: \(first.errors)") }
+            try server.control("posts", "{\"count\": \(newPosts)}")
+            let before = try server.requests().count
+            let result = Runner.probed([config.timeline, "sync"])
+            guard result.status == 0 else { throw BenchError("bluesky sync exited with \(result.status)") }
+            walls.append(result.wallMs)
+            rss.append(Double(result.maxRSSKiB))
+            requests.append(Double(try server.requests().count - before))
+            let stored = try Runner.capture(["/usr/bin/sqlite3", database, "SELECT count(*) FROM synced_entries WHERE timeline = 'home'"])
+            if stored.output.trimmingCharacters(in: .whitespacesAndNewlines) != String(200 + newPosts) {
+                report.fail("bluesky sync: the home timeline holds \(stored.output.trimmingCharacters(in: .whitespacesAndNewlines)) entries, not \(200 + newPosts)")
+            }
+        }
+    }
+    report.time("sync.bluesky_nine_hundred", "Bluesky: sync of 900 new posts (10 pages of 100), whole process", Summary(walls),
+                note: String(format: "%.0f requests; peak RSS %@", Summary(requests).median, fmtBytes(Int(Summary(rss).median * 1024))))
 }
 
 /// `valgrind --tool=callgrind` instructions of one run of `command`, or `nil` without valgrind.
