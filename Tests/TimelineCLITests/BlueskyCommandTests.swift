@@ -44,6 +44,8 @@ import TimelineKit
         #expect(file.contains("\"account_id\": \"\(BlueskyTestServer.did)\""))
         let listed = try scenario.timeline.run(["accounts", "--json"])
         #expect(listed.output.contains("\"network\":\"bluesky\""))
+        #expect(listed.output.contains("\"revocable\":true"))
+        #expect(try scenario.timeline.run(["accounts"]).output.contains("(bluesky, session in "))
         for result in [wrong, login, listed] {
             for secret in try Self.tokens(server) + [BlueskyTestServer.password] {
                 #expect(!(result.output + result.errors).contains(secret), "\(secret)")

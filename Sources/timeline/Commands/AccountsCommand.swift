@@ -34,10 +34,12 @@ struct AccountsCommand: ParsableCommand {
                 object.add("account_id", account.accountID)
                 object.add("acct", account.acct)
                 object.add("token_source", source)
-                object.add("revocable", account.client != nil)
+                // A Bluesky session ends at the server on logout, as a revoked token does.
+                object.add("revocable", account.client != nil || account.network == .bluesky)
                 Terminal.emit(object.finish() + "\n")
             } else {
-                let from = source == "command" ? "token from its token_command" : "token in \(store.path)"
+                let from = source == "command" ? "token from its token_command"
+                    : account.network == .bluesky ? "bluesky, session in \(store.path)" : "token in \(store.path)"
                 Terminal.emit("\(TerminalText.line(account.name))  \(account.server)  @\(TerminalText.line(account.acct))  (\(from))\n")
             }
         }
