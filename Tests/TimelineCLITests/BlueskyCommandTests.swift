@@ -208,6 +208,21 @@ import TimelineKit
         #expect(ascii.output.contains(" - masto") && ascii.output.contains(" - bsky"), "\(ascii.output)")
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func followingABlueskyAccountSyncsItAndShowsWhatArrives() throws {
+        let server = try BlueskyTestServer.start(posts: 10)
+        let scenario = try Self.loggedIn(to: server)
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        try server.control("posts", ["count": 2])
+        // The follow's first round syncs at once (then every 2 minutes): the two new posts show.
+        let follow = try FollowingProcess(scenario, ["show", "--follow", "--json", "-n", "1"])
+        #expect(follow.waitForOutput { $0.contains("Sky post 11") }, "\(follow.output) \(follow.errors)")
+        follow.signal(SIGTERM)
+        _ = follow.waitForExit()
+        #expect(follow.errors.isEmpty, "\(follow.errors)")
+        #expect(try Self.calls(server, "app.bsky.feed.getTimeline").count == 2)
+    }
+
     @Test func logoutEndsTheSessionAtTheServerAndForgetsTheAccount() throws {
         let server = try BlueskyTestServer.start(posts: 5)
         let scenario = try Self.loggedIn(to: server)
