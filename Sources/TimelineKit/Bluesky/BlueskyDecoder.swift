@@ -77,7 +77,8 @@ public struct BlueskyDecoder: Sendable {
         guard let by = try reason.object("by", expected: "a profile object") else { throw reason.missing("by") }
         let reposter = try user(by)
         let indexed = try reason.rfc3339Time("indexedAt") ?? timeline.message(id: postID).map { MillisecondTime.milliseconds(from: $0.createdAt) } ?? 0
-        let id = try reason.string("uri") ?? postID + "#repost:" + reposter.id
+        // The repost record's URI, when it is one: an ID of another form could name anything stored.
+        let id = try reason.string("uri").flatMap { ATURI($0) == nil ? nil : $0 } ?? postID + "#repost:" + reposter.id
         timeline.add(reposter)
         timeline.add(Message(id: id, authorID: reposter.id, text: "", createdAt: MillisecondTime.date(fromMilliseconds: indexed),
                              repostOfID: postID, url: timeline.message(id: postID)?.url))
@@ -187,7 +188,7 @@ public struct BlueskyDecoder: Sendable {
             }
             return try post(record, record: value, embed: embed, into: &timeline)
         case "app.bsky.embed.record#viewNotFound", "app.bsky.embed.record#viewBlocked", "app.bsky.embed.record#viewDetached":
-            return try record.string("uri")
+            return try record.string("uri").flatMap { ATURI($0) == nil ? nil : $0 }
         default:
             return nil
         }

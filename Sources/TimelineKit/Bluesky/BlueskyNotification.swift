@@ -28,6 +28,8 @@ enum BlueskyNotification {
     static func decode(_ view: JSONObjectView, into timeline: inout DecodedTimeline) throws(JSONLineFailure) -> DecodedNotification {
         let decoder = BlueskyDecoder()
         let uri = try view.requiredString("uri")
+        // Stored as the notification's ID in the account's ledger: an AT URI, nothing else.
+        guard ATURI(uri) != nil else { throw view.unexpected("`uri` is not an at:// URI: \(ImportError.quoted(uri))") }
         let reason = try view.requiredString("reason")
         guard let indexed = try view.rfc3339Time("indexedAt") else { throw view.missing("indexedAt") }
         guard let authorView = try view.object("author", expected: "a profile object") else { throw view.missing("author") }

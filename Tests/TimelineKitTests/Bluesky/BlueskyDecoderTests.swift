@@ -203,6 +203,18 @@ import Testing
         #expect(throws: ImportError.self) { try BlueskyDecoder().decode(Array(#"{"statuses":[]}"#.utf8)) }
     }
 
+    @Test func idsThatAreNotATURIsNeverNameWhatIsStored() throws {
+        // A repost whose record URI is another network's ID keeps an ID of its own post instead.
+        let repost = #","reason":{"$type":"app.bsky.feed.defs#reasonRepost","uri":"mastodon.social/1","by":{"did":"did:plc:b","handle":"b.test"},"indexedAt":"2026-11-20T11:00:00Z"}"#
+        let bytes = Array(String(decoding: post(text: "\"x\""), as: UTF8.self).replacingOccurrences(of: "}}]}", with: "}" + repost + "}]}").utf8)
+        let timeline = try BlueskyDecoder().decode(bytes)
+        #expect(timeline.message(id: "mastodon.social/1") == nil)
+        #expect(timeline.messages.contains { $0.repostOfID == "at://did:plc:alice/app.bsky.feed.post/3kabc" && $0.id.hasPrefix("at://") })
+        // A quote of a missing post names it only by an AT URI.
+        let missing = #","embed":{"$type":"app.bsky.embed.record#view","record":{"$type":"app.bsky.embed.record#viewNotFound","uri":"mastodon.social/2"}}"#
+        #expect(try onlyMessage(post(text: "\"x\"", extra: missing)).quoteOfID == nil)
+    }
+
     @Test func aLinkCardAddsItsAddressWhenTheTextLacksIt() throws {
         let card = #","embed":{"$type":"app.bsky.embed.external#view","external":{"uri":"https://news.example/story","title":"A story"}}"#
         #expect(try onlyMessage(post(text: "\"read this\"", extra: card)).text == "read this\n\nhttps://news.example/story")
