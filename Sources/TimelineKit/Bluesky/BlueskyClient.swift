@@ -107,7 +107,7 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
     }
 
     private func adopt(_ response: HTTPResponse, from url: String) throws(ServerError) -> BlueskySession {
-        let fresh = try MastodonResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
+        let fresh = try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
             try BlueskySession.read(document)
         }
         session.withLock { $0 = fresh }

@@ -235,7 +235,7 @@ extension BlueskySync {
         let nsid = "app.bsky.feed.getPosts"
         let response = try await client.query(nsid, [("uris", target)])
         let url = client.host.url("/xrpc/" + nsid)
-        return try MastodonResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
+        return try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
             let object = try JSONObjectView(document, path: "", expected: "a posts answer")
             guard let first = try object.array("posts", expected: "an array of post views")?.first else {
                 throw object.unexpected("the post to reply to, \(ImportError.quoted(target)), was not found (deleted?)")
@@ -256,7 +256,7 @@ extension BlueskySync {
         let nsid = "com.atproto.identity.resolveHandle"
         let response = try await client.query(nsid, [("handle", handle)])
         let url = client.host.url("/xrpc/" + nsid)
-        return try MastodonResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
+        return try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
             let did = try JSONObjectView(document, path: "", expected: "a DID answer").requiredString("did")
             guard did.hasPrefix("did:") else { throw JSONLineFailure(offset: document.offset, field: "did", problem: .unexpectedContent("not a DID")) }
             return did

@@ -176,7 +176,7 @@ public struct BlueskySync: Sendable {
             let nsid = "app.bsky.feed.getPosts"
             let response = try await client.query(nsid, batch.map { (name: "uris", value: $0) })
             let url = client.host.url("/xrpc/" + nsid)
-            fetched.add(contentsOf: try MastodonResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
+            fetched.add(contentsOf: try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
                 var timeline = DecodedTimeline()
                 try BlueskyDecoder().decode(document: document, into: &timeline)
                 return timeline
@@ -199,7 +199,7 @@ public struct BlueskySync: Sendable {
     /// A page of `getTimeline`: its items' entry IDs newest first, what they hold, and the
     /// cursor of the next older page (none when the answer has none, or holds no item).
     static func feedPage(_ response: HTTPResponse, from url: String) throws(ServerError) -> FetchedPage {
-        try MastodonResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
+        try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
             let object = try JSONObjectView(document, path: "", expected: "a feed page object")
             guard let items = try object.array("feed", expected: "an array of feed items") else { throw object.missing("feed") }
             var timeline = DecodedTimeline()
@@ -215,7 +215,7 @@ public struct BlueskySync: Sendable {
 
     /// A page of `listNotifications`.
     static func notificationPage(_ response: HTTPResponse, from url: String) throws(ServerError) -> FetchedPage {
-        try MastodonResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
+        try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
             let object = try JSONObjectView(document, path: "", expected: "a notifications page object")
             guard let elements = try object.array("notifications", expected: "an array of notifications") else {
                 throw object.missing("notifications")

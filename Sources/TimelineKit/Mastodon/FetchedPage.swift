@@ -42,7 +42,7 @@ struct FetchedPage: Sendable {
         of response: HTTPResponse, from url: String, expected kind: (one: String, many: String),
         _ read: (JSONObjectView, inout DecodedTimeline) throws(JSONLineFailure) -> T
     ) throws(ServerError) -> ([T], DecodedTimeline) {
-        try MastodonResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
+        try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
             guard let elements = document.arrayValue else {
                 throw JSONLineFailure(offset: document.offset, field: nil,
                                       problem: .wrongType(expected: "an array of \(kind.many)", found: document.found))

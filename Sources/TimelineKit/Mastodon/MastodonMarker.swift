@@ -23,7 +23,7 @@ public struct MastodonMarker: Sendable, Hashable {
 
     /// The `home` marker of a markers answer (`{"home": {…}}`); `nil` when the account has none.
     static func home(in response: HTTPResponse, from url: String) throws(ServerError) -> MastodonMarker? {
-        try MastodonResponseReader.read(response, from: url) { document throws(JSONLineFailure) -> MastodonMarker? in
+        try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) -> MastodonMarker? in
             let markers = try JSONObjectView(document, path: "", expected: "an object of markers")
             guard let home = try markers.object("home", expected: "a marker object") else { return nil }
             return MastodonMarker(

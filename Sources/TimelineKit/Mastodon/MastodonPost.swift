@@ -109,12 +109,12 @@ extension MastodonSync {
 
     /// One status (`POST /api/v1/statuses`, an event's data): its namespaced ID and what it holds.
     static func status(in response: HTTPResponse, from url: String, namespace: MastodonNamespace) throws(ServerError) -> (String, DecodedTimeline) {
-        try status(inBody: MastodonResponseReader.body(of: response, from: url), from: url, namespace: namespace)
+        try status(inBody: ServerResponseReader.body(of: response, from: url), from: url, namespace: namespace)
     }
 
     /// One status in `body`.
     static func status(inBody body: [UInt8], from url: String, namespace: MastodonNamespace) throws(ServerError) -> (String, DecodedTimeline) {
-        let (id, timeline) = try MastodonResponseReader.read(body: body, from: url) { document throws(JSONLineFailure) in
+        let (id, timeline) = try ServerResponseReader.read(body: body, from: url) { document throws(JSONLineFailure) in
             var timeline = DecodedTimeline()
             let view = try JSONObjectView(document, path: "", expected: "a status object")
             return (try MastodonDecoder().status(view, into: &timeline), timeline)

@@ -15,7 +15,7 @@ extension MastodonClient {
             if case let .rejected(_, status, _) = error, status == 404 || status == 410 { return server.baseURL }
             throw error
         }
-        let streaming = try MastodonResponseReader.read(response, from: url) { document throws(JSONLineFailure) -> String? in
+        let streaming = try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) -> String? in
             let instance = try JSONObjectView(document, path: "", expected: "an instance object")
             return try instance.object("configuration", expected: "an object")?.object("urls", expected: "an object")?.string("streaming")
         }
@@ -144,7 +144,7 @@ extension MastodonSync {
             return .deleted(messageID: id)
         case "notification":
             var timeline = DecodedTimeline()
-            let notification = try MastodonResponseReader.read(body: Array(event.data.utf8), from: source) { document throws(JSONLineFailure) in
+            let notification = try ServerResponseReader.read(body: Array(event.data.utf8), from: source) { document throws(JSONLineFailure) in
                 try DecodedNotification(JSONObjectView(document, path: "", expected: "a notification object"), into: &timeline)
             }
             let page = FetchedPage(entryIDs: [notification.id], timeline: namespace.apply(to: timeline),

@@ -1,7 +1,7 @@
 /// Reads the JSON body of a server's answer with the import's strict parser, so a truncated or
 /// malformed body, or one of the wrong shape, becomes a `ServerError.invalidResponse` that
 /// names the URL, the place in the body (line, column, JSON path) and what was wrong.
-enum MastodonResponseReader {
+enum ServerResponseReader {
     /// The one JSON document of `response` (the answer to `url`), read by `read`.
     static func read<T>(
         _ response: HTTPResponse, from url: String, _ read: (JSONNode) throws(JSONLineFailure) -> T
