@@ -77,7 +77,7 @@ public struct BlueskySync: Sendable {
     var pager: TimelinePager {
         let own = client.currentSession?.did
         return TimelinePager(store: store, account: account, server: "at://" + (own ?? client.service.authority), messageID: { $0 },
-                             prepare: { timeline in Self.markingRead(timeline, where: { $0.authorID == own }) })
+                             prepare: { timeline in timeline.markingRead { $0.authorID == own } })
     }
 
     /// Syncs the home timeline, then notifications (as `options` say), and rewrites the
@@ -162,12 +162,15 @@ public struct BlueskySync: Sendable {
     /// Fetches the posts that the page's likes and reposts name and neither the page nor the
     /// store holds, and adds them to the page, read.
     private func addSubjects(to page: inout FetchedPage) async throws(ServerError) {
-        var missing: [String] = []
+        var named: [String] = []
         for notification in page.notifications {
-            guard let id = notification.messageID, page.timeline.message(id: id) == nil, !missing.contains(id) else { continue }
-            let stored = try pager.storeCall { () throws(TimelineStoreError) in try store.message(id: id) }
-            if stored == nil { missing.append(id) }
+            guard let id = notification.messageID, page.timeline.message(id: id) == nil, !named.contains(id) else { continue }
+            named.append(id)
         }
+        guard !named.isEmpty else { return }
+        // One read for the whole page, not one per notification.
+        let stored = Set(try pager.storeCall { () throws(TimelineStoreError) in try store.messages(ids: named) }.map(\.id))
+        let missing = named.filter { !stored.contains($0) }
         var fetched = DecodedTimeline()
         var start = 0
         while start < missing.count {
@@ -182,18 +185,7 @@ public struct BlueskySync: Sendable {
                 return timeline
             })
         }
-        page.timeline.add(contentsOf: Self.markingRead(fetched, where: { _ in true }))
-    }
-
-    /// `timeline` with the messages `isOwn` picks marked read.
-    static func markingRead(_ timeline: DecodedTimeline, where isOwn: (Message) -> Bool) -> DecodedTimeline {
-        guard timeline.messages.contains(where: { isOwn($0) && !$0.isRead }) else { return timeline }
-        var result = timeline
-        for var message in timeline.messages where isOwn(message) && !message.isRead {
-            message.isRead = true
-            result.add(message)
-        }
-        return result
+        page.timeline.add(contentsOf: fetched.markingRead { _ in true })
     }
 
     /// A page of `getTimeline`: its items' entry IDs newest first, what they hold, and the

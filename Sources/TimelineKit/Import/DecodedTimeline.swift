@@ -41,6 +41,18 @@ public struct DecodedTimeline: Sendable, Equatable {
         }
     }
 
+    /// This timeline with the messages `isOwn` picks marked read: a synced account's own posts,
+    /// which the person wrote and so has read.
+    func markingRead(where isOwn: (Message) -> Bool) -> DecodedTimeline {
+        guard messages.contains(where: { isOwn($0) && !$0.isRead }) else { return self }
+        var result = self
+        for var message in messages where isOwn(message) && !message.isRead {
+            message.isRead = true
+            result.add(message)
+        }
+        return result
+    }
+
     /// Adds everything `other` holds, its versions replacing this one's.
     public mutating func add(contentsOf other: DecodedTimeline) {
         for user in other.users { add(user) }

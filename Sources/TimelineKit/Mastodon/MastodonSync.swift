@@ -125,13 +125,8 @@ public struct MastodonSync: Sendable {
 
     /// `timeline` with the account's own statuses read: what the person wrote, they have read.
     func markingOwnStatusesRead(_ timeline: DecodedTimeline) -> DecodedTimeline {
-        guard let ownUserID, timeline.messages.contains(where: { $0.authorID == ownUserID && !$0.isRead }) else { return timeline }
-        var result = timeline
-        for var message in timeline.messages where message.authorID == ownUserID && !message.isRead {
-            message.isRead = true
-            result.add(message)
-        }
-        return result
+        guard let ownUserID else { return timeline }
+        return timeline.markingRead { $0.authorID == ownUserID }
     }
 
     /// Syncs the home timeline, then notifications, then the read marker (as `options` say),
