@@ -108,6 +108,24 @@ import Testing
         }
     }
 
+    @Test func halfABodyNamesTheURLAndWhereAndStoresNothing() async throws {
+        let pds = FakePDS()
+        let items = pds.post(5)
+        let whole = #"{"feed":["# + pds.state.withLock { $0.feed }.joined(separator: ",") + "]}"
+        pds.answer("app.bsky.feed.getTimeline", FakePDS.json(200, String(whole.prefix(whole.count / 2))))
+        let (fixture, sync) = try await setUp(pds, options: BlueskySync.Options(syncsNotifications: false))
+        do throws(ServerError) {
+            try await sync.run()
+            Issue.record("half a body was read")
+        } catch {
+            guard case let .invalidResponse(url, problem) = error else { Issue.record("\(error)"); return }
+            #expect(url == FakePDS.pds + "/xrpc/app.bsky.feed.getTimeline")
+            #expect(problem.contains("line 1, column"), "\(problem)")
+        }
+        #expect(try fixture.homeIDs().isEmpty)
+        #expect(try fixture.store.message(id: items[0]) == nil)
+    }
+
     @Test func notificationsNameWhoDidWhatAndTheLikedPostsAreFetched() async throws {
         let pds = FakePDS()
         let own = FakePDS.postView(author: 0, key: "mine", text: "my post", second: 5)
