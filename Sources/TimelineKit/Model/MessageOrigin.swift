@@ -9,8 +9,14 @@ enum MessageOrigin: Equatable {
     case mastodon
     case other
 
+    /// Whether `id` is a Bluesky post's: the one test `show` makes of every ID of a page, so it
+    /// reads five bytes and no more.
+    static func isBluesky(_ id: String) -> Bool {
+        id.utf8.starts(with: "at://".utf8)
+    }
+
     init(id: String) {
-        if id.hasPrefix("at://") {
+        if Self.isBluesky(id) {
             self = .bluesky
             return
         }

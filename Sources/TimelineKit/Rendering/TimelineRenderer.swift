@@ -193,7 +193,7 @@ public struct TimelineRenderer: Sendable {
             self.width = width
             var bluesky = false, other = false
             for message in page.messages {
-                if MessageOrigin(id: message.id) == .bluesky { bluesky = true } else { other = true }
+                if MessageOrigin.isBluesky(message.id) { bluesky = true } else { other = true }
                 if bluesky && other { break }
             }
             marksNetworks = bluesky && other
