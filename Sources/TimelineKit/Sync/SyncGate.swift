@@ -40,15 +40,23 @@ public struct SyncGate: Sendable {
     /// and its terminal, standard error appended to ``logPath``, and returns at once. Creates the
     /// database's directory (0700) if it is missing, as the sync would.
     public func startInBackground(executable: String, arguments: [String]) throws {
-        do throws(FileSystemError) {
-            try FileSystem.createDirectories(FileSystem.parentDirectory(of: logPath), permissions: 0o700)
-        } catch {
-            throw Failure(file: error)
-        }
+        try createDirectory()
         do throws(ChildProcess.SpawnError) {
             try ChildProcess.spawnDetached(executable: executable, arguments: arguments, errorLog: logPath)
         } catch {
             throw Failure(reason: "cannot start a background sync (\(executable)): \(error.reason)")
+        }
+    }
+
+    /// Creates the directory the lock, the stamp and the log live in (0700, as the store makes
+    /// it), since a sync is about to write there: on the first day, after `timeline login`, the
+    /// database does not exist yet and neither does its directory (the store creates nothing
+    /// until its first commit).
+    private func createDirectory() throws(Failure) {
+        do throws(FileSystemError) {
+            try FileSystem.createDirectories(FileSystem.parentDirectory(of: lockPath), permissions: 0o700)
+        } catch {
+            throw Failure(file: error)
         }
     }
 
@@ -100,6 +108,7 @@ public struct SyncGate: Sendable {
         _ body: () throws(E) -> (value: Value, succeeded: Bool)
     ) throws -> Outcome<Value> {
         if let age, !isDue(olderThan: age), let lastSuccess { return .notDue(lastSuccess: lastSuccess) }
+        try createDirectory()
         let outcome: Outcome<Value>?
         do {
             outcome = try FileLock.withLock(lockPath, timeout: wait) { () throws(E) -> Outcome<Value> in
@@ -124,7 +133,8 @@ public struct SyncGate: Sendable {
     /// The stamp is left alone: `body` may be one account of several.
     func runUnlessBusy<T, E: Error>(_ body: () async throws(E) -> T) async throws(E) -> T? {
         let lock: FileLock?
-        do throws(FileSystemError) {
+        do {
+            try createDirectory()
             lock = try FileLock.acquire(lockPath, timeout: .zero)
         } catch {
             return try await body()

@@ -1,0 +1,30 @@
+import Foundation
+
+/// A brand-new home directory, as a person has on the first day: nothing under it, no
+/// `TIMELINE_DB`, no XDG variables, so every path `timeline` uses is its default one. Tests
+/// that create the database's directory first can pass while a new user fails; these cannot.
+final class EmptyHome {
+    let path: String
+    var timeline: TimelineProcess
+
+    init() {
+        path = NSTemporaryDirectory() + "timeline-home-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false,
+                                                 attributes: [.posixPermissions: 0o700])
+        timeline = TimelineProcess(databasePath: "")
+        timeline.environment = ["HOME": path, "PATH": "/usr/bin:/bin", "TERM": "xterm-256color"]
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// Where the database is by default: `$HOME/.local/share/timeline/timeline.sqlite`.
+    var databasePath: String { path + "/.local/share/timeline/timeline.sqlite" }
+
+    /// Whether anything exists at `relative` under the home directory.
+    func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: path + "/" + relative) }
+
+    /// POSIX permissions of `relative` under the home directory, or -1.
+    func permissions(_ relative: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: path + "/" + relative)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+}
