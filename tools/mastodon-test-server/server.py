@@ -14,6 +14,7 @@ import argparse
 import base64
 import copy
 import hashlib
+import html
 import json
 import os
 import queue
@@ -90,7 +91,8 @@ class Data:
         self.requests = []
         self.faults = []
         self.settings = {"rate_limit": 300, "rate_window": 300, "pkce": True, "marker_conflicts": 0,
-                         "streaming": True, "heartbeat": 10.0}
+                         "streaming": True, "heartbeat": 10.0, "missing": [], "missing_as": "404-html",
+                         "token_refusal": "401", "classic_scopes_only": False}
         self.rate_used = 0
         self.rate_window_start = time.time()
         self.streams = []           # queues of connected event streams
@@ -406,12 +408,47 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(302, b"", {"Location": self.base_url() + "/_echo"})
         if path == "/_sse":
             return self.test_events(query)
+        if self.missing_endpoint(path):
+            return
         route = ROUTES.get((self.command, path))
         if route is None and path.startswith("/api/v1/statuses/") and self.command == "GET":
             route = Handler.status_by_id
         if route is None:
             return self.error(404, "Record not found")
         return route(self, path, query, body)
+
+    # -- what real servers lack and how they word things -------------------------------------
+
+    def missing_endpoint(self, path):
+        """Answers a path the setting `missing` names (a prefix) as a server without that
+        endpoint does, as `missing_as` says: `404-html` (Takahē: Django's HTML page), `404`
+        (JSON), `405`, `410`, `501`, or `200-html` (a web app's page for any unknown path)."""
+        with self.data.lock:
+            missing = list(self.data.settings["missing"])
+            style = self.data.settings["missing_as"]
+        if not any(path.startswith(prefix) for prefix in missing):
+            return False
+        page = ("<!DOCTYPE html><html><head><title>Page not found at %s</title></head>"
+                "<body><h1>Page not found <span>(404)</span></h1></body></html>" % html.escape(path))
+        if style == "200-html":
+            self.send(200, page, content_type="text/html; charset=utf-8")
+        elif style.endswith("-html"):
+            self.send(int(style.split("-")[0]), page, content_type="text/html; charset=utf-8")
+        else:
+            self.error(int(style), "Not implemented" if style == "501" else "Record not found")
+        return True
+
+    def refuse_token(self):
+        """A token the server does not know, as `token_refusal` says: `401` (Mastodon's JSON),
+        `400-html` (Takahē: 400 `Invalid Bearer token` as text/html), `403` (JSON
+        `invalid_token`)."""
+        with self.data.lock:
+            style = self.data.settings["token_refusal"]
+        if style == "400-html":
+            return self.send(400, "Invalid Bearer token", content_type="text/html; charset=utf-8")
+        if style == "403":
+            return self.error(403, "invalid_token")
+        return self.error(401, "The access token is invalid")
 
     # -- faults ------------------------------------------------------------------------------
 
@@ -681,7 +718,7 @@ class Handler(BaseHTTPRequestHandler):
         """Wraps an API route: the token, the rate limit and its headers."""
         def wrapped(self, path, query, body):
             if not self.authorized():
-                return self.error(401, "The access token is invalid")
+                return self.refuse_token()
             with self.data.lock:
                 headers, exceeded, reset = self.data.rate_headers()
             if exceeded:
@@ -691,6 +728,12 @@ class Handler(BaseHTTPRequestHandler):
 
     @api
     def verify_credentials(self, path, query, body, headers):
+        with self.data.lock:
+            scopes = self.data.tokens.get(self.token(), {}).get("scope", "read").split()
+            classic_only = self.data.settings["classic_scopes_only"]
+        if classic_only and "read" not in scopes:
+            # Takahē requires the whole `read` scope here; `read:accounts` does not satisfy it.
+            return self.error(403, "out_of_scope_for_token", headers)
         self.send(200, self.data.me | {"source": {"privacy": "public", "note": ""}}, headers)
 
     @api
@@ -789,7 +832,7 @@ class Handler(BaseHTTPRequestHandler):
             enabled = self.data.settings["streaming"]
             heartbeat = float(self.data.settings["heartbeat"])
         if not valid:
-            return self.error(401, "Invalid access token")
+            return self.refuse_token()
         if not enabled:
             return self.error(503, "Streaming is disabled")
         events = queue.Queue()

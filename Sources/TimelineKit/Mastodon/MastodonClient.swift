@@ -85,4 +85,21 @@ public final class MastodonClient: Sendable, CustomStringConvertible {
         if json != nil { request.headers.append(HTTPHeader(name: "Content-Type", value: "application/json")) }
         return try await requester.send(request, server: server.baseURL)
     }
+
+    /// Sends a request to an endpoint that servers of the API may lack (``ServerFeature``): an
+    /// answer saying the endpoint does not exist (404, 405, 410, 501) or an HTML page where JSON
+    /// was asked for is ``ServerError/notSupported(url:status:)``; the rest as `send`.
+    func sendOptional(_ method: HTTPRequest.Method, _ url: String, json: [UInt8]? = nil) async throws(ServerError) -> HTTPResponse {
+        let response: HTTPResponse
+        do {
+            response = try await send(method, url, json: json)
+        } catch {
+            if case let .rejected(_, status, _) = error, ServerError.missingEndpointStatuses.contains(status) {
+                throw .notSupported(url: url, status: status)
+            }
+            throw error
+        }
+        if response.isHTMLPage { throw .notSupported(url: url, status: response.status) }
+        return response
+    }
 }

@@ -36,10 +36,10 @@ public struct MastodonMarker: Sendable, Hashable {
 
 extension MastodonClient {
     /// The account's home read marker (`GET /api/v1/markers?timeline[]=home`), `nil` when it
-    /// has never been set.
+    /// has never been set; `ServerError.notSupported` from a server without markers (Takahē).
     public func homeMarker() async throws(ServerError) -> MastodonMarker? {
         let url = server.url("/api/v1/markers", query: [("timeline[]", "home")])
-        return try MastodonMarker.home(in: try await send(.get, url), from: url)
+        return try MastodonMarker.home(in: try await sendOptional(.get, url), from: url)
     }
 
     /// Sets the home read marker to the server's status ID `lastReadID`
@@ -51,6 +51,6 @@ extension MastodonClient {
         var body: [UInt8] = Array(#"{"home":{"last_read_id":"#.utf8)
         JSONLineEncoder.appendString(lastReadID, to: &body)
         body += Array("}}".utf8)
-        return try MastodonMarker.home(in: try await send(.post, url, json: body), from: url)
+        return try MastodonMarker.home(in: try await sendOptional(.post, url, json: body), from: url)
     }
 }

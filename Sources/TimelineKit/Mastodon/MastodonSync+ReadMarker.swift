@@ -4,10 +4,16 @@ public struct ReadMarkerSync: Sendable, Hashable {
     public var markedRead = 0
     /// The server's status ID the marker was set to, when it was set.
     public var markerSet: String?
+    /// The server has no read markers (``ServerFeature/markers``): nothing was, or will be, set.
+    public var serverLacksMarkers = false
+    /// …and this is the first time that was found (for the account): worth telling the person.
+    public var lackNoticedNow = false
 
-    public init(markedRead: Int = 0, markerSet: String? = nil) {
+    public init(markedRead: Int = 0, markerSet: String? = nil, serverLacksMarkers: Bool = false, lackNoticedNow: Bool = false) {
         self.markedRead = markedRead
         self.markerSet = markerSet
+        self.serverLacksMarkers = serverLacksMarkers
+        self.lackNoticedNow = lackNoticedNow
     }
 }
 
@@ -27,14 +33,49 @@ extension MastodonSync {
     ///    the server's. The marker never moves back: when the server's marker is not among the
     ///    stored entries, the server is asked whether it is older (one request) first.
     ///
+    /// A server without markers (``ServerFeature/markers``: 404 and the like) is not a failure:
+    /// the result says so (`serverLacksMarkers`), the account remembers it, and for
+    /// ``ServerFeature/recheckInterval`` no request is sent for markers at all.
+    ///
     /// - Throws: `ServerError.markerConflict` when the marker kept changing (409) for
     ///   `markerAttempts` rounds, and the client's errors.
     @discardableResult
     public func syncReadMarker() async throws(ServerError) -> ReadMarkerSync {
         let authority = namespace.authority
-        try write { transaction throws(TimelineStoreError) in
-            try transaction.withSQLite { () throws(SQLiteError) in try ledger(transaction.connection, .home).begin(server: authority) }
+        let now = MillisecondTime.milliseconds(from: client.clock.now())
+        let lackingSince = try write { transaction throws(TimelineStoreError) -> Int64? in
+            try transaction.withSQLite { () throws(SQLiteError) -> Int64? in
+                let ledger = ledger(transaction.connection, .home)
+                try ledger.begin(server: authority)
+                return try ledger.lackingSince(.markers)
+            }
         }
+        if let lackingSince, now - lackingSince < Int64(ServerFeature.recheckInterval.components.seconds) * 1000 {
+            return ReadMarkerSync(serverLacksMarkers: true)
+        }
+        do {
+            let result = try await exchangeMarkers()
+            if lackingSince != nil { try recordLack(of: .markers, at: nil) }
+            return result
+        } catch {
+            guard case .notSupported = error else { throw error }
+            try recordLack(of: .markers, at: now)
+            return ReadMarkerSync(serverLacksMarkers: true, lackNoticedNow: lackingSince == nil)
+        }
+    }
+
+    /// Records in the account's sync state that its server lacks `feature` (as of `milliseconds`),
+    /// or (`nil`) that it has it after all.
+    func recordLack(of feature: ServerFeature, at milliseconds: Int64?) throws(ServerError) {
+        try write { transaction throws(TimelineStoreError) in
+            try transaction.withSQLite { () throws(SQLiteError) in
+                try ledger(transaction.connection, .home).setLacking(feature, at: milliseconds)
+            }
+        }
+    }
+
+    /// Reads the server's marker and sets it, both ways, as `syncReadMarker()` describes.
+    private func exchangeMarkers() async throws(ServerError) -> ReadMarkerSync {
         var result = ReadMarkerSync()
         for attempt in 1 ... Self.markerAttempts {
             let marker = try await client.homeMarker()

@@ -40,7 +40,8 @@ import Foundation
 /// (`GET /api/v1/markers`) marks read every home entry at or below it, once each time it moves;
 /// the other way, the newest home entry such that it and every entry below it are read (and no
 /// unfetched gap lies below it) becomes the marker (`POST /api/v1/markers`) when it is past the
-/// server's. A marker never moves back; 409 Conflict reads the marker again and retries.
+/// server's. A marker never moves back; 409 Conflict reads the marker again and retries. A
+/// server without markers (Takahē; ``ServerFeature``) is synced without them, successfully.
 ///
 /// **Notifications** are synced the same way into `synced_entries`, with the user who
 /// acted and the status they are about; read them with `TimelineStore.notifications(account:limit:)`
@@ -149,9 +150,11 @@ public struct MastodonSync: Sendable {
                 let marker = try await syncReadMarker()
                 summary.markedRead = home.markedRead + marker.markedRead
                 summary.markerSet = marker.markerSet
+                if marker.lackNoticedNow { summary.newlyLacking.append(.markers) }
             } else {
                 summary.markedRead = home.markedRead
             }
+            summary.serverLacks = try read { connection throws(SQLiteError) in try ledger(connection, .home).lackingFeatures() }
         }
     }
 

@@ -24,4 +24,14 @@ public struct HTTPResponse: Sendable, Hashable {
     public func headers(named name: String) -> [String] {
         headers.filter { $0.matches(name) }.map(\.value)
     }
+
+    /// Whether the body is a web page rather than an API's answer: `Content-Type: text/html`,
+    /// or no type and a body that opens with `<`. Servers answer an API path they lack with
+    /// their HTML error page or with their web app's page, sometimes with status 200.
+    public var isHTMLPage: Bool {
+        if let type = header("Content-Type") {
+            return type.trimmingWhitespace().lowercased().hasPrefix("text/html")
+        }
+        return body.first { !(0x09 ... 0x0D).contains($0) && $0 != 0x20 } == UInt8(ascii: "<")
+    }
 }

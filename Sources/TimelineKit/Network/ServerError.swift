@@ -34,6 +34,11 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreachable(HTTPTransportError, attempts: Int)
     /// The server refused the request (a 4xx other than 401 and 429), with its reason.
     case rejected(url: String, status: Int, reason: String?)
+    /// The server lacks an endpoint that servers of the API may leave out (the read markers, the
+    /// event stream): it answered 404, 405, 410 or 501, or an HTML page where the API's JSON was
+    /// asked for (`status` is then that page's). Not a failure of the sync: see
+    /// ``ServerFeature``.
+    case notSupported(url: String, status: Int)
     /// The answer cannot be read: not JSON, cut short, or not the shape the API documents.
     /// `problem` says where in the body and what was wrong.
     case invalidResponse(url: String, problem: String)
@@ -87,6 +92,9 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .rejected(url, status, reason):
             let said = reason.map { ": " + $0 } ?? ""
             return "\(url) refused the request with status \(status)\(said)."
+        case let .notSupported(url, status):
+            let answer = (200 ..< 300).contains(status) ? "an HTML page instead of the API's answer" : "status \(status)"
+            return "\(url) is not supported by this server (it answered \(answer))."
         case let .invalidResponse(url, problem):
             return "\(url) sent an answer timeline cannot read: \(problem) Nothing from it was stored; if it happens again, the server may not speak its API as documented."
         case let .markerConflict(url, attempts):
@@ -110,6 +118,10 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     private static func times(_ attempts: Int) -> String {
         attempts == 1 ? "once" : "\(attempts) times"
     }
+
+    /// The statuses that say an endpoint does not exist on the server, as opposed to refusing
+    /// this request: Not Found, Method Not Allowed, Gone, Not Implemented.
+    static let missingEndpointStatuses: Set<Int> = [404, 405, 410, 501]
 
     /// What a server says in the body of a refusal (`{"error": "…"}`), made safe to print as
     /// the login's errors print it.

@@ -10,13 +10,13 @@ import Synchronization
 /// URL, its credentials) and this decides what an answer means.
 ///
 /// - **2xx**: returned (206 excepted).
-/// - **206 Partial Content**, **5xx**, a time-out, a refused or cut-off connection: sent again
+/// - **206 Partial Content**, **5xx** (but 501 Not Implemented), a time-out, a refused or cut-off connection: sent again
 ///   after `policy`'s back-off, up to `policy.maximumAttempts`, then `.timelineBeingRebuilt`,
 ///   `.serverFailed` or `.unreachable`.
 /// - **429**: waits until the rate limit resets when that is within
 ///   `policy.maximumRateLimitWait` (twice at most), else `.rateLimited` saying when to retry.
 /// - **A refused credential** (401, or what the caller's `isRefusedCredential` recognises):
-///   `.unauthorized` at once; any other 4xx: `.rejected` with the server's reason.
+///   `.unauthorized` at once; any other 4xx, and 501: `.rejected` with the server's reason.
 ///
 /// Before each request, the rate limit the previous answers announced (``RateLimit``) is
 /// honoured: at `policy.rateLimitReserve` requests left, it waits for the reset (or stops when
@@ -77,6 +77,9 @@ final class ServerRequester: Sendable {
             }
             if isRefusedCredential(response) { throw .unauthorized(server: server) }
             switch response.status {
+            case 501:
+                // Not Implemented is the server's lasting answer (an endpoint it lacks), not a fault that passes.
+                throw .rejected(url: url, status: response.status, reason: ServerError.reason(inBody: response.body))
             case 206, 500 ..< 600:
                 guard attempt < policy.maximumAttempts else {
                     if response.status == 206 { throw .timelineBeingRebuilt(url: url, attempts: attempt) }

@@ -83,6 +83,41 @@ struct SyncLedger {
         try update("json_set(state, '$.synced_at', ?3)") { statement throws(SQLiteError) in try statement.bind(milliseconds, at: 3) }
     }
 
+    /// When the account's server was last found lacking `feature` (milliseconds since 1970),
+    /// kept in this timeline's state (the home timeline's, by convention); `nil` when it never
+    /// was, or has been found to have it since.
+    func lackingSince(_ feature: ServerFeature) throws(SQLiteError) -> Int64? {
+        let statement = try connection.statement("""
+            SELECT json_extract(state, '$.lacking.' || ?3) FROM synced_timelines WHERE account = ?1 AND timeline = ?2
+            """)
+        defer { statement.reset() }
+        try bindKey(statement)
+        try statement.bind(feature.rawValue, at: 3)
+        guard try statement.step() else { return nil }
+        return statement.optionalInt64(at: 0)
+    }
+
+    /// The features the account's server was found lacking, in name order.
+    func lackingFeatures() throws(SQLiteError) -> [ServerFeature] {
+        var found: [ServerFeature] = []
+        for feature in ServerFeature.allCases where try lackingSince(feature) != nil { found.append(feature) }
+        return found
+    }
+
+    /// Records that the server lacks `feature` as of `milliseconds`, or (`nil`) that it has it.
+    func setLacking(_ feature: ServerFeature, at milliseconds: Int64?) throws(SQLiteError) {
+        if let milliseconds {
+            try update("json_set(state, '$.lacking.' || ?3, ?4)") { statement throws(SQLiteError) in
+                try statement.bind(feature.rawValue, at: 3)
+                try statement.bind(milliseconds, at: 4)
+            }
+        } else {
+            try update("json_remove(state, '$.lacking.' || ?3)") { statement throws(SQLiteError) in
+                try statement.bind(feature.rawValue, at: 3)
+            }
+        }
+    }
+
     /// The positions of the entries among `ids` (server IDs) that this timeline already holds.
     func positions(of ids: [String]) throws(SQLiteError) -> [String: Int64] {
         guard !ids.isEmpty else { return [:] }

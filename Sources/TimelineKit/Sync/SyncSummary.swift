@@ -15,6 +15,12 @@ public struct SyncSummary: Sendable, Equatable {
     /// Parts of the home timeline between fetched parts that are still to fetch (the request
     /// bound was reached); the next sync goes on with them. 0 means caught up.
     public var gapsLeft = 0
+    /// What the account's server was found to lack (``ServerFeature``), as far as known; the
+    /// sync succeeded without it.
+    public var serverLacks: [ServerFeature] = []
+    /// Those of `serverLacks` found in this sync for the first time: worth telling the person
+    /// (once, not at every sync).
+    public var newlyLacking: [ServerFeature] = []
     /// Requests sent, retries included.
     public var requests = 0
     /// What happened to the snapshot at the end.

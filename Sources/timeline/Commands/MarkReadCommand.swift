@@ -13,7 +13,8 @@ struct MarkReadCommand: ParsableCommand {
 
             Messages of an account (`timeline login`) marked read also move that account's read \
             marker on its server at once, so your phone opens where you stopped; offline, or with \
-            --offline, the next `timeline sync` does it.
+            --offline, the next `timeline sync` does it. Servers without read markers (Takahē) \
+            keep no read position: there, what you mark is read on this computer only.
 
             Examples:
               timeline mark-read --all
@@ -92,6 +93,9 @@ struct MarkReadCommand: ParsableCommand {
             // A marker only moves forward: marking unread has nothing to tell a server.
             let pushes = offline || unread || changed == 0 ? [] : ReadMarkerPush.push(for: all ? nil : ids, store: store)
             for push in pushes {
+                if push.lacksMarkers == true {
+                    Terminal.emitError("timeline: \(TerminalText.line(push.account)): this server has no \(ServerFeature.markers.name): marked read on this computer only. (Said once.)\n")
+                }
                 if let failure = push.failure {
                     Terminal.emitError("timeline: \(TerminalText.line(push.account)): the server's read marker was not set now (\(failure)); the next `timeline sync` sets it.\n")
                 }

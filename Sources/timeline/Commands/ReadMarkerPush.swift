@@ -7,12 +7,16 @@ import TimelineKit
 /// account with `--all`) are asked, one `MastodonSync.syncReadMarker()` each: read the marker,
 /// set it when the read part of the home timeline is past it. The network must not make a local
 /// command slow or fail: one attempt per request with a 5-second limit, and a failure is a note
-/// that the next sync will do it; the marking itself stands either way (exit 0).
+/// that the next sync will do it; the marking itself stands either way (exit 0). A server
+/// without markers is said once (the account remembers it) and never promised a marker.
 struct ReadMarkerPush {
     /// What one account's push did: the marker set, or why it was not.
     struct Outcome {
         var account: String
         var markerSet: String?
+        /// The server keeps no read markers (``ServerFeature/markers``), found now for the first
+        /// time (`true`) or known before (`false`); `nil` when it has them.
+        var lacksMarkers: Bool?
         var failure: (any Error)?
     }
 
@@ -38,7 +42,8 @@ struct ReadMarkerPush {
                 let sync = try MastodonSync(store: store, account: account, token: token, transport: CurlTransport(),
                                             options: .init(policy: policy))
                 let result = try waitFor { () async throws(ServerError) -> ReadMarkerSync in try await sync.syncReadMarker() }
-                return Outcome(account: account.name, markerSet: result.markerSet)
+                return Outcome(account: account.name, markerSet: result.markerSet,
+                               lacksMarkers: result.serverLacksMarkers ? result.lackNoticedNow : nil)
             } catch {
                 return Outcome(account: account.name, failure: error)
             }

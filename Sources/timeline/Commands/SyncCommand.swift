@@ -15,7 +15,9 @@ struct SyncCommand: ParsableCommand {
             timeline from the newest stored status on (the first sync: the newest 200), the \
             notifications, and, for Mastodon, the read marker both ways (what you read on your \
             phone is read here, and back). Each page is stored in one transaction; the snapshot is rewritten at \
-            the end. One summary line, or --json (one object per account).
+            the end. One summary line, or --json (one object per account; "server_lacks" lists \
+            what its server does not support, such as "markers" on Takahē). A server without an \
+            optional part of the API is synced without it, and told once.
 
             For shell start-up: --if-older 5m does nothing when the last sync that succeeded is \
             more recent, and --background returns at once and syncs in a detached process. A lock \
@@ -137,6 +139,10 @@ struct SyncCommand: ParsableCommand {
             if let error = result.error {
                 Terminal.emitError("timeline: \(TerminalText.line(result.name)): \(error)\n")
             }
+            // Said once per account: the sync after this one remembers it and stays quiet.
+            for feature in result.summary?.newlyLacking ?? [] {
+                Terminal.emitError("timeline: \(TerminalText.line(result.name)): this server has no \(feature.name); \(feature.consequence). (Said once; the sync succeeds without it.)\n")
+            }
         }
         if json {
             for result in results {
@@ -149,6 +155,7 @@ struct SyncCommand: ParsableCommand {
                     object.add("marked_read", summary.markedRead)
                     object.add("gaps_left", summary.gapsLeft)
                     object.add("requests", summary.requests)
+                    object.add("server_lacks", summary.serverLacks.map(\.rawValue))
                 } else {
                     object.add("ok", false)
                     object.add("error", result.error.map { "\($0)" } ?? "")
