@@ -26,7 +26,7 @@ import TimelineKit
                                               input: Data((MastodonTestServer.token + "\n").utf8))
         #expect(login.status == 0, "\(login.errors)")
         let name = "tester@127.0.0.1:\(server.port)"
-        #expect(login.output == "Logged in to \(server.baseURL) as @tester (account \(name)).\n")
+        #expect(login.output == "Logged in to \(server.baseURL) as @tester (account \(name)).\n" + LoginNextStep.text)
         #expect(try Self.permissions(accountsFile) == 0o600)
         #expect(try Self.permissions((accountsFile as NSString).deletingLastPathComponent) == 0o700)
         // Logging in is not a timeline write: no database, no snapshot.
@@ -104,7 +104,7 @@ import TimelineKit
         // verifier against this challenge when the code is exchanged).
         let result = try login.finish(code: try Self.approve(page))
         #expect(result.status == 0, "\(result.errors)")
-        #expect(result.output == "Logged in to \(server.baseURL) as @tester (account me).\n")
+        #expect(result.output == "Logged in to \(server.baseURL) as @tester (account me).\n" + LoginNextStep.text)
 
         let paths = try server.requests().map { "\($0["method"] as? String ?? "") \($0["path"] as? String ?? "")" }
         #expect(paths == ["POST /api/v1/apps", "GET /.well-known/oauth-authorization-server", "GET /oauth/authorize",

@@ -36,7 +36,7 @@ import TimelineKit
         let login = try scenario.timeline.run(["login", "bluesky", "@" + BlueskyTestServer.handle, "--service", server.baseURL, "--app-password-stdin"],
                                               input: Data((BlueskyTestServer.password + "\n").utf8))
         #expect(login.status == 0, "\(login.errors)")
-        #expect(login.output == "Logged in to \(server.baseURL) as @\(BlueskyTestServer.handle) (account \(BlueskyTestServer.handle)).\n")
+        #expect(login.output == "Logged in to \(server.baseURL) as @\(BlueskyTestServer.handle) (account \(BlueskyTestServer.handle)).\n" + LoginNextStep.text)
         #expect(try AccountCommandTests.permissions(accountsFile) == 0o600)
         let file = try String(contentsOfFile: accountsFile, encoding: .utf8)
         #expect(!file.contains(BlueskyTestServer.password))

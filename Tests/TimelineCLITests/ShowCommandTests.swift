@@ -72,8 +72,8 @@ import TimelineKit
         for run in [try scenario.timeline.run(["show"]), try scenario.timeline.runInTerminal([])] {
             #expect(run.status == 0)
             #expect(run.output.isEmpty)
+            #expect(run.errors.contains("timeline login mastodon"))
             #expect(run.errors.contains("timeline import"))
-            #expect(run.errors.contains("timeline post"))
         }
         #expect(!FileManager.default.fileExists(atPath: scenario.databasePath))
     }

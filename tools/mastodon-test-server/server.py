@@ -602,7 +602,10 @@ class Handler(BaseHTTPRequestHandler):
                 data.settings.update(request)
                 result = data.settings
             elif path == "/_control/faults":
-                data.faults.extend(request if isinstance(request, list) else [request])
+                if request == {"clear": True}:
+                    data.faults.clear()
+                else:
+                    data.faults.extend(request if isinstance(request, list) else [request])
                 result = data.faults
             elif path == "/_control/statuses":
                 result = {"added": data.add_generated(int(request.get("count", 1)))}

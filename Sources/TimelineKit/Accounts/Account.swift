@@ -54,6 +54,33 @@ public struct Account: Sendable, Equatable {
         self.secret = secret
     }
 
+    /// What a person types to log in to this account again (after its token was revoked, say):
+    /// `timeline login mastodon example.social`, `timeline login bluesky alice.bsky.social`,
+    /// with `--service` and `--name` where the account was not logged in with the defaults.
+    public var loginCommand: String {
+        var words = ["timeline", "login", network.rawValue]
+        switch network {
+        case .mastodon:
+            // https is what login assumes; another scheme (a loopback test server) is spelled out.
+            words.append(server.hasPrefix("https://") ? String(server.dropFirst("https://".count)) : server)
+            if name != Self.defaultName(username: acct, server: server) { words += ["--name", name] }
+        case .bluesky:
+            words.append(acct)
+            if server != "https://bsky.social" { words += ["--service", server] }
+            if name != acct { words += ["--name", name] }
+        }
+        return words.map(Self.shellWord).joined(separator: " ")
+    }
+
+    /// `word` as a shell reads it back: as it is when it is plain, else in single quotes.
+    private static func shellWord(_ word: String) -> String {
+        let plain = word.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || [UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "@"), UInt8(ascii: ":"), UInt8(ascii: "/")].contains(byte)
+        }
+        return plain && !word.isEmpty ? word : "'" + word.replacing("'", with: "'\\''") + "'"
+    }
+
     /// The default name of an account: `username@host[:port]` of its server.
     public static func defaultName(username: String, server: String) -> String {
         let authority = server.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first ?? Substring(server)

@@ -21,6 +21,11 @@ public struct HealthProblem: Sendable, Equatable, CustomStringConvertible {
         case snapshotMissing = "snapshot_missing"
         /// The snapshot shows an older state of the database.
         case snapshotStale = "snapshot_stale"
+        /// The server refused an account's credentials at its last sync: only logging in again
+        /// brings its timeline back.
+        case syncNeedsLogin = "sync_needs_login"
+        /// An account's syncs have failed for a while, or none has run for a day.
+        case notSyncing = "not_syncing"
         /// Advice: the database predates this timeline's schema; the next write migrates it.
         case olderSchema = "older_schema"
         /// Advice: a quarter or more of the file is free pages.

@@ -22,6 +22,14 @@ extension TimelineStore {
             databaseBytes: FileSystem.size(at: path) ?? 0, writeAheadLogBytes: FileSystem.size(at: path + "-wal") ?? 0,
             snapshotBytes: FileSystem.size(at: snapshotFile.path) ?? 0, problems: [])
         HealthCheck.run(&report, snapshotFile: snapshotFile)
+        // What the syncs last said, from the file they keep beside the database: a timeline whose
+        // syncs stopped is not healthy however sound its file is.
+        for attention in SyncStatusFile(databasePath: path).attention() {
+            report.problems.append(HealthProblem(
+                kind: attention.isCredentials ? .syncNeedsLogin : .notSyncing,
+                detail: "Account \(attention.account): \(attention.summary).",
+                remedy: attention.isCredentials ? "Log in again: \(attention.remedy)." : "Run `\(attention.remedy)` to see why."))
+        }
         report.problems.sort { lhs, rhs in
             HealthProblem.Kind.allCases.firstIndex(of: lhs.kind)! < HealthProblem.Kind.allCases.firstIndex(of: rhs.kind)!
         }

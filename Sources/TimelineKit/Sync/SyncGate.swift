@@ -42,6 +42,7 @@ public struct SyncGate: Sendable {
     public func startInBackground(executable: String, arguments: [String]) throws {
         try createDirectory()
         do throws(ChildProcess.SpawnError) {
+            try? FileSystem.touch(lockPath)
             try ChildProcess.spawnDetached(executable: executable, arguments: arguments, errorLog: logPath)
         } catch {
             throw Failure(reason: "cannot start a background sync (\(executable)): \(error.reason)")
@@ -58,6 +59,13 @@ public struct SyncGate: Sendable {
         } catch {
             throw Failure(file: error)
         }
+    }
+
+    /// Whether a sync started less than two minutes before `now` (the lock file is touched as
+    /// each one starts): the note that a timeline is stale waits for it.
+    public func startedRecently(at now: Date = Date()) -> Bool {
+        guard let started = FileSystem.modificationTime(at: lockPath) else { return false }
+        return now.timeIntervalSince1970 - Double(started) < 120
     }
 
     /// When the last sync that succeeded for every account ended, to the second; `nil` if none has.
@@ -114,6 +122,7 @@ public struct SyncGate: Sendable {
             outcome = try FileLock.withLock(lockPath, timeout: wait) { () throws(E) -> Outcome<Value> in
                 // Again under the lock: a sync that ended while this one waited counts.
                 if let age, !isDue(olderThan: age), let lastSuccess { return .notDue(lastSuccess: lastSuccess) }
+                try? FileSystem.touch(lockPath)
                 let result = try body()
                 if result.succeeded { try? FileSystem.touch(stampPath) }
                 return .ran(result.value)

@@ -1,4 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import TimelineKit
 
 struct AccountsCommand: ParsableCommand {
@@ -6,13 +11,18 @@ struct AccountsCommand: ParsableCommand {
         commandName: "accounts",
         abstract: "List the accounts timeline is logged in to.",
         discussion: """
-            One line per account: its name, server and handle, and where its token comes from. \
-            --json prints one JSON object per account (name, network, server, account_id, acct, \
-            token_source, revocable); tokens are never printed.
+            One line per account: its name, server and handle, and where its token comes from, \
+            then how its syncs go (the last one, and what to do when they fail: the same words \
+            `timeline show` ends with on a terminal). --json prints one JSON object per account \
+            (name, network, server, account_id, acct, token_source, revocable, last_sync, \
+            last_success, sync_problem: null, "credentials" or "failing", sync_error, attention: \
+            the line a person should read, or null); tokens are never printed.
 
             Example:
               timeline accounts --json | jq -r .name
             """)
+
+    @OptionGroup var location: LocationOptions
 
     @Flag(name: .long, help: "Print JSON Lines, one object per account.")
     var json = false
@@ -24,7 +34,13 @@ struct AccountsCommand: ParsableCommand {
             Terminal.emit("No accounts. Log in with: timeline login mastodon SERVER_URL, or timeline login bluesky HANDLE\n")
             return
         }
+        let now = Date()
+        let statusFile = try SyncStatusFile(databasePath: location.location().databasePath)
+        let statuses = Dictionary(statusFile.read().map { ($0.account, $0) }, uniquingKeysWith: { _, last in last })
+        let ages = RelativeTime(now: now)
         for account in accounts {
+            let status = statuses[account.name]
+            let attention = status?.attention(at: now)
             let source = if case .command = account.secret { "command" } else { "file" }
             if json {
                 var object = JSONObjectWriter()
@@ -36,11 +52,24 @@ struct AccountsCommand: ParsableCommand {
                 object.add("token_source", source)
                 // A Bluesky session ends at the server on logout, as a revoked token does.
                 object.add("revocable", account.client != nil || account.network == .bluesky)
+                object.add("last_sync", status.map { $0.lastAttempt.formatted(.iso8601) })
+                object.add("last_success", status?.lastSuccess.map { $0.formatted(.iso8601) })
+                object.add("sync_problem", status?.problem?.rawValue)
+                object.add("sync_error", status.flatMap { $0.reason.isEmpty ? nil : $0.reason })
+                object.add("attention", attention?.line)
                 Terminal.emit(object.finish() + "\n")
             } else {
                 let from = source == "command" ? "token from its token_command"
                     : account.network == .bluesky ? "bluesky, session in \(store.path)" : "token in \(store.path)"
                 Terminal.emit("\(TerminalText.line(account.name))  \(account.server)  @\(TerminalText.line(account.acct))  (\(from))\n")
+                if let attention {
+                    Terminal.emit("  needs attention: \(attention.line)\n")
+                } else if let status {
+                    let last = status.lastSuccess.map { "last synced \(ages.phrase(since: $0))" } ?? "never synced"
+                    Terminal.emit("  \(last)\(status.problem == nil ? "" : "; the last sync failed: \(TerminalText.line(status.reason))")\n")
+                } else {
+                    Terminal.emit("  not synced yet: timeline sync\n")
+                }
             }
         }
     }

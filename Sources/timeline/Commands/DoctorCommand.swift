@@ -61,6 +61,8 @@ struct DoctorCommand: ParsableCommand {
         case .snapshotUnusable: ExitStatus.snapshotUnusable
         case .snapshotMissing: ExitStatus.snapshotMissing
         case .snapshotStale: ExitStatus.snapshotStale
+        case .syncNeedsLogin: ExitStatus.noPermission
+        case .notSyncing: ExitStatus.unavailable
         case .olderSchema, .manyFreePages, .largeWriteAheadLog: ExitStatus.success
         }
     }

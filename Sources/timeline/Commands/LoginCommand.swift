@@ -84,6 +84,7 @@ struct LoginCommand: ParsableCommand {
         }
         let replaced = try reportingErrors { try store.save(account) }
         Terminal.emit("Logged in to \(account.server) as @\(TerminalText.line(account.acct)) (account \(account.name)\(replaced == nil ? "" : ", replacing the earlier login of that name")).\n")
+        Terminal.emit(Self.nextStep)
     }
 
     /// Opens a session with the app password and stores it; the password is not kept.
@@ -105,6 +106,7 @@ struct LoginCommand: ParsableCommand {
                               acct: session.handle, client: nil, secret: .session(session))
         let replaced = try reportingErrors { try store.save(account) }
         Terminal.emit("Logged in to \(service.baseURL) as @\(TerminalText.line(session.handle)) (account \(TerminalText.line(account.name))\(replaced == nil ? "" : ", replacing the earlier login of that name")).\n")
+        Terminal.emit(Self.nextStep)
     }
 
     private func readToken() throws(ExitCode) -> AccessToken {
@@ -127,4 +129,7 @@ struct LoginCommand: ParsableCommand {
         let verified = try reportingErrors { try waitFor { () throws(LoginError) in try await login.verifyCredentials(token) } }
         return login.account(for: verified, named: name, client: pending.client, secret: .token(token))
     }
+
+    /// What a person does after logging in: the first sync, at once or by the shell hook.
+    static let nextStep = "Next: `timeline sync` fetches your timeline (the shell hook of `timeline init` also syncs in the background at every new terminal).\n"
 }

@@ -92,6 +92,7 @@ struct SyncCommand: ParsableCommand {
             try gate.run(ifOlderThan: age, waitingAtMost: quietWhenIdle ? .zero : .seconds(120)) {
                 () throws(ExitCode) -> (value: [AccountSync], succeeded: Bool) in
                 let results = try syncAll(accounts, from: accountStore)
+                recordStatus(of: results, accounts: accounts, in: accountStore, location: location)
                 return (results, results.allSatisfy { $0.error == nil })
             }
         }
@@ -100,9 +101,22 @@ struct SyncCommand: ParsableCommand {
         if let worst = results.compactMap(\.error).map(exitStatus(for:)).max() { throw ExitCode(worst) }
     }
 
+    /// Keeps how each sync ended beside the database, where every terminal's `show` reads it:
+    /// a background sync has no one to tell but the log. Not being able to write it is said,
+    /// not fatal: the sync itself went as it went.
+    private func recordStatus(of results: [AccountSync], accounts: [Account], in accountStore: AccountStore, location: TimelineLocation) {
+        let everyAccount = (try? accountStore.accounts()) ?? accounts
+        do throws(FileSystemError) {
+            try SyncStatusFile(databasePath: location.databasePath).record(results.map { ($0.account, $0.error) }, accounts: everyAccount)
+        } catch {
+            Terminal.emitError("timeline: could not note how the sync went: \(error)\n")
+        }
+    }
+
     /// One account's sync: what it did, or why it stopped.
     struct AccountSync {
-        var name: String
+        var account: Account
+        var name: String { account.name }
         var summary: SyncSummary?
         var error: (any Error)?
     }
@@ -126,9 +140,9 @@ struct SyncCommand: ParsableCommand {
                                            options: BlueskySync.Options(homeDepth: depth ?? 200))
                     summary = try waitFor { () async throws(ServerError) -> SyncSummary in try await sync.run() }
                 }
-                results.append(AccountSync(name: account.name, summary: summary))
+                results.append(AccountSync(account: account, summary: summary))
             } catch {
-                results.append(AccountSync(name: account.name, error: error))
+                results.append(AccountSync(account: account, error: error))
             }
         }
         return results

@@ -122,6 +122,12 @@ struct ShowRunner {
         } catch {
             return give(up: error, painted: painted, location: location, busyTimeout: busyTimeout)
         }
+        if onTerminal, retained.answer?.window.messages.isEmpty == true {
+            // A timeline with nothing in it yet: the first sync is on its way, or has not run.
+            Terminal.emitError(SyncNotice.emptyTimeline(databasePath: location.databasePath, now: now))
+        } else if onTerminal, let notice = SyncNotice.afterPaint(databasePath: location.databasePath, now: now) {
+            Terminal.emitError(notice + "\n")
+        }
         return ExitStatus.success
     }
 
@@ -139,7 +145,7 @@ struct ShowRunner {
             var note = "timeline: the snapshot held \(Counted(old, "message")), fewer than the \(Counted.grouped(asked)) asked for; showing the database and keeping \(Counted.grouped(grown)) in the snapshot from now on"
             if asked > grown { note += " (`timeline snapshot --limit \(asked)` keeps more)" }
             Terminal.emitError(note + ".\n")
-        } else if answer.changes == nil, let problem = readProblem ?? answer.snapshotProblem {
+        } else if answer.changes == nil, !answer.window.messages.isEmpty, let problem = readProblem ?? answer.snapshotProblem {
             let why = if case .missing = problem { "there was no snapshot yet" } else { "the snapshot could not be used (\(problem))" }
             Terminal.emitError("timeline: \(why); showing the database and writing a new snapshot.\n")
         }
@@ -250,11 +256,7 @@ struct ShowRunner {
             Terminal.emitError("timeline: showing the last snapshot; there is no database at \(location.databasePath).\n")
             return ExitStatus.success
         case .databaseMissing:
-            Terminal.emitError("""
-                timeline: no timeline yet at \(location.databasePath).
-                Add messages with `timeline import FILE` (JSON Lines, see the README) or `timeline post --as HANDLE TEXT`.
-
-                """)
+            Terminal.emitError(SyncNotice.emptyTimeline(databasePath: location.databasePath, now: Date()))
             return ExitStatus.success
         case .migrationNeeded:
             Terminal.emitError("timeline: \(painted ? "showing the last snapshot; " : "")the database needs a one-time upgrade to this version of timeline, which takes a while at its size: run `timeline upgrade`.\n")

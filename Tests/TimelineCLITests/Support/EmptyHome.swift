@@ -28,3 +28,8 @@ final class EmptyHome {
         (try? FileManager.default.attributesOfItem(atPath: path + "/" + relative)[.posixPermissions] as? NSNumber)?.intValue ?? -1
     }
 }
+
+/// The line `timeline login` ends with: the next step (issue 23, item 5).
+enum LoginNextStep {
+    static let text = "Next: `timeline sync` fetches your timeline (the shell hook of `timeline init` also syncs in the background at every new terminal).\n"
+}
