@@ -7,7 +7,8 @@ import Darwin
 #endif
 import TimelineKit
 
-/// One line typed or piped on standard input: the code or token of `timeline login`.
+/// What is typed or piped on standard input: one line (the code or token of `timeline login`)
+/// or all of it (the text of `timeline post -`).
 enum StandardInput {
     static var isTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
@@ -28,5 +29,18 @@ enum StandardInput {
             bytes.append(byte)
         }
         return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Everything up to the end of input, or `nil` when there is more than `limit` bytes (nothing
+    /// is cut silently: a post would go out truncated).
+    static func readAll(limit: Int) -> String? {
+        var bytes: [UInt8] = []
+        while bytes.count <= limit {
+            guard let chunk = try? FileDescriptor.standardInput.read(atMost: 65_536), !chunk.isEmpty else {
+                return String(decoding: bytes, as: UTF8.self)
+            }
+            bytes += chunk
+        }
+        return nil
     }
 }

@@ -24,8 +24,13 @@ struct PostCommand: ParsableCommand {
             every Bluesky app), and the locale's language (LANG) its language; --cw, --visibility \
             and --idempotency-key are Mastodon's.
 
+            The text is the argument; `-`, or no argument with standard input not a terminal, \
+            reads it from standard input (a trailing line break is dropped). An empty text is \
+            refused, never posted.
+
             Examples:
               timeline post "Shipping the new release today 🚀"
+              fortune | timeline post -
               timeline post --cw "film spoilers" --visibility unlisted "The ending…"
               timeline post --reply-to mastodon.social/113542871234567890 "Agreed!"
               timeline post --local --as alice "A note to self"
@@ -54,8 +59,8 @@ struct PostCommand: ParsableCommand {
     @Option(name: .customLong("as"), help: ArgumentHelp("With --local: the author's handle (with or without @).", valueName: "handle"))
     var handle: String?
 
-    @Argument(help: "The text of the message.")
-    var text: String
+    @Argument(help: ArgumentHelp("The text of the message; - (or none, on a pipe) reads it from standard input.", valueName: "text"))
+    var text: String?
 
     @Flag(name: .long, help: "Print one JSON object: the new message's id, author, handle, created_at and url.")
     var json = false
@@ -79,14 +84,14 @@ struct PostCommand: ParsableCommand {
         var idempotencyKey: String?
         var local = false
         var handle: String?
-        var text: String
+        var text: String?
         var json = false
 
         static let options: Set<String> = ["--account", "--cw", "--reply-to", "--visibility", "--idempotency-key", "--as"]
         static let flags: Set<String> = ["--local", "--json"]
 
         init(db: String?, account: String?, cw: String?, replyTo: String?, visibility: MastodonPost.Visibility?, idempotencyKey: String?,
-             local: Bool, handle: String?, text: String, json: Bool) {
+             local: Bool, handle: String?, text: String?, json: Bool) {
             (self.db, self.account, self.cw, self.replyTo, self.visibility) = (db, account, cw, replyTo, visibility)
             (self.idempotencyKey, self.local, self.handle, self.text, self.json) = (idempotencyKey, local, handle, text, json)
         }
@@ -109,11 +114,37 @@ struct PostCommand: ParsableCommand {
             }
         }
 
+        /// The largest text read from standard input: far past any server's limit (Mastodon's is
+        /// 500 characters by default), small enough that a wrong pipe is refused at once.
+        static let standardInputLimit = 1 << 20
+
+        /// The text to post: the argument, or standard input for `-` (or no argument on a pipe).
+        /// What is only white space is refused: a person who meant to post something did not.
+        func resolvedText() throws(ExitCode) -> String {
+            var resolved: String
+            if let text, text != "-" {
+                resolved = text
+            } else if text == "-" || !StandardInput.isTerminal {
+                guard let input = StandardInput.readAll(limit: Self.standardInputLimit) else {
+                    throw fail(ValidationError("standard input holds more than \(Counted(Self.standardInputLimit, "byte")): that is not a post."))
+                }
+                resolved = input
+                while resolved.last?.isNewline == true { resolved.removeLast() }
+            } else {
+                throw fail(ValidationError("give the text to post as an argument, or - to read it from standard input (echo hello | timeline post -)."))
+            }
+            if resolved.allSatisfy(\.isWhitespace) {
+                throw fail(ValidationError("the text is empty, so nothing was posted\(text == nil || text == "-" ? " (standard input held none)" : "")."))
+            }
+            return resolved
+        }
+
         func run() throws(ExitCode) {
+            let text = try resolvedText()
             let accountStore = try reportingErrors { try AccountStore.standard() }
             let accounts = try reportingErrors { try accountStore.hasAccountsFile ? accountStore.accounts() : [] }
             if local || handle != nil || (accounts.isEmpty && account == nil) {
-                try postLocally()
+                try postLocally(text)
                 return
             }
             let target: Account
@@ -167,7 +198,7 @@ struct PostCommand: ParsableCommand {
             return [String(language)]
         }
 
-        private func postLocally() throws(ExitCode) {
+        private func postLocally(_ text: String) throws(ExitCode) {
             guard let handle else {
                 throw fail(ValidationError("a local post needs its author: --as HANDLE (or log in to an account: timeline login mastodon URL)."))
             }
