@@ -24,7 +24,7 @@ SYSTEM_PACKAGES := libsqlite3-dev liblz4-dev curl
 # process), lz4 (the snapshot is a standard frame), tmux (a real terminal), the shells whose
 # start-up `timeline init` writes for, man (the installed manual page is read), curl (the network
 # transport) and python3 (the loopback Mastodon server in tools/mastodon-test-server).
-TEST_PACKAGES   := sqlite3 lz4 tmux bash zsh fish man-db curl python3
+TEST_PACKAGES   := sqlite3 lz4 tmux bash zsh fish man-db curl python3 openssl
 
 # Where `make install` puts completions: the places bash-completion, zsh and fish search.
 BASH_COMPLETIONS ?= $(PREFIX)/share/bash-completion/completions

@@ -302,6 +302,9 @@ final class FollowingProcess: @unchecked Sendable {
         kill(process.processIdentifier, number)
     }
 
+    /// The follow's process ID (to find its children).
+    var processIdentifier: Int32 { process.processIdentifier }
+
     /// Closes the reading end, as `head` does when it has read enough.
     func closeOutput() {
         try? outputPipe.fileHandleForReading.close()

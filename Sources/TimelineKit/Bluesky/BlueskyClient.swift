@@ -55,7 +55,7 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
 
     /// Where XRPC calls go: the session's PDS, else the service.
     var host: ServerAddress {
-        if let pds = currentSession?.pds, let address = try? ServerAddress(pds) { return address }
+        if let pds = currentSession?.pds, service.mayReceiveCredentials(pds), let address = try? ServerAddress(pds) { return address }
         return service
     }
 
@@ -109,6 +109,10 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
     private func adopt(_ response: HTTPResponse, from url: String) throws(ServerError) -> BlueskySession {
         let fresh = try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
             try BlueskySession.read(document)
+        }
+        // Every later call would carry the token to the PDS the DID document names.
+        if let pds = fresh.pds, !service.mayReceiveCredentials(pds) {
+            throw .invalidResponse(url: url, problem: "its DID document names the PDS \(ImportError.quoted(pds)), plain http, and a token of \(service.origin) never goes over plain http. Log in with --service naming the PDS's https address.")
         }
         session.withLock { $0 = fresh }
         sessionDidChange(fresh)

@@ -27,7 +27,17 @@
 /// error naming the field; what an author wrote (the record's text, facets, dates, embeds) is
 /// read leniently, since a stranger's record must not stop a sync.
 public struct BlueskyDecoder: Sendable {
-    public init() {}
+    /// What a post's text longer than timeline keeps (facets written out) becomes: an error
+    /// (import), or cut with a mark (a server's answer: one post must not stop a sync).
+    let overlongText: OverlongText
+
+    public init() {
+        overlongText = .refuse
+    }
+
+    init(overlongText: OverlongText) {
+        self.overlongText = overlongText
+    }
 
     /// The users and messages of a saved Bluesky answer in `bytes` (UTF-8): a page of a feed
     /// (`{"feed": […]}`), of posts (`{"posts": […]}`) or of notifications
@@ -53,7 +63,8 @@ public struct BlueskyDecoder: Sendable {
         } else if let notifications = try object.array("notifications", expected: "an array of notifications") {
             for (index, element) in notifications.enumerated() {
                 _ = try BlueskyNotification.decode(
-                    try JSONObjectView(element, path: "notifications[\(index)]", expected: "a notification object"), into: &timeline)
+                    try JSONObjectView(element, path: "notifications[\(index)]", expected: "a notification object"),
+                    into: &timeline, decoder: self)
             }
         } else {
             throw object.unexpected("this is not a Bluesky feed, posts or notifications answer (it has no `feed`, `posts` or `notifications` array)")
@@ -125,7 +136,9 @@ public struct BlueskyDecoder: Sendable {
         timeline.add(Message(
             id: uri,
             authorID: author.id,
-            text: try view.checkedText(text, key: "record"),
+            text: try overlongText.apply(text, limit: JSONLineParser.maximumTextBytes) { () throws(JSONLineFailure) in
+                try view.checkedText(text, key: "record")
+            },
             createdAt: MillisecondTime.date(fromMilliseconds: time),
             replyToID: replyToID,
             replyToUserID: replyToID.flatMap { ATURI($0)?.did },

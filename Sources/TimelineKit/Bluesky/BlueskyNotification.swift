@@ -25,8 +25,9 @@ enum BlueskyNotification {
     }
 
     /// Decodes `view` into `timeline`; see the type's comment.
-    static func decode(_ view: JSONObjectView, into timeline: inout DecodedTimeline) throws(JSONLineFailure) -> DecodedNotification {
-        let decoder = BlueskyDecoder()
+    static func decode(
+        _ view: JSONObjectView, into timeline: inout DecodedTimeline, decoder: BlueskyDecoder = BlueskyDecoder()
+    ) throws(JSONLineFailure) -> DecodedNotification {
         let uri = try view.requiredString("uri")
         // Stored as the notification's ID in the account's ledger: an AT URI, nothing else.
         guard ATURI(uri) != nil else { throw view.unexpected("`uri` is not an at:// URI: \(ImportError.quoted(uri))") }

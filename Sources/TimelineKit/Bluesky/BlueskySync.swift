@@ -93,8 +93,11 @@ public struct BlueskySync: Sendable {
             summary.newStatuses = home.newEntries
             summary.gapsLeft = home.gapsLeft
             summary.markedRead = home.markedRead
+            summary.noteSkipped(home.skipped)
             if options.syncsNotifications {
-                summary.newNotifications = try await sync(.notifications).newEntries
+                let notifications = try await sync(.notifications)
+                summary.newNotifications = notifications.newEntries
+                summary.noteSkipped(notifications.skipped)
             }
         }
     }
@@ -181,7 +184,7 @@ public struct BlueskySync: Sendable {
             let url = client.host.url("/xrpc/" + nsid)
             fetched.add(contentsOf: try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
                 var timeline = DecodedTimeline()
-                try BlueskyDecoder().decode(document: document, into: &timeline)
+                try BlueskyDecoder(overlongText: .cut).decode(document: document, into: &timeline)
                 return timeline
             })
         }
@@ -191,35 +194,55 @@ public struct BlueskySync: Sendable {
     /// A page of `getTimeline`: its items' entry IDs newest first, what they hold, and the
     /// cursor of the next older page (none when the answer has none, or holds no item).
     static func feedPage(_ response: HTTPResponse, from url: String) throws(ServerError) -> FetchedPage {
-        try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
+        let body = try ServerResponseReader.body(of: response, from: url)
+        return try ServerResponseReader.read(body: body, from: url) { document throws(JSONLineFailure) in
             let object = try JSONObjectView(document, path: "", expected: "a feed page object")
             guard let items = try object.array("feed", expected: "an array of feed items") else { throw object.missing("feed") }
             var timeline = DecodedTimeline()
             var ids: [String] = []
-            let decoder = BlueskyDecoder()
+            var skipped = PageSkips()
+            let decoder = BlueskyDecoder(overlongText: .cut)
             for (index, item) in items.enumerated() {
-                ids.append(try decoder.feedItem(try JSONObjectView(item, path: "feed[\(index)]", expected: "a feed item object"), into: &timeline))
+                // One item that cannot be read is left out and counted, never the page.
+                var entry = DecodedTimeline()
+                do throws(JSONLineFailure) {
+                    ids.append(try decoder.feedItem(try JSONObjectView(item, path: "feed[\(index)]", expected: "a feed item object"), into: &entry))
+                    timeline.add(contentsOf: entry)
+                } catch {
+                    skipped.add(url: url, problem: ServerResponseReader.problem(error, in: body))
+                }
             }
-            let cursor = ids.isEmpty ? nil : try object.string("cursor")
-            return FetchedPage(entryIDs: ids, timeline: timeline, notifications: [], olderCursor: cursor)
+            let cursor = items.isEmpty ? nil : try object.string("cursor")
+            return FetchedPage(entryIDs: ids, timeline: timeline, notifications: [], olderCursor: cursor, skipped: skipped)
         }
     }
 
     /// A page of `listNotifications`.
     static func notificationPage(_ response: HTTPResponse, from url: String) throws(ServerError) -> FetchedPage {
-        try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
+        let body = try ServerResponseReader.body(of: response, from: url)
+        return try ServerResponseReader.read(body: body, from: url) { document throws(JSONLineFailure) in
             let object = try JSONObjectView(document, path: "", expected: "a notifications page object")
             guard let elements = try object.array("notifications", expected: "an array of notifications") else {
                 throw object.missing("notifications")
             }
             var timeline = DecodedTimeline()
             var notifications: [DecodedNotification] = []
+            var skipped = PageSkips()
+            let decoder = BlueskyDecoder(overlongText: .cut)
             for (index, element) in elements.enumerated() {
-                notifications.append(try BlueskyNotification.decode(
-                    try JSONObjectView(element, path: "notifications[\(index)]", expected: "a notification object"), into: &timeline))
+                var entry = DecodedTimeline()
+                do throws(JSONLineFailure) {
+                    notifications.append(try BlueskyNotification.decode(
+                        try JSONObjectView(element, path: "notifications[\(index)]", expected: "a notification object"),
+                        into: &entry, decoder: decoder))
+                    timeline.add(contentsOf: entry)
+                } catch {
+                    skipped.add(url: url, problem: ServerResponseReader.problem(error, in: body))
+                }
             }
-            let cursor = notifications.isEmpty ? nil : try object.string("cursor")
-            return FetchedPage(entryIDs: notifications.map(\.id), timeline: timeline, notifications: notifications, olderCursor: cursor)
+            let cursor = elements.isEmpty ? nil : try object.string("cursor")
+            return FetchedPage(entryIDs: notifications.map(\.id), timeline: timeline, notifications: notifications,
+                               olderCursor: cursor, skipped: skipped)
         }
     }
 }

@@ -50,7 +50,17 @@ import Foundation
 /// Unknown fields and unknown values of known enumerations are ignored. A known field with the
 /// wrong type is an error naming its JSON path (`[3].account.id`), line and column.
 public struct MastodonDecoder: Sendable {
-    public init() {}
+    /// What a status's text longer than timeline keeps becomes: an error (import), or cut with a
+    /// mark (a server's answer: one post must not stop a sync).
+    let overlongText: OverlongText
+
+    public init() {
+        overlongText = .refuse
+    }
+
+    init(overlongText: OverlongText) {
+        self.overlongText = overlongText
+    }
 
     /// The users and messages of the Mastodon API JSON in `bytes` (UTF-8).
     ///
@@ -151,8 +161,7 @@ public struct MastodonDecoder: Sendable {
         let message = Message(
             id: id,
             authorID: author.id,
-            text: try view.checkedText(MastodonHTML.plainText(try view.checkedText(
-                try view.string("content") ?? "", key: "content", limit: MastodonHTML.maximumContentBytes)) + pollText(of: view), key: "content"),
+            text: try text(of: view),
             createdAt: createdAt,
             editedAt: try view.rfc3339Time("edited_at").map(MillisecondTime.date(fromMilliseconds:)),
             replyToID: try view.id("in_reply_to_id"),
@@ -167,6 +176,20 @@ public struct MastodonDecoder: Sendable {
         timeline.add(author)
         timeline.add(message)
         return id
+    }
+
+    /// A status's text: its content as plain text, then its poll. Within the limits, or cut
+    /// with a mark when `overlongText` says so (the HTML first, then the text).
+    private func text(of view: JSONObjectView) throws(JSONLineFailure) -> String {
+        let html = try view.string("content") ?? ""
+        let limit = MastodonHTML.maximumContentBytes
+        let content = try overlongText.apply(html, limit: limit) { () throws(JSONLineFailure) in
+            try view.checkedText(html, key: "content", limit: limit)
+        }
+        let text = MastodonHTML.plainText(content) + (try pollText(of: view))
+        return try overlongText.apply(text, limit: JSONLineParser.maximumTextBytes) { () throws(JSONLineFailure) in
+            try view.checkedText(text, key: "content")
+        }
     }
 
     /// The ID of the status `view` quotes, storing the quoted status when it is embedded.

@@ -12,47 +12,60 @@ struct FetchedPage: Sendable {
     /// `rel="next"` (else the last entry's ID when the server sent no `Link` at all); `nil` when
     /// the server says there is nothing older.
     var olderCursor: String?
+    /// Entries of the page left out because they could not be read (an ID of the wrong type,
+    /// a missing author): one bad entry costs that entry, never the page (issue 24).
+    var skipped = PageSkips()
 
     var isEmpty: Bool { entryIDs.isEmpty }
 
     /// A page of `GET /api/v1/timelines/home` (an array of statuses).
     static func statuses(_ response: HTTPResponse, from url: String, namespace: MastodonNamespace) throws(ServerError) -> FetchedPage {
-        let decoder = MastodonDecoder()
-        let (ids, timeline) = try elements(of: response, from: url, expected: ("status", "statuses")) {
+        let decoder = MastodonDecoder(overlongText: .cut)
+        let (ids, timeline, skipped) = try elements(of: response, from: url, expected: ("status", "statuses")) {
             view, timeline throws(JSONLineFailure) in try decoder.status(view, into: &timeline)
         }
         return FetchedPage(entryIDs: ids, timeline: namespace.apply(to: timeline), notifications: [],
-                           olderCursor: olderCursor(response, url: url, lastEntry: ids.last))
+                           olderCursor: olderCursor(response, url: url, lastEntry: ids.last), skipped: skipped)
     }
 
     /// A page of `GET /api/v1/notifications` (an array of notifications).
     static func notifications(_ response: HTTPResponse, from url: String, namespace: MastodonNamespace) throws(ServerError) -> FetchedPage {
-        let (notifications, timeline) = try elements(of: response, from: url, expected: ("notification", "notifications")) {
+        let (notifications, timeline, skipped) = try elements(of: response, from: url, expected: ("notification", "notifications")) {
             view, timeline throws(JSONLineFailure) in try DecodedNotification(view, into: &timeline)
         }
         let ids = notifications.map(\.id)
         return FetchedPage(entryIDs: ids, timeline: namespace.apply(to: timeline),
                            notifications: notifications.map { $0.namespaced(namespace) },
-                           olderCursor: olderCursor(response, url: url, lastEntry: ids.last))
+                           olderCursor: olderCursor(response, url: url, lastEntry: ids.last), skipped: skipped)
     }
 
     /// The elements of the JSON array `response` holds, each an object of the kind named
-    /// (singular and plural, for errors), read by `read` into one timeline.
+    /// (singular and plural, for errors), read by `read` into one timeline. An element that
+    /// cannot be read is left out and counted (what it added is dropped with it); the page
+    /// itself must be a JSON array.
     private static func elements<T>(
         of response: HTTPResponse, from url: String, expected kind: (one: String, many: String),
         _ read: (JSONObjectView, inout DecodedTimeline) throws(JSONLineFailure) -> T
-    ) throws(ServerError) -> ([T], DecodedTimeline) {
-        try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
+    ) throws(ServerError) -> ([T], DecodedTimeline, PageSkips) {
+        let body = try ServerResponseReader.body(of: response, from: url)
+        return try ServerResponseReader.read(body: body, from: url) { document throws(JSONLineFailure) in
             guard let elements = document.arrayValue else {
                 throw JSONLineFailure(offset: document.offset, field: nil,
                                       problem: .wrongType(expected: "an array of \(kind.many)", found: document.found))
             }
             var timeline = DecodedTimeline()
             var values: [T] = []
+            var skipped = PageSkips()
             for (index, element) in elements.enumerated() {
-                values.append(try read(try JSONObjectView(element, path: "[\(index)]", expected: "a \(kind.one) object"), &timeline))
+                var entry = DecodedTimeline()
+                do throws(JSONLineFailure) {
+                    values.append(try read(try JSONObjectView(element, path: "[\(index)]", expected: "a \(kind.one) object"), &entry))
+                    timeline.add(contentsOf: entry)
+                } catch {
+                    skipped.add(url: url, problem: ServerResponseReader.problem(error, in: body))
+                }
             }
-            return (values, timeline)
+            return (values, timeline, skipped)
         }
     }
 
@@ -88,7 +101,7 @@ struct DecodedNotification: Sendable, Hashable {
 
     /// Reads a Mastodon notification, adding its account and status to `timeline`.
     init(_ view: JSONObjectView, into timeline: inout DecodedTimeline) throws(JSONLineFailure) {
-        let decoder = MastodonDecoder()
+        let decoder = MastodonDecoder(overlongText: .cut)
         id = try view.requiredID("id")
         kind = NotificationKind(rawValue: try view.requiredString("type"))
         guard let created = try view.rfc3339Time("created_at") else { throw view.missing("created_at") }

@@ -117,7 +117,7 @@ extension MastodonSync {
         let (id, timeline) = try ServerResponseReader.read(body: body, from: url) { document throws(JSONLineFailure) in
             var timeline = DecodedTimeline()
             let view = try JSONObjectView(document, path: "", expected: "a status object")
-            return (try MastodonDecoder().status(view, into: &timeline), timeline)
+            return (try MastodonDecoder(overlongText: .cut).status(view, into: &timeline), timeline)
         }
         return (namespace.id(id), namespace.apply(to: timeline))
     }

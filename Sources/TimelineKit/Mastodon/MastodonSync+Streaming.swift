@@ -26,6 +26,9 @@ extension MastodonClient {
             streaming = "http://" + streaming.dropFirst(5)
         }
         while streaming.hasSuffix("/") { streaming.removeLast() }
+        // A streaming host over plain http (or `ws://`) named by a server reached over https
+        // would get the token in clear: the server's own address serves the stream instead.
+        guard server.mayReceiveCredentials(streaming) else { return server.baseURL }
         return streaming
     }
 }
@@ -47,6 +50,9 @@ extension MastodonSync {
     ///   failures as `.unreachable`; `.store` when an event cannot be stored (the stream stops).
     public func stream(onEvent: @escaping @Sendable (MastodonStreamEvent) -> Void = { _ in }) async throws(ServerError) {
         let url = try await client.streamingBaseURL() + "/api/v1/streaming/user"
+        guard client.server.mayReceiveCredentials(url) else {
+            throw .invalidResponse(url: url, problem: "it is plain http, and the token of \(client.server.origin) never goes over plain http.")
+        }
         let request = HTTPRequest(method: .get, url: url, headers: client.headers(accept: "text/event-stream"),
                                   timeout: Self.streamSilenceLimit)
         let receiver = StreamReceiver(sync: self, url: url, onEvent: onEvent)

@@ -143,8 +143,11 @@ public struct MastodonSync: Sendable {
             let home = try await sync(.home)
             summary.newStatuses = home.newEntries
             summary.gapsLeft = home.gapsLeft
+            summary.noteSkipped(home.skipped)
             if options.syncsNotifications {
-                summary.newNotifications = try await sync(.notifications).newEntries
+                let notifications = try await sync(.notifications)
+                summary.newNotifications = notifications.newEntries
+                summary.noteSkipped(notifications.skipped)
             }
             if options.syncsReadMarker {
                 let marker = try await syncReadMarker()

@@ -57,6 +57,15 @@ public struct ServerAddress: Sendable, Hashable {
         return head.lowercased() == origin && (next == "/" || next == "?")
     }
 
+    /// Whether this server's credentials may go to `url`, an address the server itself names
+    /// (Mastodon's streaming host, a Bluesky PDS in a DID document): over https always, over
+    /// plain http only when this server is itself plain http (a loopback test server). A server
+    /// reached over https can never have a token sent in clear (issue 24).
+    public func mayReceiveCredentials(_ url: String) -> Bool {
+        let lowered = url.lowercased()
+        return lowered.hasPrefix("https://") || (origin.hasPrefix("http://") && lowered.hasPrefix("http://"))
+    }
+
     /// The value of the query parameter `name` in `url`, percent-decoded; `nil` when absent.
     static func queryValue(_ name: String, in url: String) -> String? {
         guard let question = url.firstIndex(of: "?") else { return nil }

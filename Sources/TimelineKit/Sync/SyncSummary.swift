@@ -21,6 +21,12 @@ public struct SyncSummary: Sendable, Equatable {
     /// Those of `serverLacks` found in this sync for the first time: worth telling the person
     /// (once, not at every sync).
     public var newlyLacking: [ServerFeature] = []
+    /// Entries of the server's pages left out because they could not be read (the page's other
+    /// entries are stored): one author's broken post never stops the account's sync.
+    public var skippedEntries = 0
+    /// Where and why the first of them was left out (its URL and place in the body), to be said
+    /// once.
+    public var firstSkipReason: String?
     /// Requests sent, retries included.
     public var requests = 0
     /// What happened to the snapshot at the end.
@@ -32,6 +38,11 @@ public struct SyncSummary: Sendable, Equatable {
 
     /// Whether the home timeline is complete from the newest status down.
     public var isCaughtUp: Bool { gapsLeft == 0 }
+
+    mutating func noteSkipped(_ skipped: PageSkips) {
+        skippedEntries += skipped.count
+        if firstSkipReason == nil { firstSkipReason = skipped.firstReason }
+    }
 }
 
 /// The name `SyncSummary` had while only Mastodon-API servers were synced.

@@ -12,10 +12,13 @@ struct TimelinePager: Sendable {
         var markedRead = 0
         /// Gaps between fetched parts still to fill.
         var gapsLeft = 0
+        /// Entries of the pages left out because they could not be read.
+        var skipped = PageSkips()
 
         mutating func add(_ other: Progress) {
             newEntries += other.newEntries
             markedRead += other.markedRead
+            skipped.add(other.skipped)
         }
     }
 
@@ -70,12 +73,14 @@ struct TimelinePager: Sendable {
         let firstLimit = cursor?.topID == nil ? min(bounds.pageSize, bounds.depth) : bounds.pageSize
         var progress = Progress()
         let newest = try await fetch(.newest(limit: firstLimit))
+        progress.skipped.add(newest.skipped)
         progress.add(try store(newest, of: timeline, at: .newest, depth: bounds.depth))
         var requests = 1
         while requests < bounds.maximumPages,
               let gap = try read({ connection throws(SQLiteError) in try ledger(connection, timeline).gaps().first }) {
             let limit = gap.remaining.map { min(bounds.pageSize, max(1, $0)) } ?? bounds.pageSize
             let page = try await fetch(.gap(gap, limit: limit))
+            progress.skipped.add(page.skipped)
             requests += 1
             progress.add(try store(page, of: timeline, at: .gap(gap), depth: bounds.depth))
         }

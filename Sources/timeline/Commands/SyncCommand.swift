@@ -157,6 +157,11 @@ struct SyncCommand: ParsableCommand {
             for feature in result.summary?.newlyLacking ?? [] {
                 Terminal.emitError("timeline: \(TerminalText.line(result.name)): this server has no \(feature.name); \(feature.consequence). (Said once; the sync succeeds without it.)\n")
             }
+            // Said once per account and sync: the rest of the pages was stored.
+            if let summary = result.summary, summary.skippedEntries > 0 {
+                let entries = summary.skippedEntries == 1 ? "1 entry" : "\(summary.skippedEntries) entries"
+                Terminal.emitError("timeline: \(TerminalText.line(result.name)): left out \(entries) the server sent that could not be read; the others were stored (the first: \(TerminalText.line(summary.firstSkipReason ?? "")))\n")
+            }
         }
         if json {
             for result in results {
@@ -168,6 +173,7 @@ struct SyncCommand: ParsableCommand {
                     object.add("new_notifications", summary.newNotifications)
                     object.add("marked_read", summary.markedRead)
                     object.add("gaps_left", summary.gapsLeft)
+                    object.add("skipped", summary.skippedEntries)
                     object.add("requests", summary.requests)
                     object.add("server_lacks", summary.serverLacks.map(\.rawValue))
                 } else {

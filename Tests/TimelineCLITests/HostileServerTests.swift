@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import TimelineKit
+
+/// Issue 24: what a hostile or broken server can do to the built `timeline`, tried against the
+/// scripted loopback server of `tools/hostile-server/` (over https with a certificate made for
+/// the test where the defect needs it).
+@Suite struct HostileServerTests {
+    static let token = "hostile-test-token-0123456789abcdef"
+
+    /// A Mastodon account of `@name` with ID 1.
+    static func account(_ username: String = "tester") -> String {
+        #"{"id":"1","username":"\#(username)","acct":"\#(username)","display_name":"T","url":"https://x.test/@t"}"#
+    }
+
+    /// A status JSON with `content`, by account 2.
+    static func status(_ id: String, content: String = "<p>hello</p>") -> String {
+        #"{"id":"\#(id)","created_at":"2024-03-01T12:00:00.000Z","content":"\#(content)","account":{"id":"2","username":"bob","acct":"bob","display_name":"Bob"}}"#
+    }
+
+    /// The routes every Mastodon sync asks for: the account, an empty home timeline and
+    /// notifications, markers.
+    static func mastodonRoutes(home: String = "[]", notifications: String = "[]", username: String = "tester") -> [String: Any] {
+        [
+            "/api/v1/accounts/verify_credentials": HostileServer.answer(body: account(username)),
+            // The page, then nothing older.
+            "/api/v1/timelines/home": [HostileServer.answer(body: home), HostileServer.answer(body: "[]")],
+            "/api/v1/notifications": [HostileServer.answer(body: notifications), HostileServer.answer(body: "[]")],
+            "/api/v1/markers": HostileServer.answer(body: "{}"),
+        ]
+    }
+
+    /// A scenario with a Mastodon account on `server`, logged in with `token`.
+    static func loggedIn(to server: HostileServer, certificate: TestCertificate? = nil, name: String? = nil) throws -> Scenario {
+        let (scenario, _) = AccountCommandTests.scenario()
+        if let certificate { scenario.timeline.environment["CURL_CA_BUNDLE"] = certificate.certificatePath }
+        var arguments = ["login", "mastodon", server.baseURL, "--token-stdin"]
+        if let name { arguments += ["--name", name] }
+        let login = try scenario.timeline.run(arguments, input: Data((token + "\n").utf8))
+        precondition(login.status == 0, "login failed: \(login.errors)")
+        return scenario
+    }
+
+    // MARK: 1. One oversized or broken post
+
+    @Test func oneOversizedStatusIsCutWithAMarkAndOneBrokenOneIsSkippedAndSaidOnce() throws {
+        let server = try HostileServer()
+        let huge = String(repeating: "a", count: 150_000)
+        let broken = #"{"id":{"no":1},"created_at":"2024-03-01T12:00:00.000Z","account":{"id":"2","acct":"bob"}}"#
+        let home = "[" + [Self.status("103"), Self.status("102", content: "<p>\(huge)</p>"), broken, Self.status("100")]
+            .joined(separator: ",") + "]"
+        let notification = #"[{"id":"9","type":"favourite","created_at":"2024-03-01T12:00:00.000Z","account":{"id":"3","acct":"carol"},"status":"# + Self.status("101", content: huge) + "}]"
+        try server.routes(Self.mastodonRoutes(home: home, notifications: notification))
+        let scenario = try Self.loggedIn(to: server)
+        let sync = try scenario.timeline.run(["sync", "--json"])
+        #expect(sync.status == 0, "\(sync.errors)")
+        #expect(sync.output.contains("\"new_statuses\":3"), "\(sync.output)")
+        #expect(sync.output.contains("\"new_notifications\":1"), "\(sync.output)")
+        #expect(sync.output.contains("\"skipped\":1"), "\(sync.output)")
+        // Said once, with where.
+        #expect(sync.errors.components(separatedBy: "left out 1 entry").count == 2, "\(sync.errors)")
+        #expect(sync.errors.contains("[2].id"), "\(sync.errors)")
+        let host = "127.0.0.1:\(server.port)"
+        #expect(try scenario.sqlite("SELECT count(*) FROM messages WHERE id IN ('\(host)/103', '\(host)/100')") == "2")
+        let cut = try scenario.sqlite("SELECT length(CAST(text AS BLOB)) <= 100000, substr(text, -120) FROM messages WHERE id = '\(host)/102'")
+        #expect(cut.hasPrefix("1|"), "\(cut)")
+        #expect(cut.contains("[cut by timeline: the post has 150000 bytes"), "\(cut)")
+        #expect(try scenario.sqlite("SELECT count(*) FROM messages WHERE id = '\(host)/101' AND text LIKE '%[cut by timeline%'") == "1")
+    }
+
+    // MARK: 2. No credential from https to plain http
+
+    /// Requests that reached the plain-http port with a credential.
+    static func credentialsInClear(_ server: HostileServer) throws -> [[String: Any]] {
+        try server.requests().filter { ($0["scheme"] as? String) == "http" && $0["authorization"] is String }
+    }
+
+    @Test func aStreamingURLOverPlainHTTPNamedByAnHTTPSServerNeverGetsTheToken() throws {
+        let certificate = try TestCertificate()
+        let server = try HostileServer(tls: certificate)
+        var routes = Self.mastodonRoutes()
+        routes["/api/v2/instance"] = HostileServer.answer(body: #"{"configuration":{"urls":{"streaming":"ws://127.0.0.1:\#(server.plainPort)"}}}"#)
+        routes["/api/v1/streaming/user"] = HostileServer.answer(headers: ["Content-Type": "text/event-stream"], body: ":)\n", hold: 20)
+        try server.routes(routes)
+        let scenario = try Self.loggedIn(to: server, certificate: certificate)
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        let follow = try FollowingProcess(scenario, ["show", "--follow", "--json", "-n", "1"])
+        #expect(follow.waitUntil { (try? server.requests().contains { ($0["path"] as? String) == "/api/v1/streaming/user" }) == true },
+                "\(follow.errors)")
+        follow.signal(SIGTERM)
+        _ = follow.waitForExit()
+        #expect(try Self.credentialsInClear(server).isEmpty)
+        // The stream went to the server's own https address instead.
+        #expect(try server.requests().contains { ($0["path"] as? String) == "/api/v1/streaming/user" && ($0["scheme"] as? String) == "https" })
+    }
+
+    /// A Bluesky session whose DID document names the PDS `pds`.
+    static func session(pds: String, handle: String = "alice.test") -> String {
+        ##"{"did":"did:plc:alice","handle":"\##(handle)","accessJwt":"access-1","refreshJwt":"refresh-1","didDoc":{"id":"did:plc:alice","service":[{"id":"#atproto_pds","type":"AtprotoPersonalDataServer","serviceEndpoint":"\##(pds)"}]}}"##
+    }
+
+    static func emptyBlueskyRoutes() -> [String: Any] { [
+        "/xrpc/app.bsky.feed.getTimeline": HostileServer.answer(body: #"{"feed":[]}"#),
+        "/xrpc/app.bsky.notification.listNotifications": HostileServer.answer(body: #"{"notifications":[]}"#),
+    ] }
+
+    @Test func aPDSOverPlainHTTPInAnHTTPSEntrywaysDIDDocumentNeverGetsTheToken() throws {
+        let certificate = try TestCertificate()
+        let server = try HostileServer(tls: certificate)
+        var routes = Self.emptyBlueskyRoutes()
+        routes["/xrpc/com.atproto.server.createSession"] = HostileServer.answer(body: Self.session(pds: server.plainURL))
+        try server.routes(routes)
+        let (scenario, _) = AccountCommandTests.scenario()
+        scenario.timeline.environment["CURL_CA_BUNDLE"] = certificate.certificatePath
+        let login = try scenario.timeline.run(["login", "bluesky", "alice.test", "--service", server.baseURL, "--app-password-stdin"],
+                                              input: Data("app-pass-word\n".utf8))
+        #expect(login.status != 0)
+        #expect(login.errors.contains("plain http"), "\(login.errors)")
+        _ = try scenario.timeline.run(["sync"])
+        #expect(try Self.credentialsInClear(server).isEmpty)
+    }
+}
