@@ -17,9 +17,11 @@ enum ShellSetup: String, CaseIterable {
     case zsh
     case fish
 
-    /// The snippet, ending with a newline.
-    var snippet: String {
-        switch self {
+    /// The snippet, ending with a newline. `count` fixes how many messages the hook shows;
+    /// `nil` leaves it to `show` (what fits the window).
+    func snippet(count: Int? = nil) -> String {
+        let show = count.map { "command timeline show -n \($0)" } ?? "command timeline show"
+        let snippet: String = switch self {
         case .bash:
             #"""
             # timeline: show the timeline once, before the first prompt of an interactive shell.
@@ -31,7 +33,7 @@ enum ShellSetup: String, CaseIterable {
                   __timeline_shown=1
                   if [[ -t 1 ]] && command -v timeline >/dev/null 2>&1; then
                     command timeline sync --if-older 5m --background 2>/dev/null
-                    command timeline show
+                    \#(show)
                   fi
                 fi
                 return $status
@@ -50,7 +52,7 @@ enum ShellSetup: String, CaseIterable {
                 add-zsh-hook -d precmd __timeline_first_prompt
                 if [[ -t 1 ]] && (( ${+commands[timeline]} )); then
                   command timeline sync --if-older 5m --background 2>/dev/null
-                  command timeline show
+                  \#(show)
                 fi
                 return $exit_status
               }
@@ -68,12 +70,13 @@ enum ShellSetup: String, CaseIterable {
                     functions --erase __timeline_first_prompt
                     if isatty stdout; and command -q timeline
                         command timeline sync --if-older 5m --background 2>/dev/null
-                        command timeline show
+                        \#(show)
                     end
                 end
             end
 
             """#
         }
+        return snippet
     }
 }

@@ -38,6 +38,25 @@ struct ShellInitTests {
         #expect(everything.components(separatedBy: ShellHome.newestText).count == 2)
     }
 
+    /// `init SHELL --count N`: each new terminal shows N messages, not a window's worth
+    /// (issue 23, item 10).
+    @Test(.enabled(if: Tmux.isAvailable), arguments: ShellHome.Shell.allCases)
+    func initWithACountShowsThatManyMessagesInANewTerminal(shell: ShellHome.Shell) throws {
+        let home = try ShellHome(initArguments: ["--count", "2"])
+        let texts = try home.scenario.timeline.run(["show", "--format", "{text}", "-n", "4"]).output.split(separator: "\n").map(String.init)
+        let terminal = try Tmux(command: home.interactiveCommand(shell), columns: 100, rows: 40)
+        try terminal.sendKeys("printf %s-%s\\\\n SHOWN 42", "Enter")
+        let screen = try terminal.waitForScreen(timeout: 10) { $0.contains("SHOWN-42") }
+        #expect(screen.contains(String(texts[0].prefix(20))) && screen.contains(String(texts[1].prefix(20))), "\(screen)")
+        #expect(!screen.contains(String(texts[2].prefix(20))) && !screen.contains(String(texts[3].prefix(20))), "\(screen)")
+    }
+
+    @Test func initRefusesACountOfNone() throws {
+        let result = try Scenario().timeline.run(["init", "bash", "--count", "0"])
+        #expect(result.status == 64)
+        #expect(result.errors.contains("--count"))
+    }
+
     /// A start-up file that sources a saved copy of the snippet keeps working after `timeline`
     /// is uninstalled: no error, no output, a prompt.
     @Test(.enabled(if: Tmux.isAvailable), arguments: ShellHome.Shell.allCases)
@@ -80,7 +99,7 @@ struct ShellHome {
     /// The PATH the shells get: our `bin` (holding `timeline`) before the system's.
     var path: String { directory + "/bin:/usr/bin:/bin" }
 
-    init(savedSnippet: Bool = false) throws {
+    init(savedSnippet: Bool = false, initArguments: [String] = []) throws {
         try scenario.importSample()
         let manager = FileManager.default
         try manager.createDirectory(atPath: directory + "/bin", withIntermediateDirectories: true)
@@ -94,7 +113,8 @@ struct ShellHome {
                 try snippet.output.write(toFile: saved, atomically: true, encoding: .utf8)
                 line = shell == .fish ? "source \(saved)" : ". \(saved)"
             } else {
-                line = shell == .fish ? "timeline init fish | source" : "eval \"$(timeline init \(shell.rawValue))\""
+                let command = (["timeline", "init", shell.rawValue] + initArguments).joined(separator: " ")
+                line = shell == .fish ? "\(command) | source" : "eval \"$(\(command))\""
             }
             try (line + "\n").write(toFile: startupFile(shell), atomically: true, encoding: .utf8)
         }

@@ -17,12 +17,24 @@ struct InitCommand: ParsableCommand {
             shell whose output is a terminal: programs that run `bash -ic` to read the environment \
             see nothing, and zsh's instant prompts see no output during start-up. If `timeline` is \
             no longer on PATH, the shell starts as if the line were not there.
+
+            --count N shows N messages at every new terminal instead of what fits the window:
+              eval "$(timeline init bash --count 5)"
             """)
 
     @Argument(help: ArgumentHelp("The shell: bash, zsh or fish."))
     var shell: ShellSetup
 
+    @Option(name: .long, help: ArgumentHelp("How many messages each new terminal shows (default: what fits the window).", valueName: "n"))
+    var count: Int?
+
+    func validate() throws {
+        if let count, !(1 ... 1_000).contains(count) {
+            throw ValidationError("--count: give a number of messages from 1 to 1000.")
+        }
+    }
+
     func run() throws {
-        Terminal.emit(shell.snippet)
+        Terminal.emit(shell.snippet(count: count))
     }
 }
