@@ -21,7 +21,7 @@ enum CurlFailure {
         case 63:
             return .responseTooLarge(url: url, limit: request.maximumResponseBytes)
         case 35, 53, 54, 58, 59, 64, 66, 80, 83, 90, 91, 98:
-            return .cannotConnect(url: url, reason: "the TLS connection could not be set up (\(detail))")
+            return .cannotConnect(url: url, reason: "the TLS connection could not be set up (\(detail))" + plainHTTPHint(for: url))
         case 60:
             return .cannotConnect(url: url, reason: "the server's TLS certificate could not be verified, so the connection was not used (\(detail))")
         case 77:
@@ -41,6 +41,15 @@ enum CurlFailure {
         default:
             return .cannotConnect(url: url, reason: detail)
         }
+    }
+
+    /// A server on this machine that does not speak TLS (a development server, a test server)
+    /// fails the handshake with "wrong version number"; the fix is its http:// address, which
+    /// timeline accepts for loopback hosts only, so only they get the hint.
+    private static func plainHTTPHint(for url: String) -> String {
+        guard let parsed = try? RequestURL(url), parsed.scheme == "https", RequestURL.isLoopback(parsed.host) else { return "" }
+        let plain = RequestURL.origin(scheme: "http", host: parsed.host, port: parsed.port)
+        return "; a server on this machine may speak plain http: try \(plain)"
     }
 
     /// curl's last message line, kept to printable ASCII and 300 characters: it may quote what

@@ -64,7 +64,10 @@ struct RequestURL: Sendable {
     }
 
     /// `scheme://host[:port]`, the way a server's base URL is written (brackets kept for IPv6).
-    var origin: String {
+    var origin: String { Self.origin(scheme: scheme, host: host, port: port) }
+
+    /// `scheme://host[:port]`, brackets around an IPv6 host.
+    static func origin(scheme: String, host: String, port: Int?) -> String {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return "\(scheme)://\(shownHost)" + (port.map { ":\($0)" } ?? "")
     }

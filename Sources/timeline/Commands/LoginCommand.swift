@@ -34,7 +34,10 @@ struct LoginCommand: ParsableCommand {
     var network: String
 
     @Argument(help: ArgumentHelp("Mastodon: the server's address, e.g. mastodon.social or https://mastodon.social. Bluesky: your handle, e.g. alice.bsky.social.", valueName: "server-url-or-handle"))
-    var server: String
+    var serverArgument: String?
+
+    /// The second word; `validate` has made sure there is one.
+    private var server: String { serverArgument ?? "" }
 
     @Option(name: .long, help: ArgumentHelp("Bluesky: the server to log in to (default https://bsky.social).", valueName: "url"))
     var service: String?
@@ -53,7 +56,12 @@ struct LoginCommand: ParsableCommand {
 
     func validate() throws {
         guard network == "mastodon" || network == "bluesky" else {
-            throw ValidationError("timeline logs in to mastodon servers (Mastodon and servers speaking its API) and to bluesky; '\(network)' is not one it knows.")
+            throw ValidationError(Self.unknownNetwork(network, server: serverArgument))
+        }
+        guard serverArgument != nil else {
+            throw ValidationError(network == "mastodon"
+                ? "say which server: timeline login mastodon example.social"
+                : "say which account: timeline login bluesky you.bsky.social")
         }
         if network == "bluesky", tokenStdin || tokenCommand != nil {
             throw ValidationError("Bluesky logs in with an app password: --app-password-stdin, or type it at the prompt (--token-stdin and --token-command are for Mastodon).")
@@ -98,10 +106,23 @@ struct LoginCommand: ParsableCommand {
             Terminal.emitError("timeline: no app password: type it at the prompt, or pipe it with --app-password-stdin. Make one in Bluesky's settings (Privacy and security → App passwords).\n")
             throw ExitCode(ExitStatus.usage)
         }
-        let client = BlueskyClient(service: service, session: nil, transport: CurlTransport())
-        let session = try reportingErrors { try waitFor { () async throws(ServerError) -> BlueskySession in
-            try await client.createSession(identifier: handle, password: password)
-        } }
+        // A person waits at the keyboard: a server that cannot be reached is said at once, as for
+        // Mastodon, not after four attempts and seven seconds of back-off.
+        let client = BlueskyClient(service: service, session: nil, transport: CurlTransport(), policy: RequestPolicy(maximumAttempts: 1))
+        let session: BlueskySession
+        do throws(ServerError) {
+            session = try waitFor { () async throws(ServerError) -> BlueskySession in
+                try await client.createSession(identifier: handle, password: password)
+            }
+        } catch let .unreachable(transportError, _) {
+            throw fail(transportError)
+        } catch let .rejected(url, status, reason) where status == 401 {
+            Terminal.emitError("timeline: \(ServerError.rejected(url: url, status: status, reason: reason))\n")
+            Terminal.emitError("Bluesky logs in with an app password, not the account's own password: make one in Settings → Privacy and security → App passwords.\n")
+            throw ExitCode(ExitStatus.noPermission)
+        } catch {
+            throw fail(error)
+        }
         let account = Account(name: name ?? session.handle, network: .bluesky, server: service.baseURL, accountID: session.did,
                               acct: session.handle, client: nil, secret: .session(session))
         let replaced = try reportingErrors { try store.save(account) }
@@ -132,4 +153,19 @@ struct LoginCommand: ParsableCommand {
 
     /// What a person does after logging in: the first sync, at once or by the shell hook.
     static let nextStep = "Next: `timeline sync` fetches your timeline (the shell hook of `timeline init` also syncs in the background at every new terminal).\n"
+
+    /// What to say when the first word is not a network: people type the server first
+    /// (`timeline login mastodon.social`) or misspell the network (`timeline login mastodn x`).
+    static func unknownNetwork(_ word: String, server: String?) -> String {
+        let known = "timeline logs in to mastodon servers (Mastodon and servers speaking its API) and to bluesky"
+        if server == nil, word.contains(".") || word.hasPrefix("@") {
+            // A Bluesky handle is a domain too; the default service's suffix tells them apart.
+            let network = word.lowercased().hasSuffix(".bsky.social") ? "bluesky" : "mastodon"
+            return "'\(word)' is not a network; did you mean: timeline login \(network) \(word)"
+        }
+        if let suggestion = CommandSuggestion.closest(to: word, among: ["mastodon", "bluesky"]) {
+            return "\(known); did you mean: timeline login \(suggestion)\(server.map { " " + $0 } ?? "")"
+        }
+        return "\(known); '\(word)' is not one it knows."
+    }
 }
