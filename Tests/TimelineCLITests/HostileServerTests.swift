@@ -119,4 +119,52 @@ import TimelineKit
         _ = try scenario.timeline.run(["sync"])
         #expect(try Self.credentialsInClear(server).isEmpty)
     }
+
+    // MARK: 3. A token quoted back is never shown
+
+    /// Waits (up to 10 s) until the file at `path` holds `text`.
+    static func waitForFile(_ path: String, containing text: String) -> String {
+        var contents = ""
+        _ = FollowCommandTests.waitUntil {
+            contents = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            return contents.contains(text)
+        }
+        return contents
+    }
+
+    @Test func aTokenTheServerQuotesBackIsHiddenInErrorsJSONAndTheSyncLog() throws {
+        let server = try HostileServer()
+        var routes = Self.mastodonRoutes()
+        routes["/api/v1/timelines/home"] = HostileServer.answer(status: 403, body: #"{"error":"This action is not allowed with Authorization: {AUTH}"}"#)
+        try server.routes(routes)
+        let scenario = try Self.loggedIn(to: server)
+        let plain = try scenario.timeline.run(["sync"])
+        let json = try scenario.timeline.run(["sync", "--json"])
+        #expect(plain.status != 0 && json.status != 0)
+        #expect(plain.errors.contains(Secrets.mark), "\(plain.errors)")
+        #expect(json.output.contains(Secrets.mark), "\(json.output)")
+        #expect(try scenario.timeline.run(["sync", "--background"]).status == 0)
+        let log = Self.waitForFile(scenario.databasePath + ".sync.log", containing: Secrets.mark)
+        #expect(log.contains(Secrets.mark), "\(log)")
+        for text in [plain.output, plain.errors, json.output, json.errors, log] {
+            #expect(!text.contains(Self.token), "\(text)")
+        }
+    }
+
+    @Test func aRefreshTokenTheServerQuotesBackIsHidden() throws {
+        let server = try HostileServer()
+        var routes = Self.emptyBlueskyRoutes()
+        routes["/xrpc/com.atproto.server.createSession"] = HostileServer.answer(body: Self.session(pds: server.baseURL))
+        routes["/xrpc/app.bsky.feed.getTimeline"] = HostileServer.answer(status: 400, body: #"{"error":"ExpiredToken","message":"Token has expired"}"#)
+        routes["/xrpc/com.atproto.server.refreshSession"] = HostileServer.answer(status: 400, body: #"{"error":"Revoked","message":"refresh token {AUTH} was revoked"}"#)
+        try server.routes(routes)
+        let (scenario, _) = AccountCommandTests.scenario()
+        let login = try scenario.timeline.run(["login", "bluesky", "alice.test", "--service", server.baseURL, "--app-password-stdin"],
+                                              input: Data("app-pass-word\n".utf8))
+        #expect(login.status == 0, "\(login.errors)")
+        let sync = try scenario.timeline.run(["sync", "--json"])
+        #expect(sync.status != 0)
+        #expect(sync.output.contains("was revoked"), "\(sync.output)")
+        #expect(!sync.output.contains("refresh-1") && !sync.errors.contains("refresh-1"), "\(sync.output)")
+    }
 }

@@ -178,7 +178,7 @@ public struct MastodonAuthorization: Sendable {
     static func serverMessage(_ body: [UInt8], hiding secrets: [String]) -> String {
         guard let answer = try? JSONFields.document(body) else { return "" }
         var text = [answer.text("error"), answer.text("error_description"), answer.text("message")].compactMap { $0 }.joined(separator: ": ")
-        for secret in secrets where !secret.isEmpty { text = text.replacing(secret, with: "…") }
+        text = Secrets(secrets).hide(in: text)
         let safe = TerminalText.line(text)
         return safe.count > 200 ? String(safe.prefix(200)) + "…" : safe
     }

@@ -26,6 +26,9 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
     public let service: ServerAddress
     let requester: ServerRequester
     private let session: Mutex<BlueskySession?>
+    /// Every token this client held (a refreshed session's old ones too): what no error of it
+    /// may show.
+    private let tokensHeld: Mutex<[String]>
     private let sessionDidChange: @Sendable (BlueskySession) -> Void
 
     /// A client of `service`, with a stored session or none (then only ``createSession(identifier:password:)``
@@ -38,6 +41,7 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
     ) {
         self.service = service
         self.session = Mutex(session)
+        tokensHeld = Mutex(session.map { [$0.accessToken.value, $0.refreshToken.value] } ?? [])
         self.sessionDidChange = sessionDidChange
         requester = ServerRequester(transport: transport, policy: policy, clock: clock, userAgent: userAgent)
     }
@@ -46,6 +50,9 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
 
     /// The session requests are made with now.
     public var currentSession: BlueskySession? { session.withLock { $0 } }
+
+    /// What no error of this client may show: the tokens of every session it held.
+    public var secrets: Secrets { Secrets(tokensHeld.withLock { $0 }) }
 
     /// How many requests were sent so far, retries and refreshes included.
     public var requestsSent: Int { requester.requestsSent }
@@ -77,7 +84,8 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
         let request = HTTPRequest(method: .post, url: url, headers: requester.headers() + [Self.jsonContent],
                                   body: body, timeout: requester.policy.requestTimeout)
         // A refusal here is a wrong password, said as the server says it, not "log in again".
-        let response = try await requester.send(request, server: service.baseURL, isRefusedCredential: { _ in false })
+        let response = try await requester.send(request, server: service.baseURL, secrets: Secrets([password]),
+                                                isRefusedCredential: { _ in false })
         return try adopt(response, from: url)
     }
 
@@ -110,6 +118,7 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
         let fresh = try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
             try BlueskySession.read(document)
         }
+        tokensHeld.withLock { $0 += [fresh.accessToken.value, fresh.refreshToken.value] }
         // Every later call would carry the token to the PDS the DID document names.
         if let pds = fresh.pds, !service.mayReceiveCredentials(pds) {
             throw .invalidResponse(url: url, problem: "its DID document names the PDS \(ImportError.quoted(pds)), plain http, and a token of \(service.origin) never goes over plain http. Log in with --service naming the PDS's https address.")

@@ -88,7 +88,7 @@ public struct BlueskySync: Sendable {
     @discardableResult
     public func run() async throws(ServerError) -> SyncSummary {
         guard client.currentSession != nil else { throw .unauthorized(server: client.service.baseURL) }
-        return try await pager.run(clock: client.clock, requestsSent: { client.requestsSent }) { summary throws(ServerError) in
+        return try await pager.run(clock: client.clock, requestsSent: { client.requestsSent }, secrets: { client.secrets }) { summary throws(ServerError) in
             let home = try await sync(.home)
             summary.newStatuses = home.newEntries
             summary.gapsLeft = home.gapsLeft

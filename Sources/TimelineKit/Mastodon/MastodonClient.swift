@@ -60,6 +60,9 @@ public final class MastodonClient: Sendable, CustomStringConvertible {
 
     public var description: String { "MastodonClient(\(server.baseURL), token: …)" }
 
+    /// What no error of this client may show: its token.
+    public var secrets: Secrets { Secrets([token.value]) }
+
     /// How many requests were sent so far, retries included.
     public var requestsSent: Int { requester.requestsSent }
 

@@ -49,6 +49,14 @@ extension MastodonSync {
     /// - Throws: `.unauthorized`; `.rejected` when the server refuses to stream; the transport's
     ///   failures as `.unreachable`; `.store` when an event cannot be stored (the stream stops).
     public func stream(onEvent: @escaping @Sendable (MastodonStreamEvent) -> Void = { _ in }) async throws(ServerError) {
+        do {
+            try await streamHidingNothing(onEvent: onEvent)
+        } catch {
+            throw error.hiding(client.secrets)
+        }
+    }
+
+    private func streamHidingNothing(onEvent: @escaping @Sendable (MastodonStreamEvent) -> Void) async throws(ServerError) {
         let url = try await client.streamingBaseURL() + "/api/v1/streaming/user"
         guard client.server.mayReceiveCredentials(url) else {
             throw .invalidResponse(url: url, problem: "it is plain http, and the token of \(client.server.origin) never goes over plain http.")

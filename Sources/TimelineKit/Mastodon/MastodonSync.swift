@@ -138,7 +138,7 @@ public struct MastodonSync: Sendable {
     ///   goes on from it.
     @discardableResult
     public func run() async throws(ServerError) -> SyncSummary {
-        try await pager.run(clock: client.clock, requestsSent: { client.requestsSent }) {
+        try await pager.run(clock: client.clock, requestsSent: { client.requestsSent }, secrets: { client.secrets }) {
             summary throws(ServerError) in
             let home = try await sync(.home)
             summary.newStatuses = home.newEntries

@@ -124,9 +124,9 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     static let missingEndpointStatuses: Set<Int> = [404, 405, 410, 501]
 
     /// What a server says in the body of a refusal (`{"error": "…"}`), made safe to print as
-    /// the login's errors print it.
-    static func reason(inBody body: [UInt8]) -> String? {
-        let message = MastodonAuthorization.serverMessage(body, hiding: [])
+    /// the login's errors print it, `secrets` hidden before it is shortened.
+    static func reason(inBody body: [UInt8], hiding secrets: Secrets = Secrets([])) -> String? {
+        let message = MastodonAuthorization.serverMessage(body, hiding: secrets.values)
         return message.isEmpty ? nil : message
     }
 }

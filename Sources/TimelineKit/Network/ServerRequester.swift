@@ -49,9 +49,22 @@ final class ServerRequester: Sendable {
     }
 
     /// Sends `request` until an answer settles it (see the type's comment). `server` names the
-    /// server in `.unauthorized`.
+    /// server in `.unauthorized`. The error thrown never holds the request's credentials nor
+    /// `secrets` (a password in its body), whatever the server quoted back (``Secrets``).
     func send(
-        _ request: HTTPRequest, server: String, isRefusedCredential: (HTTPResponse) -> Bool = { $0.status == 401 }
+        _ request: HTTPRequest, server: String, secrets: Secrets = Secrets([]),
+        isRefusedCredential: (HTTPResponse) -> Bool = { $0.status == 401 }
+    ) async throws(ServerError) -> HTTPResponse {
+        let hidden = Secrets(request: request).adding(secrets)
+        do {
+            return try await settle(request, server: server, secrets: hidden, isRefusedCredential: isRefusedCredential)
+        } catch {
+            throw error.hiding(hidden)
+        }
+    }
+
+    private func settle(
+        _ request: HTTPRequest, server: String, secrets: Secrets, isRefusedCredential: (HTTPResponse) -> Bool
     ) async throws(ServerError) -> HTTPResponse {
         let url = request.url
         var attempt = 0
@@ -79,7 +92,7 @@ final class ServerRequester: Sendable {
             switch response.status {
             case 501:
                 // Not Implemented is the server's lasting answer (an endpoint it lacks), not a fault that passes.
-                throw .rejected(url: url, status: response.status, reason: ServerError.reason(inBody: response.body))
+                throw .rejected(url: url, status: response.status, reason: ServerError.reason(inBody: response.body, hiding: secrets))
             case 206, 500 ..< 600:
                 guard attempt < policy.maximumAttempts else {
                     if response.status == 206 { throw .timelineBeingRebuilt(url: url, attempts: attempt) }
@@ -98,7 +111,7 @@ final class ServerRequester: Sendable {
                 try await pause(wait)
                 attempt -= 1  // waiting out the limit is not a failed attempt
             default:
-                throw .rejected(url: url, status: response.status, reason: ServerError.reason(inBody: response.body))
+                throw .rejected(url: url, status: response.status, reason: ServerError.reason(inBody: response.body, hiding: secrets))
             }
         }
     }

@@ -94,6 +94,18 @@ struct TimelinePager: Sendable {
     /// synced now, the snapshot rewritten once (also after a failure, when something was stored
     /// before it), the requests counted.
     func run(
+        clock: SyncClock, requestsSent: () -> Int, secrets: () -> Secrets,
+        _ body: (inout SyncSummary) async throws(ServerError) -> Void
+    ) async throws(ServerError) -> SyncSummary {
+        do {
+            return try await runHidingNothing(clock: clock, requestsSent: requestsSent, body)
+        } catch {
+            // Whatever a page, a field or a refusal quoted, a sync's error never shows a token.
+            throw error.hiding(secrets())
+        }
+    }
+
+    private func runHidingNothing(
         clock: SyncClock, requestsSent: () -> Int, _ body: (inout SyncSummary) async throws(ServerError) -> Void
     ) async throws(ServerError) -> SyncSummary {
         var summary = SyncSummary(account: account)
