@@ -32,9 +32,23 @@ public struct NotificationRenderer: Sendable {
         self.symbols = symbols
     }
 
-    /// The notification as one line, its age at the end (`· 3m`, as `show` writes ages).
-    public func line(for notification: TimelineNotification, now: Date) -> String {
-        sentence(for: notification) + symbols.separator + RelativeTime.string(for: notification.createdAt, now: now)
+    /// The notification as one line, its age at the end (`· 3m`, as `show` writes ages). With
+    /// `width`, the line fits it: the quoted post gives way first, then the sentence is cut
+    /// (`…`), and the age stays while there is room for it.
+    public func line(for notification: TimelineNotification, now: Date, width: Int? = nil) -> String {
+        let age = symbols.separator + RelativeTime.string(for: notification.createdAt, now: now)
+        var sentence = sentence(for: notification)
+        guard let width else { return sentence + age }
+        let room = width - DisplayWidth.of(age)
+        guard room >= 8 else { return cut(sentence + age, to: max(1, width)) }
+        let overflow = DisplayWidth.of(sentence) - room
+        if overflow > 0 {
+            var narrower = self
+            narrower.excerptWidth = max(8, excerptWidth - overflow)
+            sentence = narrower.sentence(for: notification)
+            if DisplayWidth.of(sentence) > room { sentence = cut(sentence, to: room) }
+        }
+        return sentence + age
     }
 
     /// The mark before a sentence; in ASCII the Unicode ones become short words.

@@ -40,7 +40,7 @@ struct NotificationsOutput {
                 object.add("text", renderer.sentence(for: notification))
                 Terminal.emit(object.finish() + "\n")
             } else {
-                Terminal.emit(renderer.line(for: notification, now: now) + "\n")
+                Terminal.emit(renderer.line(for: notification, now: now, width: columns) + "\n")
             }
         }
         if !json && Terminal.standardOutputIsTerminal {
