@@ -18,10 +18,9 @@ import TimelineKit
         try server.requests().filter { ($0["nsid"] as? String) == nsid }
     }
 
-    /// Every token the server has handed out so far (they are numbered).
+    /// Every token the server has handed out so far.
     private static func tokens(_ server: MastodonTestServer) throws -> [String] {
-        let generation = try server.state()["generation"] as? Int ?? 0
-        return (1 ... max(1, generation)).flatMap { ["loopback-access-\($0)", "loopback-refresh-\($0)"] }
+        try server.state()["tokens"] as? [String] ?? []
     }
 
     @Test func loginStoresTheSessionPrivatelyAndNeverThePasswordOrATokenInOutput() throws {
@@ -64,6 +63,10 @@ import TimelineKit
         #expect(sync.output == "Synced \(BlueskyTestServer.handle): 200 new messages, 3 notifications, 0 marked read (4 requests).\n")
         #expect(try Self.calls(server, "app.bsky.feed.getTimeline").count == 2)
         #expect(try scenario.sqlite("SELECT count(*) FROM messages WHERE id LIKE 'at://%'") != "0")
+        // Logged in at the entryway, everything else went to the PDS the session's DID document named.
+        let requests = try server.requests()
+        #expect(requests.first?["server"] as? String == "entryway")
+        #expect(requests.dropFirst().allSatisfy { $0["server"] as? String == "pds" }, "\(requests.map { $0["server"] ?? "" })")
 
         let shown = try scenario.timeline.run(["show", "-n", "3", "--color", "never"])
         #expect(shown.status == 0)
@@ -159,7 +162,7 @@ import TimelineKit
             found.append("\(feature["$type"]!) \(covered) \(feature["did"] ?? feature["uri"] ?? feature["tag"]!)")
         }
         #expect(found == [
-            "app.bsky.richtext.facet#mention @user1.loopback.test did:plc:loopbackuser1",
+            "app.bsky.richtext.facet#mention @user1.loopback.test \(BlueskyTestServer.user1DID)",
             "app.bsky.richtext.facet#link https://example.com/x https://example.com/x",
             "app.bsky.richtext.facet#tag #swift swift",
         ])

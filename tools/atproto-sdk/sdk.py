@@ -12,9 +12,9 @@ the SDK's own: nothing here detects facets, validates records or speaks XRPC by 
                  else the SDK's error.
   punctuation    stdout: the code points the SDK counts as punctuation (`\\p{P}`), as ranges.
   tlds           stdout: the top-level domains the SDK knows, one a line, sorted.
-  session URL HANDLE PASSWORD
-                 the SDK's Client logs in at URL, reads the home timeline (two pages) and the
-                 notifications; stdout: what it read, as JSON.
+  session        starts tools/bluesky-test-server; the SDK's Client logs in at its entryway,
+                 moves to the PDS its didDoc names, reads the home timeline (two pages) and the
+                 notifications; stdout: what it read and what the server saw, as JSON.
 """
 
 import json
@@ -75,23 +75,59 @@ def tlds():
         print(name)
 
 
-def session(url, handle, password):
-    from atproto import Client
+def session():
+    """Starts tools/bluesky-test-server on 127.0.0.1, has the SDK's Client log in at its
+    entryway, read two pages of the home timeline, the notifications and a profile, then asks
+    the server what it saw; the server is stopped at the end."""
+    import pathlib
+    import subprocess
+    import urllib.request
 
-    client = Client(base_url=url + "/xrpc")
-    profile = client.login(handle, password)
-    first = client.get_timeline(limit=30)
-    second = client.get_timeline(limit=30, cursor=first.cursor)
-    notifications = client.app.bsky.notification.list_notifications()
-    json.dump({
-        "did": profile.did,
-        "handle": profile.handle,
-        "pds": client._session.pds_endpoint if client._session else None,
-        "timeline": [item.post.uri for item in first.feed + second.feed],
-        "cids": [str(item.post.cid) for item in first.feed],
-        "notifications": [{"reason": n.reason, "subject": n.reason_subject, "createdAt": n.record["created_at"] if isinstance(n.record, dict) else getattr(n.record, "created_at", None)}
-                          for n in notifications.notifications],
-    }, sys.stdout)
+    from atproto import CID, Client, models
+    from atproto_server.auth.jwt import get_jwt_payload
+
+    script = pathlib.Path(__file__).resolve().parent.parent / "bluesky-test-server" / "server.py"
+    server = subprocess.Popen([sys.executable, str(script), "--port", "0", "--statuses", "60", "--idle-timeout", "60"],
+                              stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    try:
+        line = server.stdout.readline().decode()
+        if not line.startswith("PORT "):
+            sys.exit("the loopback Bluesky server did not start: %r" % line)
+        entryway = "http://127.0.0.1:%d" % int(line.split()[1])
+
+        def control(name):
+            with urllib.request.urlopen(entryway + "/_control/" + name, timeout=10) as answer:
+                return json.load(answer)
+
+        client = Client(base_url=entryway)
+        profile = client.login("me.loopback.test", "loop-back-app-pass")
+        first = client.get_timeline(limit=30)
+        second = client.get_timeline(limit=30, cursor=first.cursor)
+        notifications = client.app.bsky.notification.list_notifications()
+        records = [n.record for n in notifications.notifications]
+        like = next(r for r in records if isinstance(r, models.AppBskyFeedLike.Record))
+        access = get_jwt_payload(client._session.access_jwt)
+        refresh = get_jwt_payload(client._session.refresh_jwt)
+        json.dump({
+            "entryway": entryway,
+            "did": profile.did,
+            "handle": profile.handle,
+            "pds": client._session.pds_endpoint,
+            "timeline": [item.post.uri for item in first.feed + second.feed],
+            "authors": sorted({item.post.author.did for item in first.feed + second.feed}),
+            "cids": [{"cid": cid, "version": decoded.version, "codec": decoded.codec, "hash": decoded.hash.code, "size": decoded.hash.size}
+                     for cid in [item.post.cid for item in first.feed + second.feed] + [like.subject.cid]
+                     for decoded in [CID.decode(cid)]],
+            "notifications": [n.reason for n in notifications.notifications],
+            "like": {"subject": like.subject.uri, "created_at": like.created_at},
+            "access": {"scope": access.scope, "sub": access.sub, "exp": access.exp, "iat": access.iat},
+            "refresh": {"scope": refresh.scope, "sub": refresh.sub, "jti": refresh.jti},
+            "state": control("state"),
+            "requests": [{"nsid": r["nsid"], "server": r["server"]} for r in control("requests")],
+        }, sys.stdout)
+    finally:
+        server.kill()
+        server.wait()
 
 
 COMMANDS = {"facets": facets, "records": records, "punctuation": punctuation, "tlds": tlds, "session": session}

@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
 """A loopback Bluesky (AT Protocol XRPC) server for timeline's tests (Python 3 standard library only).
 
-It plays an entryway and a PDS with an AppView behind it: sessions made with an app password
-and refreshed with rotating refresh tokens, a home timeline paged by cursor (posts, reposts,
-replies, quotes, images with alt text, link facets), notifications, getPosts, updateSeen and
-createRecord, with Bluesky's `ratelimit-*` headers, and can be told to misbehave (429, 500,
-expired access tokens). It binds 127.0.0.1 or ::1 only, prints `PORT <n>` on its first line of
-standard output once it listens, and stops by itself when idle or when the process that started
-it is gone.
+It plays an entryway and, on a second port, the account's PDS with an AppView behind it, as
+Bluesky's servers answer: sessions made at the entryway with an app password, whose `didDoc`
+names the PDS (`#atproto_pds`), where every other call must go (the entryway refuses them);
+access and refresh tokens that are JWTs (HS256; `at+jwt` with `exp` two hours on, `refresh+jwt`
+with a `jti`), refresh tokens that rotate; `did:plc` identifiers of 24 base32 characters; CIDs
+that decode as CIDv1 (base32, dag-cbor, sha2-256; the hash is of the record's JSON, which is
+enough for clients that only carry CIDs); a home timeline paged by cursor (posts, reposts,
+replies, quotes, images with alt text, link facets), notifications whose records are whole
+(a like's `subject` and `createdAt`), getPosts, getProfile, updateSeen and createRecord, with
+Bluesky's `ratelimit-*` headers. It can be told to misbehave (429, 500, expired access tokens).
+The official Python SDK's Client logs in to it and reads the timeline (tests:
+BlueskySDKSessionTests). It binds 127.0.0.1 or ::1 only, prints `PORT <n>` (the entryway) on
+its first line of standard output once both ports listen, and stops by itself when idle or when
+the process that started it is gone.
 
-Endpoints (XRPC, under /xrpc/):
+Endpoints (XRPC, under /xrpc/; the entryway serves the com.atproto.server ones and resolveHandle):
   POST com.atproto.server.createSession   {"identifier", "password"}  (the handle or DID, --password)
   POST com.atproto.server.refreshSession  Bearer refresh token; the old one stops working
   POST com.atproto.server.deleteSession   Bearer refresh token
@@ -18,11 +25,14 @@ Endpoints (XRPC, under /xrpc/):
   GET  app.bsky.feed.getPosts             ?uris=…&uris=… (25 at most)
   POST app.bsky.notification.updateSeen   {"seenAt"}
   GET  com.atproto.identity.resolveHandle ?handle
+  GET  app.bsky.actor.getProfile          ?actor (a handle or DID)
   POST com.atproto.repo.createRecord      {"repo", "collection": "app.bsky.feed.post", "record"}
 
-Control (no authentication; tests only):
-  GET  /_control/state      counts, seen_at, the records created, the session generation
-  GET  /_control/requests   every XRPC request: method, nsid, query, has_authorization, body (JSON)
+Control (no authentication; tests only; on both ports):
+  GET  /_control/state      counts, seen_at, the records created, the session generation, every
+                            token handed out (`tokens`), the account's DID and PDS (`did`, `pds`)
+  GET  /_control/requests   every XRPC request: method, nsid, query, has_authorization, body (JSON),
+                            server ("entryway" or "pds")
   POST /_control/posts      {"count": N}: N new posts on top of the timeline
   POST /_control/expire     every access token stops working (as two hours do)
   POST /_control/revoke     every token stops working (the app password was revoked)
@@ -30,8 +40,12 @@ Control (no authentication; tests only):
 """
 
 import argparse
+import base64
+import hashlib
+import hmac
 import json
 import os
+import secrets
 import socket
 import sys
 import threading
@@ -43,7 +57,52 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 # The newest post is at this time, older ones a minute apart: thirty seconds off the Mastodon
 # test server's statuses (12:00:00, 11:59:00, …), so that a mixed timeline interleaves them.
 NEWEST_TIME = datetime(2024, 3, 1, 11, 59, 30, tzinfo=timezone.utc)
-ME = "did:plc:loopbackme"
+
+
+def base32(data):
+    """RFC 4648 base32 in lower case without padding, as did:plc and CIDs write it."""
+    return base64.b32encode(data).decode("ascii").lower().rstrip("=")
+
+
+def plc(name):
+    """A did:plc identifier of the shape the PLC directory gives: 24 base32 characters (here
+    from a hash of `name`, so that they stay the same from run to run)."""
+    return "did:plc:" + base32(hashlib.sha256(name.encode("utf-8")).digest())[:24]
+
+
+def cid(value):
+    """A CIDv1 in base32 (`bafyrei…`): version 1, dag-cbor (0x71), sha2-256 (0x12, 32 bytes),
+    of `value`'s JSON. It decodes as a CID; the bytes hashed are JSON, not DAG-CBOR, which no
+    client of this server can tell (none is given the blocks)."""
+    digest = hashlib.sha256(json.dumps(value, sort_keys=True, separators=(",", ":")).encode("utf-8")).digest()
+    return "b" + base32(bytes([0x01, 0x71, 0x12, 0x20]) + digest)
+
+
+def base64url(data):
+    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+
+
+def jwt(secret, kind, claims):
+    """A JWT signed with HS256, as a PDS signs its session tokens (`kind` is the header's `typ`)."""
+    signing_input = base64url(json.dumps({"typ": kind, "alg": "HS256"}).encode()) + "." + base64url(json.dumps(claims).encode())
+    return signing_input + "." + base64url(hmac.new(secret, signing_input.encode("ascii"), hashlib.sha256).digest())
+
+
+def jwt_claims(secret, token):
+    """The claims of a token this server signed and that has not expired, else None."""
+    try:
+        signing_input, signature = token.rsplit(".", 1)
+        expected = base64url(hmac.new(secret, signing_input.encode("ascii"), hashlib.sha256).digest())
+        if not hmac.compare_digest(signature, expected):
+            return None
+        payload = signing_input.split(".", 1)[1]
+        claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    except (ValueError, UnicodeError):
+        return None
+    return claims if isinstance(claims, dict) and claims.get("exp", 0) > time.time() else None
+
+
+ME = plc("loopback me")
 
 
 def iso(moment):
@@ -64,14 +123,17 @@ class Data:
     def __init__(self, post_count, handle, password):
         self.lock = threading.Lock()
         self.handle, self.password = handle, password
-        self.people = [{"did": "did:plc:loopbackuser%d" % n, "handle": "user%d.loopback.test" % n,
+        self.people = [{"did": plc("loopback user %d" % n), "handle": "user%d.loopback.test" % n,
                         "displayName": "Sky User %d" % n} for n in range(8)]
         self.me = {"did": ME, "handle": handle, "displayName": "Loopback Me"}
         self.feed = []            # feed items, newest first
         self.posts = {}           # uri -> post view
         self.generation = 0
+        self.secret = secrets.token_bytes(32)
+        self.issued = []          # every token handed out, in order
         self.access = set()
         self.refresh = set()
+        self.last_activity = time.monotonic()
         self.sequence = 0
         self.requests = []
         self.faults = []
@@ -87,7 +149,7 @@ class Data:
         uri = "at://%s/app.bsky.feed.post/%s" % (author["did"], key)
         record = {"$type": "app.bsky.feed.post", "text": text, "createdAt": iso(moment), "langs": ["en"]}
         record.update(record_extra or {})
-        view = {"uri": uri, "cid": "bafyloopback" + key, "author": author, "record": record,
+        view = {"uri": uri, "cid": cid(record), "author": author, "record": record,
                 "indexedAt": iso(moment), "likeCount": self.sequence % 11, "repostCount": self.sequence % 5,
                 "replyCount": self.sequence % 3, "quoteCount": 0, "labels": []}
         if embed:
@@ -143,14 +205,17 @@ class Data:
         liker, replier, follower = self.people[1], self.people[2], self.people[3]
         reply = self.post_view(replier, tid(3_000_001), "@%s nice post!" % self.handle, NEWEST_TIME - timedelta(hours=1),
                                {"reply": {"root": {"uri": mine["uri"], "cid": mine["cid"]}, "parent": {"uri": mine["uri"], "cid": mine["cid"]}}})
+        liked = iso(NEWEST_TIME - timedelta(minutes=30))
+        like = {"$type": "app.bsky.feed.like", "subject": {"uri": mine["uri"], "cid": mine["cid"]}, "createdAt": liked}
+        follow = {"$type": "app.bsky.graph.follow", "subject": ME, "createdAt": iso(NEWEST_TIME - timedelta(hours=2))}
         self.notifications = [
-            {"uri": "at://%s/app.bsky.feed.like/%s" % (liker["did"], tid(4_000_000)), "cid": "bafylike", "author": liker,
-             "reason": "like", "reasonSubject": mine["uri"], "record": {"$type": "app.bsky.feed.like"}, "isRead": False,
-             "indexedAt": iso(NEWEST_TIME - timedelta(minutes=30)), "labels": []},
+            {"uri": "at://%s/app.bsky.feed.like/%s" % (liker["did"], tid(4_000_000)), "cid": cid(like), "author": liker,
+             "reason": "like", "reasonSubject": mine["uri"], "record": like, "isRead": False,
+             "indexedAt": liked, "labels": []},
             {"uri": reply["uri"], "cid": reply["cid"], "author": replier, "reason": "reply", "reasonSubject": mine["uri"],
              "record": reply["record"], "isRead": False, "indexedAt": reply["indexedAt"], "labels": []},
-            {"uri": "at://%s/app.bsky.graph.follow/%s" % (follower["did"], tid(4_000_001)), "cid": "bafyfollow",
-             "author": follower, "reason": "follow", "record": {"$type": "app.bsky.graph.follow"}, "isRead": True,
+            {"uri": "at://%s/app.bsky.graph.follow/%s" % (follower["did"], tid(4_000_001)), "cid": cid(follow),
+             "author": follower, "reason": "follow", "record": follow, "isRead": True,
              "indexedAt": iso(NEWEST_TIME - timedelta(hours=2)), "labels": []},
         ]
 
@@ -162,14 +227,27 @@ class Data:
             moment += timedelta(minutes=1)
             self.feed.insert(0, self.make_item(base + index, moment))
 
-    def session(self, base_url):
+    def session(self, pds_url):
+        """A new session: JWTs as a PDS signs them (the access token lives two hours, the refresh
+        token ninety days and has an ID), and the DID document that names the account's PDS."""
         self.generation += 1
-        access, refresh = "loopback-access-%d" % self.generation, "loopback-refresh-%d" % self.generation
+        now = int(time.time())
+        audience = "did:web:" + urllib.parse.urlsplit(pds_url).hostname
+        access = jwt(self.secret, "at+jwt", {"scope": "com.atproto.appPass", "sub": ME, "aud": audience, "iat": now,
+                                              "exp": now + 7200, "jti": secrets.token_urlsafe(16)})
+        refresh = jwt(self.secret, "refresh+jwt", {"scope": "com.atproto.refresh", "sub": ME, "aud": audience, "iat": now,
+                                                    "exp": now + 90 * 86400, "jti": secrets.token_urlsafe(16)})
         self.access.add(access)
         self.refresh.add(refresh)
+        self.issued += [access, refresh]
         return {"did": ME, "handle": self.handle, "accessJwt": access, "refreshJwt": refresh, "active": True,
-                "didDoc": {"@context": ["https://www.w3.org/ns/did/v1"], "id": ME, "alsoKnownAs": ["at://" + self.handle],
-                           "service": [{"id": "#atproto_pds", "type": "AtprotoPersonalDataServer", "serviceEndpoint": base_url}]}}
+                "didDoc": {"@context": ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/multikey/v1"],
+                           "id": ME, "alsoKnownAs": ["at://" + self.handle],
+                           "service": [{"id": "#atproto_pds", "type": "AtprotoPersonalDataServer", "serviceEndpoint": pds_url}]}}
+
+    def valid(self, token, tokens):
+        """Whether `token` is one of `tokens` (live ones of its kind), signed here and not expired."""
+        return token in tokens and jwt_claims(self.secret, token) is not None
 
     def rate_headers(self):
         self.rate_used += 1
@@ -198,9 +276,8 @@ class Handler(BaseHTTPRequestHandler):
     def data(self):
         return self.server.data
 
-    def base_url(self):
-        host, port = self.server.server_address[:2]
-        return "http://%s:%d" % ("[%s]" % host if ":" in host else host, port)
+    def pds_url(self):
+        return self.server.pds_url
 
     def send(self, status, body, headers=None):
         payload = json.dumps(body).encode("utf-8")
@@ -226,7 +303,7 @@ class Handler(BaseHTTPRequestHandler):
         self.handle_any()
 
     def handle_any(self):
-        self.server.touch()
+        self.data.last_activity = time.monotonic()
         split = urllib.parse.urlsplit(self.path)
         query = urllib.parse.parse_qs(split.query, keep_blank_values=True)
         length = int(self.headers.get("Content-Length") or 0)
@@ -242,7 +319,8 @@ class Handler(BaseHTTPRequestHandler):
         nsid = split.path[len("/xrpc/"):]
         with self.data.lock:
             self.data.requests.append({"method": self.command, "nsid": nsid, "query": split.query,
-                                       "has_authorization": self.bearer() is not None, "body": body})
+                                       "has_authorization": self.bearer() is not None, "body": body,
+                                       "server": self.server.role})
             fault = next((f for f in self.data.faults if f.get("nsid") in (None, nsid)), None)
             if fault is not None:
                 fault["times"] = fault.get("times", 1) - 1
@@ -254,6 +332,10 @@ class Handler(BaseHTTPRequestHandler):
         route = ROUTES.get((self.command, nsid))
         if route is None:
             return self.error(501, "MethodNotImplemented", "%s is not served here" % nsid)
+        if self.server.role == "entryway" and nsid not in ENTRYWAY:
+            # A client that stays with the entryway after createSession never reaches the PDS.
+            return self.error(400, "InvalidRequest", "%s is served by the account's PDS (the session's didDoc): %s"
+                              % (nsid, self.pds_url()))
         return route(self, query, body)
 
     # -- sessions --------------------------------------------------------------------------------
@@ -262,22 +344,22 @@ class Handler(BaseHTTPRequestHandler):
         with self.data.lock:
             if body.get("identifier") not in (self.data.handle, ME) or body.get("password") != self.data.password:
                 return self.error(401, "AuthenticationRequired", "Invalid identifier or password")
-            answer = self.data.session(self.base_url())
+            answer = self.data.session(self.pds_url())
         self.send(200, answer)
 
     def refresh_session(self, query, body):
         token = self.bearer()
         with self.data.lock:
-            if token not in self.data.refresh:
+            if not self.data.valid(token, self.data.refresh):
                 return self.error(400, "ExpiredToken", "Token has been revoked")
             self.data.refresh.discard(token)
-            answer = self.data.session(self.base_url())
+            answer = self.data.session(self.pds_url())
         self.send(200, answer)
 
     def delete_session(self, query, body):
         token = self.bearer()
         with self.data.lock:
-            if token not in self.data.refresh:
+            if not self.data.valid(token, self.data.refresh):
                 return self.error(400, "ExpiredToken", "Token has been revoked")
             self.data.refresh.clear()
             self.data.access.clear()
@@ -288,7 +370,7 @@ class Handler(BaseHTTPRequestHandler):
     def authorized(handler):
         def wrapped(self, query, body):
             with self.data.lock:
-                valid = self.bearer() in self.data.access
+                valid = self.data.valid(self.bearer(), self.data.access)
                 headers = self.data.rate_headers()
             if not valid:
                 return self.error(400, "ExpiredToken", "Token has expired")
@@ -328,6 +410,17 @@ class Handler(BaseHTTPRequestHandler):
         self.send(200, {"did": found}, headers)
 
     @authorized
+    def get_profile(self, query, body, headers):
+        actor = query.get("actor", [""])[0]
+        with self.data.lock:
+            person = next((p for p in self.data.people + [self.data.me] if actor in (p["did"], p["handle"])), None)
+            posts = sum(1 for item in self.data.feed if item["post"]["author"] is person)
+        if person is None:
+            return self.error(400, "InvalidRequest", "Profile not found")
+        self.send(200, dict(person, followersCount=7, followsCount=5, postsCount=posts,
+                            indexedAt=iso(NEWEST_TIME - timedelta(days=30)), labels=[]), headers)
+
+    @authorized
     def update_seen(self, query, body, headers):
         with self.data.lock:
             self.data.seen_at = body.get("seenAt")
@@ -348,10 +441,10 @@ class Handler(BaseHTTPRequestHandler):
             if uri in self.data.posts:
                 return self.error(400, "InvalidRequest", "Record already exists: %s" % uri)
             self.data.created.append({"uri": uri, "record": record})
-            view = {"uri": uri, "cid": "bafycreated" + key, "author": self.data.me, "record": record,
+            view = {"uri": uri, "cid": cid(record), "author": self.data.me, "record": record,
                     "indexedAt": iso(datetime.now(timezone.utc)), "likeCount": 0, "repostCount": 0, "replyCount": 0, "labels": []}
             self.data.posts[uri] = view
-        self.send(200, {"uri": uri, "cid": "bafycreated" + key}, headers)
+        self.send(200, {"uri": uri, "cid": view["cid"]}, headers)
 
     # -- control -------------------------------------------------------------------------------
 
@@ -359,7 +452,9 @@ class Handler(BaseHTTPRequestHandler):
         with self.data.lock:
             if path == "/_control/state":
                 answer = {"posts": len(self.data.feed), "generation": self.data.generation, "seen_at": self.data.seen_at,
-                          "created": self.data.created, "live_refresh_tokens": len(self.data.refresh)}
+                          "created": self.data.created, "live_refresh_tokens": len(self.data.refresh),
+                          "tokens": self.data.issued, "did": ME, "pds": self.server.pds_url,
+                          "people": [{"did": p["did"], "handle": p["handle"]} for p in self.data.people]}
             elif path == "/_control/requests":
                 answer = self.data.requests
             elif path == "/_control/posts":
@@ -390,28 +485,35 @@ ROUTES = {
     ("POST", "app.bsky.notification.updateSeen"): Handler.update_seen,
     ("GET", "com.atproto.identity.resolveHandle"): Handler.resolve_handle,
     ("POST", "com.atproto.repo.createRecord"): Handler.create_record,
+    ("GET", "app.bsky.actor.getProfile"): Handler.get_profile,
 }
+
+# What the entryway answers itself; everything else is the PDS's.
+ENTRYWAY = {"com.atproto.server.createSession", "com.atproto.server.refreshSession",
+            "com.atproto.server.deleteSession", "com.atproto.identity.resolveHandle"}
 
 
 class Server(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self, address, family, data, verbose):
+    def __init__(self, address, family, data, verbose, role):
         self.address_family = family
         self.data = data
         self.verbose = verbose
-        self.last_activity = time.monotonic()
+        self.role = role          # "entryway" or "pds"
+        self.pds_url = None       # set once the PDS listens
         super().__init__(address, Handler)
 
-    def touch(self):
-        self.last_activity = time.monotonic()
+    def url(self):
+        host, port = self.server_address[:2]
+        return "http://%s:%d" % ("[%s]" % host if ":" in host else host, port)
 
 
-def watchdog(server, idle_timeout, parent):
+def watchdog(data, idle_timeout, parent):
     """Ends the process when nothing happened for `idle_timeout` seconds or the parent died."""
     while True:
         time.sleep(0.25)
-        if os.getppid() != parent or time.monotonic() - server.last_activity > idle_timeout:
+        if os.getppid() != parent or time.monotonic() - data.last_activity > idle_timeout:
             os._exit(0)
 
 
@@ -428,9 +530,12 @@ def main():
     if arguments.host not in ("127.0.0.1", "::1"):
         parser.error("--host must be 127.0.0.1 or ::1: this server is for loopback tests only")
     family = socket.AF_INET6 if arguments.host == "::1" else socket.AF_INET
-    server = Server((arguments.host, arguments.port), family, Data(arguments.statuses, arguments.handle, arguments.password),
-                    arguments.verbose)
-    threading.Thread(target=watchdog, args=(server, arguments.idle_timeout, os.getppid()), daemon=True).start()
+    data = Data(arguments.statuses, arguments.handle, arguments.password)
+    server = Server((arguments.host, arguments.port), family, data, arguments.verbose, "entryway")
+    pds = Server((arguments.host, 0), family, data, arguments.verbose, "pds")
+    server.pds_url = pds.pds_url = pds.url()
+    threading.Thread(target=pds.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
+    threading.Thread(target=watchdog, args=(data, arguments.idle_timeout, os.getppid()), daemon=True).start()
     sys.stdout.write("PORT %d\n" % server.server_address[1])
     sys.stdout.flush()
     try:

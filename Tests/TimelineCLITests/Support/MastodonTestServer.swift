@@ -121,13 +121,17 @@ final class MastodonTestServer: @unchecked Sendable {
     }
 }
 
-/// The loopback Bluesky server of `tools/bluesky-test-server/` (an entryway and PDS with the
-/// XRPC calls timeline makes), started and controlled as `MastodonTestServer` is.
+/// The loopback Bluesky server of `tools/bluesky-test-server/` (an entryway, and the account's
+/// PDS on a second port, with the XRPC calls timeline makes), started and controlled as
+/// `MastodonTestServer` is: `baseURL` is the entryway, `state()["pds"]` the PDS.
 enum BlueskyTestServer {
     static let script = Scenario.repositoryPath("tools/bluesky-test-server/server.py")
     /// The account the server knows, and the app password it accepts.
     static let handle = "me.loopback.test"
-    static let did = "did:plc:loopbackme"
+    /// The account's DID (the server's `plc("loopback me")`).
+    static let did = "did:plc:kxcwo4hvymg66waeustcupu4"
+    /// The DID of `user1.loopback.test` (`plc("loopback user 1")`).
+    static let user1DID = "did:plc:utwv4glqqnkyz7dppayoiasi"
     static let password = "loop-back-app-pass"
 
     /// A server with `posts` posts in the home timeline.
