@@ -11,7 +11,7 @@ struct ReadOnlyPlaceCommandTests {
         ["prune", "--older-than", "1d", "--dry-run"], ["upgrade"],
     ]
     static let writing: [[String]] = [
-        ["import", Scenario.sampleTimeline], ["post", "--as", "mika", "hi"], ["user", "u9", "--handle", "u9", "--name", "U"],
+        ["import", ReadOnlyTimeline.readableCopy(of: "Fixtures/sample-timeline.jsonl")], ["post", "--as", "mika", "hi"], ["user", "u9", "--handle", "u9", "--name", "U"],
         ["mark-read", "--all"], ["delete", "117626012958762273"], ["prune", "--older-than", "1d", "--yes"], ["vacuum"],
     ]
 

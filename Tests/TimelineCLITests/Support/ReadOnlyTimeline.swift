@@ -46,6 +46,19 @@ final class ReadOnlyTimeline {
         return (try? run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/true"])) != nil
     }()
 
+    /// A copy of the repository file `relative` that every user can read: a test that changes
+    /// user must not depend on where the checkout lives (a clone under a private home, or in
+    /// `mktemp -d`, is out of nobody's reach).
+    static func readableCopy(of relative: String) -> String {
+        let directory = NSTemporaryDirectory() + "timeline-cli-readable-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o755])
+        let copy = directory + "/" + (relative as NSString).lastPathComponent
+        try? FileManager.default.copyItem(atPath: Scenario.repositoryPath(relative), toPath: copy)
+        try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: copy)
+        return copy
+    }
+
     /// The binary, or when nobody cannot run it where it was built, a copy (made once) in a
     /// directory every user can enter.
     private static func reachableExecutable() throws -> String {
