@@ -215,9 +215,9 @@ struct FollowCommandTests {
 
 /// Waits (up to 10 s) until `condition` holds.
 extension FollowCommandTests {
-    /// Waits (up to 10 s) until `condition` holds.
-    static func waitUntil(_ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
+    /// Waits (up to 10 s, or `seconds`) until `condition` holds.
+    static func waitUntil(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
         while !condition() {
             if Date() >= deadline { return false }
             Thread.sleep(forTimeInterval: 0.05)
@@ -289,9 +289,9 @@ final class FollowingProcess: @unchecked Sendable {
     var output: String { lock.withLock { String(decoding: collected, as: UTF8.self) } }
     var errors: String { lock.withLock { String(decoding: collectedErrors, as: UTF8.self) } }
 
-    /// Waits (up to 10 s) until what was printed satisfies `condition`.
-    func waitForOutput(_ condition: (String) -> Bool) -> Bool {
-        waitUntil { condition(output) }
+    /// Waits (up to 10 s, or `seconds`) until what was printed satisfies `condition`.
+    func waitForOutput(seconds: Double = 10, _ condition: (String) -> Bool) -> Bool {
+        FollowCommandTests.waitUntil(seconds: seconds) { condition(output) }
     }
 
     func waitUntil(_ condition: () -> Bool) -> Bool {

@@ -73,4 +73,57 @@ struct ServerGapsCommandTests {
         #expect(sync.output.contains("\"server_lacks\":[]"), "\(sync.output)")
         #expect(try Self.requests(server, to: "/api/v1/markers") >= 2)
     }
+
+    /// Takahē's gaps together: no markers, no streaming (404), no streaming URL. `show -f` says
+    /// once that it polls, and a status posted while it runs arrives by polling.
+    @Test func showFollowOnAServerWithoutStreamingPollsAndSaysSoOnce() throws {
+        let server = try MastodonTestServer(statuses: 30)
+        try server.control("settings", ["missing": ["/api/v1/markers", "/api/v1/streaming"]])
+        let scenario = try SyncCommandTests.loggedIn(to: server)
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+
+        let follow = try FollowingProcess(scenario, ["show", "--follow", "--json", "-n", "1"])
+        #expect(follow.waitUntil { follow.errors.contains("checking for them every 30 seconds") }, "\(follow.errors)")
+        let added = try #require((try server.control("statuses", ["count": 1]) as? [String: Any])?["added"] as? [String])
+        #expect(follow.waitForOutput(seconds: 45) { $0.contains("\"id\":\"127.0.0.1:\(server.port)/\(added[0])\"") }, "\(follow.errors)")
+        follow.signal(SIGTERM)
+        _ = follow.waitForExit()
+        // Said once; nothing stopped following.
+        #expect(follow.errors.split(separator: "\n").count == 1, "\(follow.errors)")
+        #expect(!follow.errors.contains("stopped following"))
+        #expect(try scenario.timeline.run(["sync", "--json"]).output.contains("\"server_lacks\":[\"markers\",\"streaming\"]"))
+    }
+
+    /// A revoked token, however the server words the refusal (Mastodon's 401, Takahē's 400
+    /// `Invalid Bearer token` in text/html, Pleroma's 403 `invalid_token`), is "log in again":
+    /// exit 77, for sync and for post.
+    @Test(arguments: ["401", "400-html", "403"])
+    func aRevokedTokenIsLogInAgainHoweverTheServerWordsIt(refusal: String) throws {
+        let server = try MastodonTestServer(statuses: 5)
+        try server.control("settings", ["token_refusal": refusal])
+        let scenario = try SyncCommandTests.loggedIn(to: server)
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        try server.control("revoke", ["token": MastodonTestServer.token])
+
+        let sync = try scenario.timeline.run(["sync"])
+        #expect(sync.status == 77, "\(sync.errors)")
+        #expect(sync.errors.contains("Run `timeline login` again"), "\(sync.errors)")
+        let post = try scenario.timeline.run(["post", "hello"])
+        #expect(post.status == 77, "\(post.errors)")
+        let login = try scenario.timeline.run(["login", "mastodon", server.baseURL, "--token-stdin"],
+                                              input: Data((MastodonTestServer.token + "\n").utf8))
+        #expect(login.status == 77, "\(login.errors)")
+    }
+
+    /// A refusal that is not about the token (a 403 for a suspended account) is not "log in
+    /// again": that advice would loop.
+    @Test func aForbiddenRequestThatIsNotAboutTheTokenIsNotLogInAgain() throws {
+        let server = try MastodonTestServer(statuses: 5)
+        let scenario = try SyncCommandTests.loggedIn(to: server)
+        try server.control("faults", ["path": "/api/v1/timelines/home", "status": 403,
+                                      "body": ["error": "Your login is currently disabled"]])
+        let sync = try scenario.timeline.run(["sync"])
+        #expect(sync.status == 76, "\(sync.errors)")
+        #expect(!sync.errors.contains("timeline login"), "\(sync.errors)")
+    }
 }

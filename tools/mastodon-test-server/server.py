@@ -630,8 +630,12 @@ class Handler(BaseHTTPRequestHandler):
                 data.broadcast(request["event"], request["payload"])
                 result = {"streams": len(data.streams)}
             elif path == "/_control/token":
-                data.tokens[request["token"]] = {"client_id": None, "scope": "read write"}
+                data.tokens[request["token"]] = {"client_id": None, "scope": request.get("scope", "read write")}
                 result = {}
+            elif path == "/_control/revoke":
+                if data.tokens.pop(request["token"], None) is not None:
+                    data.revoked.append(hashlib.sha256(request["token"].encode()).hexdigest())
+                result = {"revoked": len(data.revoked)}
             else:
                 return self.error(404, "unknown control %s" % path)
         self.send(200, result)

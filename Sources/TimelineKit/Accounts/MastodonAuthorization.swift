@@ -159,7 +159,7 @@ public struct MastodonAuthorization: Sendable {
         switch response.status {
         case 200:
             break
-        case _ where refusals.contains(response.status):
+        case _ where refusals.contains(response.status) || (token != nil && TokenRefusal.isRefusal(response)):
             throw .refused(server: server, status: response.status, message: message)
         case 206, 429, 500...599:
             throw .temporaryFailure(url: url, status: response.status, message: message)

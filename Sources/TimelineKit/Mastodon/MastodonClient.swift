@@ -22,8 +22,9 @@ import Foundation
 ///   `.unreachable`.
 /// - **429**: waits until the rate limit resets when that is within
 ///   `policy.maximumRateLimitWait`, else `.rateLimited` saying when to try again.
-/// - **401**: `.unauthorized` at once (log in again); any other 4xx: `.rejected` with the
-///   server's reason, made safe to print.
+/// - **401**, or a 400/403 that refuses the token however the server words it
+///   (``TokenRefusal``: Takahē's 400 `Invalid Bearer token`): `.unauthorized` at once (log in
+///   again); any other 4xx: `.rejected` with the server's reason, made safe to print.
 ///
 /// Before each request, the rate limit the previous answers announced is honoured: when
 /// `X-RateLimit-Remaining` is down to `policy.rateLimitReserve`, the client waits for
@@ -86,7 +87,7 @@ public final class MastodonClient: Sendable, CustomStringConvertible {
         }
         var request = HTTPRequest(method: method, url: url, headers: headers() + extra, body: json, timeout: policy.requestTimeout)
         if json != nil { request.headers.append(HTTPHeader(name: "Content-Type", value: "application/json")) }
-        return try await requester.send(request, server: server.baseURL)
+        return try await requester.send(request, server: server.baseURL, isRefusedCredential: TokenRefusal.isRefusal)
     }
 
     /// Sends a request to an endpoint that servers of the API may lack (``ServerFeature``): an

@@ -72,18 +72,24 @@ extension MastodonSync {
             throw .unreachable(error, attempts: 1)
         }
         if let failure = receiver.failure { throw failure }
-        switch response.status {
-        case 200 ..< 300: return
-        case 401: throw .unauthorized(server: client.server.baseURL)
-        default: throw .rejected(url: url, status: response.status, reason: ServerError.reason(inBody: receiver.refusal))
+        if (200 ..< 300).contains(response.status) { return }
+        if TokenRefusal.isRefusal(HTTPResponse(status: response.status, body: receiver.refusal)) {
+            throw .unauthorized(server: client.server.baseURL)
         }
+        if ServerError.missingEndpointStatuses.contains(response.status) { throw .notSupported(url: url, status: response.status) }
+        throw .rejected(url: url, status: response.status, reason: ServerError.reason(inBody: receiver.refusal))
     }
 
     /// Keeps the store live from the server until the task is cancelled (what `show -f` does
     /// with an account): a sync, then the event stream; when the stream ends or fails, a sync
     /// again (which fills the gap the disconnection left) and a new connection, waiting 1 s,
-    /// 2 s, 4 s… up to a minute between failed attempts. Where the server refuses to stream,
-    /// it syncs every `pollInterval` instead.
+    /// 2 s, 4 s… up to a minute between failed attempts.
+    ///
+    /// Where the server does not stream (Takahē: 404 on `/api/v1/streaming`, and no streaming
+    /// URL in its instance description) or refuses to, it syncs every `pollInterval` instead,
+    /// and calls `onPolling` once with the reason. A server known to lack streaming
+    /// (``ServerFeature/streaming``, remembered per account for a day) is polled from the start.
+    /// No optional endpoint missing ends the follow: the sync goes on without it.
     ///
     /// With a `gate` (the timeline's ``SyncGate``), each of those syncs holds its lock and is
     /// left out while another process holds it: a `timeline sync` running at that moment stores
@@ -92,11 +98,18 @@ extension MastodonSync {
     /// - Throws: `.unauthorized` (log in again), `.cancelled` when the task is cancelled,
     ///   `.store`, and errors of a sync that are not temporary.
     public func follow(
-        pollInterval: Duration = .seconds(120), gate: SyncGate? = nil,
+        pollInterval: Duration = MastodonSync.pollInterval, gate: SyncGate? = nil,
+        onPolling: @escaping @Sendable (ServerError) -> Void = { _ in },
         onEvent: @escaping @Sendable (MastodonStreamEvent) -> Void = { _ in }
     ) async throws(ServerError) {
         var backoff = Duration.seconds(1)
         var streams = true
+        let now = MillisecondTime.milliseconds(from: client.clock.now())
+        let lackingSince = try read { connection throws(SQLiteError) in try ledger(connection, .home).lackingSince(.streaming) }
+        if let lackingSince, now - lackingSince < Int64(ServerFeature.recheckInterval.components.seconds) * 1000 {
+            streams = false
+            onPolling(.notSupported(url: client.server.url("/api/v1/streaming/user"), status: 404))
+        }
         while true {
             if Task.isCancelled { throw .cancelled }
             try await followRound(gate: gate) { () async throws(ServerError) in try await run() }
@@ -106,8 +119,13 @@ extension MastodonSync {
                     backoff = .seconds(1)
                 } catch {
                     switch error {
+                    case .notSupported:
+                        streams = false
+                        try recordLack(of: .streaming, at: MillisecondTime.milliseconds(from: client.clock.now()))
+                        onPolling(error)
                     case .rejected, .invalidResponse:
                         streams = false
+                        onPolling(error)
                     case .unauthorized, .cancelled, .store:
                         throw error
                     default:
@@ -122,6 +140,11 @@ extension MastodonSync {
             }
         }
     }
+
+    /// How often a server that does not stream is synced while it is followed: 30 s. A round
+    /// is two requests (home, notifications; markers where the server has them), 20 to 30 in
+    /// five minutes, well within Mastodon's 300; and `SyncGate` makes terminals share rounds.
+    public static let pollInterval: Duration = .seconds(30)
 
     /// The longest silence on a stream before it counts as broken: Mastodon sends a comment
     /// every few seconds to keep it open.

@@ -18,7 +18,8 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The access token holds what no token holds (spaces, line breaks, other than printable
     /// ASCII), which would corrupt the request's headers; it was not sent.
     case invalidToken
-    /// The server refused the token (401; for Bluesky also an expired or invalid session that
+    /// The server refused the token (401, or its own words for it in a 400 or 403: see
+    /// `TokenRefusal`; for Bluesky also an expired or invalid session that
     /// could not be refreshed): it was revoked, expired, or belongs elsewhere.
     case unauthorized(server: String)
     /// The server's rate limit is used up until `retryAt` (a 429, or `X-RateLimit-Remaining`
@@ -79,7 +80,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidToken:
             return "The access token holds spaces, line breaks or other characters a token cannot have; it was not sent. Copy it again, or run `timeline login` again."
         case let .unauthorized(server):
-            return "\(server) refused the access token (401): it was revoked or has expired. Run `timeline login` again for this account."
+            return "\(server) refused the access token: it was revoked or has expired. Run `timeline login` again for this account."
         case let .rateLimited(url, retryAt):
             let when = retryAt.map { "after \(Self.timestamp($0))" } ?? "in a few minutes"
             return "\(url): the server's rate limit is used up. Nothing more was fetched; what was fetched is stored. Try again \(when)."

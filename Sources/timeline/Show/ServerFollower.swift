@@ -5,7 +5,8 @@ import TimelineKit
 /// `FollowLoop` paints what is stored, exactly as it paints any other writer's commits. Per
 /// account, `MastodonSync.follow` syncs, then listens to the user's event stream (new statuses,
 /// edits, deletions, notifications), reconnecting with back-off and syncing again to fill what a
-/// disconnection missed; where the server refuses to stream it syncs every two minutes. What
+/// disconnection missed; where the server does not stream (Takahē) it syncs every 30 seconds
+/// and says so once. What
 /// arrives is stored, so every other terminal's `show` sees it too.
 ///
 /// The accounts run as tasks on the cooperative pool, never on the loop's thread, each with a
@@ -69,7 +70,10 @@ final class ServerFollower: Sendable {
             switch account.network {
             case .mastodon:
                 let sync = try MastodonSync(store: store, account: account, token: try account.accessToken(), transport: CurlTransport())
-                try await sync.follow(gate: gate)
+                let seconds = MastodonSync.pollInterval.components.seconds
+                try await sync.follow(gate: gate, onPolling: { [self] reason in
+                    note("timeline: \(name): the server does not stream new posts (\(reason)); checking for them every \(seconds) seconds instead.")
+                })
             case .bluesky:
                 let client = try AccountStore.standard().blueskyClient(for: account, transport: CurlTransport())
                 try await BlueskySync(store: store, account: account.name, client: client).follow(gate: gate)
