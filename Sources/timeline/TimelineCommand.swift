@@ -7,25 +7,34 @@ struct TimelineCommand: ParsableCommand {
         commandName: "timeline",
         abstract: "A timeline in your terminal, shown the instant it opens.",
         discussion: """
-            Add `eval "$(timeline init bash)"` to ~/.bashrc (zsh: `timeline init zsh`; fish: \
-            `timeline init fish | source`) to see the timeline in every new terminal. `show` \
-            paints from a snapshot file without opening the database, then checks the database \
-            and updates what changed.
+            The first day:
+              timeline login mastodon example.social   (or: login bluesky HANDLE)
+              timeline sync                            fetch your timeline
+              timeline                                 read it (timeline show)
+              echo 'eval "$(timeline init bash)"' >> ~/.bashrc
+                                                       and in every new terminal
+
+            The shell hook of `timeline init` (bash, zsh, fish) shows the timeline before the \
+            first prompt of every new terminal and syncs in the background. `show` paints from a \
+            snapshot file without opening the database, then checks the database and updates \
+            what changed.
 
             Data lives in $TIMELINE_DB, else $XDG_DATA_HOME/timeline/timeline.sqlite, else \
-            ~/.local/share/timeline/timeline.sqlite (or --db PATH on any command).
-
-            Examples:
-              timeline import Fixtures/sample-timeline.jsonl
-              timeline
-              timeline show -n 5 --json
+            ~/.local/share/timeline/timeline.sqlite (or --db PATH on any command); accounts in \
+            $XDG_CONFIG_HOME/timeline/accounts.json (~/.config/timeline/accounts.json).
             """,
         version: timelineKitVersion,
-        subcommands: [
-            ShowCommand.self, ImportCommand.self, ExportCommand.self, PostCommand.self, UserCommand.self,
-            MarkReadCommand.self, DeleteCommand.self, PruneCommand.self, SnapshotCommand.self, StatsCommand.self,
-            SearchCommand.self, DoctorCommand.self, VacuumCommand.self, UpgradeCommand.self, InitCommand.self,
-            LoginCommand.self, AccountsCommand.self, LogoutCommand.self, SyncCommand.self, ThreadCommand.self,
+        groupedSubcommands: [
+            CommandGroup(name: "Reading", subcommands: [ShowCommand.self, SearchCommand.self, ThreadCommand.self]),
+            CommandGroup(name: "Your accounts", subcommands: [
+                LoginCommand.self, SyncCommand.self, PostCommand.self, AccountsCommand.self, LogoutCommand.self, InitCommand.self,
+            ]),
+            CommandGroup(name: "Your data", subcommands: [
+                ImportCommand.self, ExportCommand.self, MarkReadCommand.self, DeleteCommand.self, UserCommand.self, PruneCommand.self,
+            ]),
+            CommandGroup(name: "Maintenance", subcommands: [
+                StatsCommand.self, DoctorCommand.self, SnapshotCommand.self, VacuumCommand.self, UpgradeCommand.self,
+            ]),
         ],
         defaultSubcommand: ShowCommand.self)
 }
