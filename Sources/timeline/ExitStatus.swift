@@ -81,7 +81,7 @@ func exitStatus(for error: any Error) -> Int32 {
         switch error {
         case .noConfigurationDirectory, .readableByOthers, .ownedByAnotherUser, .invalidFile, .newerFile: ExitStatus.configuration
         case .fileSystem: ExitStatus.failure
-        case .unknownAccount: ExitStatus.usage
+        case .unknownAccount, .invalidName, .nameTaken: ExitStatus.usage
         case .tokenCommandFailed: ExitStatus.noPermission
         }
     case let error as ServerError:

@@ -167,4 +167,85 @@ import TimelineKit
         #expect(sync.output.contains("was revoked"), "\(sync.output)")
         #expect(!sync.output.contains("refresh-1") && !sync.errors.contains("refresh-1"), "\(sync.output)")
     }
+
+    // MARK: 4, 5. Server-chosen names
+
+    @Test func aUsernameWithAnEscapeSequenceOrABidiOverrideIsPrintedNeutralisedAtLogin() throws {
+        let server = try HostileServer()
+        // JSON escapes: OSC 52 (a clipboard write) ended by BEL, then a right-to-left override.
+        try server.routes(Self.mastodonRoutes(username: #"x\u001b]52;c;aGVsbG8=\u0007y\u202ez"#))
+        let (scenario, _) = AccountCommandTests.scenario()
+        let login = try scenario.timeline.run(["login", "mastodon", server.baseURL, "--token-stdin"], input: Data((Self.token + "\n").utf8))
+        #expect(login.status == 0, "\(login.errors)")
+        let said = login.output + login.errors
+        #expect(!said.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" }, "\(said.debugDescription)")
+        let listed = try scenario.timeline.run(["accounts"])
+        #expect(!(listed.output + listed.errors).unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
+    }
+
+    @Test func aUsernameWithASpaceAndALineBreakMakesAValidNameAndEveryCommandStillWorks() throws {
+        let server = try HostileServer()
+        try server.routes(Self.mastodonRoutes(username: #"bad name\nnext"#))
+        let (scenario, _) = AccountCommandTests.scenario()
+        let login = try scenario.timeline.run(["login", "mastodon", server.baseURL, "--token-stdin"], input: Data((Self.token + "\n").utf8))
+        #expect(login.status == 0, "\(login.errors)")
+        let name = "bad_name_next@127.0.0.1:\(server.port)"
+        #expect(login.output.contains("(account \(name)"), "\(login.output)")
+        let accounts = try scenario.timeline.run(["accounts"])
+        #expect(accounts.status == 0, "\(accounts.errors)")
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        #expect(try scenario.timeline.run(["logout", name]).status == 0)
+    }
+
+    @Test func oneUnusableEntryOfTheAccountsFileLeavesTheOthersWorking() throws {
+        let server = try HostileServer()
+        try server.routes(Self.mastodonRoutes())
+        let (scenario, file) = AccountCommandTests.scenario()
+        let good = try Self.loggedIn(to: server)  // a second scenario's file; copy its entry over
+        let goodFile = good.directory + "/config/timeline/accounts.json"
+        var text = try String(contentsOfFile: goodFile, encoding: .utf8)
+        // A second entry as an older timeline wrote it from a username with a space.
+        text = text.replacingOccurrences(of: "\n  ]", with: #",{"name": "bad name", "network": "mastodon", "server": "\#(server.baseURL)", "account_id": "1", "acct": "bad name", "token": "\#(Self.token)"}"# + "\n  ]")
+        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: file, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        let accounts = try scenario.timeline.run(["accounts"])
+        #expect(accounts.status == 0, "\(accounts.errors)")
+        #expect(accounts.output.contains("tester@127.0.0.1:\(server.port)"))
+        #expect(accounts.errors.contains(#"timeline logout "bad name""#) && accounts.errors.contains("cannot be used"), "\(accounts.errors)")
+        let sync = try scenario.timeline.run(["sync"])
+        #expect(sync.status == 0, "\(sync.errors)")
+        #expect(sync.output.contains("Synced tester@"), "\(sync.output)")
+        #expect(try scenario.timeline.run(["logout", "bad name"]).status == 0)
+        let after = try scenario.timeline.run(["accounts"])
+        #expect(after.errors.isEmpty && after.status == 0, "\(after.errors)")
+    }
+
+    // MARK: 8. Names of the two networks never collide
+
+    @Test func aBlueskyHandleEqualToAMastodonAccountsNameNeverReplacesIt() throws {
+        let server = try HostileServer()
+        let mastodonName = "tester@127.0.0.1:\(server.port)"
+        var routes = Self.mastodonRoutes()
+        routes["/xrpc/com.atproto.server.createSession"] = HostileServer.answer(body: Self.session(pds: server.baseURL, handle: mastodonName))
+        try server.routes(routes)
+        let scenario = try Self.loggedIn(to: server)
+        func bluesky(_ extra: [String]) throws -> TimelineProcess.Result {
+            try scenario.timeline.run(["login", "bluesky", "alice.test", "--service", server.baseURL, "--app-password-stdin"] + extra,
+                                      input: Data("app-pass-word\n".utf8))
+        }
+        let login = try bluesky([])
+        #expect(login.status == 0, "\(login.errors)")
+        #expect(!login.output.contains("replacing"), "\(login.output)")
+        let listed = try scenario.timeline.run(["accounts", "--json"]).output
+        #expect(listed.contains(#""name":"\#(mastodonName)","network":"mastodon""#), "\(listed)")
+        #expect(listed.contains(#""network":"bluesky""#), "\(listed)")
+        // Naming it so on purpose needs --replace.
+        let taken = try bluesky(["--name", mastodonName])
+        #expect(taken.status == 64)
+        #expect(taken.errors.contains("--replace"), "\(taken.errors)")
+        #expect(try scenario.timeline.run(["accounts", "--json"]).output.contains(#""name":"\#(mastodonName)","network":"mastodon""#))
+        let replaced = try bluesky(["--name", mastodonName, "--replace"])
+        #expect(replaced.status == 0, "\(replaced.errors)")
+        #expect(try scenario.timeline.run(["accounts", "--json"]).output.contains(#""name":"\#(mastodonName)","network":"bluesky""#))
+    }
 }

@@ -67,7 +67,7 @@ public struct Account: Sendable, Equatable {
         case .bluesky:
             words.append(acct)
             if server != "https://bsky.social" { words += ["--service", server] }
-            if name != acct { words += ["--name", name] }
+            if name != Self.defaultBlueskyName(handle: acct) { words += ["--name", name] }
         }
         return words.map(Self.shellWord).joined(separator: " ")
     }
@@ -81,10 +81,66 @@ public struct Account: Sendable, Equatable {
         return plain && !word.isEmpty ? word : "'" + word.replacing("'", with: "'\\''") + "'"
     }
 
-    /// The default name of an account: `username@host[:port]` of its server.
+    /// The default name of a Mastodon account: `username@host[:port]` of its server, the
+    /// server-chosen username made a valid name (``normalizedName(_:)``).
     public static func defaultName(username: String, server: String) -> String {
         let authority = server.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first ?? Substring(server)
-        return "\(username)@\(authority.lowercased())"
+        return normalizedName("\(username)@\(authority.lowercased())")
+    }
+
+    /// The default name of a Bluesky account: its handle made a valid name, with no `@` (a
+    /// handle is a domain name and has none), so that it can never be the name of a Mastodon
+    /// account by default (those are `username@host`): the two networks' names never collide.
+    public static func defaultBlueskyName(handle: String) -> String {
+        normalizedName(handle.replacing("@", with: "_"))
+    }
+
+    // MARK: Names
+
+    /// The longest name, in UTF-8 bytes.
+    public static let maximumNameBytes = 200
+
+    /// What is wrong with `name` as an account's name, or `nil` when it is valid. A name is
+    /// typed on command lines (`--account NAME`), listed one a line, and stored as a key of the
+    /// accounts file: 1 to ``maximumNameBytes`` bytes, with no space of any kind, no line
+    /// break, no control or format character (escape sequences, bidi overrides, invisible
+    /// characters).
+    public static func nameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "a name cannot be empty" }
+        if name.utf8.count > maximumNameBytes { return "a name has at most \(maximumNameBytes) bytes" }
+        if name.unicodeScalars.contains(where: isForbiddenInName) {
+            return "a name cannot hold spaces, line breaks, or control or invisible characters"
+        }
+        return nil
+    }
+
+    /// `text` (a username or handle a server chose) made a valid name: each space, line break,
+    /// control or format character becomes `_`, and it is cut to ``maximumNameBytes``;
+    /// `account` when nothing is left. A valid name is returned as it is.
+    public static func normalizedName(_ text: String) -> String {
+        guard nameProblem(text) != nil else { return text }
+        var result = String.UnicodeScalarView()
+        var bytes = 0
+        for scalar in text.unicodeScalars {
+            let kept: Unicode.Scalar = isForbiddenInName(scalar) ? "_" : scalar
+            bytes += kept.utf8.count
+            if bytes > maximumNameBytes { break }
+            result.append(kept)
+        }
+        return result.isEmpty ? "account" : String(result)
+    }
+
+    private static func isForbiddenInName(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate, .privateUse: true
+        default: scalar.properties.isWhitespace
+        }
+    }
+
+    /// Whether `other` is this same account on the same server (a login again, for a new
+    /// token), which may replace it without being asked.
+    public func isSameAccount(as other: Account) -> Bool {
+        network == other.network && server == other.server && accountID == other.accountID
     }
 }
 

@@ -18,6 +18,11 @@ public enum AccountError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownAccount(name: String, known: [String])
     /// The account's `token_command` could not be run, failed, or printed no token.
     case tokenCommandFailed(account: String, command: String, reason: String)
+    /// The name cannot be an account's name (``Account/nameProblem(_:)`` says why).
+    case invalidName(name: String, reason: String)
+    /// Another account has this name; replacing it needs `--replace` (a login to the same
+    /// account again needs nothing).
+    case nameTaken(name: String, network: String, server: String)
 
     public var description: String {
         switch self {
@@ -39,6 +44,10 @@ public enum AccountError: Error, Sendable, Equatable, CustomStringConvertible {
             return "No account is named \(name): \(list)."
         case let .tokenCommandFailed(account, command, reason):
             return "The token_command of account \(account) (\(command)) \(reason). Run it yourself to check it prints the token on its first line."
+        case let .invalidName(name, reason):
+            return "\(TerminalText.line(ImportError.quoted(name))) cannot be an account's name: \(reason). Choose another with --name."
+        case let .nameTaken(name, network, server):
+            return "An account named \(TerminalText.line(name)) already exists (\(network), \(TerminalText.line(server))), and this login is another account. Give this one another name with --name, or replace that one with --replace."
         }
     }
 }

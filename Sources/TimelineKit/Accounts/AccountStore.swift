@@ -105,18 +105,49 @@ public struct AccountStore: Sendable {
         return result
     }
 
-    /// Stores `account`, replacing the one with the same name. Returns the replaced account.
+    /// Stores `account`, replacing the one with the same name when it is the same account
+    /// (a login again) or when `replacing` says the person means it. Returns the replaced
+    /// account. An unreadable entry of that name is replaced.
+    ///
+    /// - Throws: `.invalidName` when the name breaks the rules (``Account/nameProblem(_:)``),
+    ///   `.nameTaken` when another account has it and `replacing` is false.
     @discardableResult
-    public func save(_ account: Account) throws(AccountError) -> Account? {
-        try update { file in
+    public func save(_ account: Account, replacing: Bool = false) throws(AccountError) -> Account? {
+        if let problem = Account.nameProblem(account.name) { throw .invalidName(name: account.name, reason: problem) }
+        return try update { file throws(AccountError) in
+            file.unreadable.removeAll { $0.entry.name == account.name }
             if let index = file.accounts.firstIndex(where: { $0.name == account.name }) {
                 let previous = file.accounts[index]
+                guard replacing || previous.isSameAccount(as: account) else {
+                    throw .nameTaken(name: account.name, network: previous.network.rawValue, server: previous.server)
+                }
                 file.accounts[index] = account
                 return previous
             }
             file.accounts.append(account)
             return nil
         }
+    }
+
+    /// An entry of the accounts file that cannot be used (a name that breaks the rules, one used
+    /// twice, a missing token, …): left out, so the other accounts work, kept in the file as it
+    /// is, and said by `accounts` and `sync` until it is fixed or removed (`logout NAME`).
+    public struct UnreadableEntry: Sendable, Equatable {
+        /// Its name as the file has it (may hold anything: show it neutralised).
+        public let name: String
+        /// What is wrong, and where in the file.
+        public let reason: String
+    }
+
+    /// The line `accounts` and `sync` say about an entry that cannot be used.
+    public static func unusableNote(_ entry: UnreadableEntry, path: String) -> String {
+        let name = TerminalText.line(entry.name)
+        return "timeline: the account entry \(ImportError.quoted(name)) in \(path) cannot be used (\(TerminalText.line(entry.reason))); the other accounts work. Fix it there, or remove it: timeline logout \(ImportError.quoted(name))\n"
+    }
+
+    /// The entries of the file that cannot be used, in file order.
+    public func unreadableEntries() throws(AccountError) -> [UnreadableEntry] {
+        try load().unreadable.map { UnreadableEntry(name: $0.entry.name, reason: $0.reason) }
     }
 
     /// Forgets the account named `name` and returns it.
@@ -130,6 +161,16 @@ public struct AccountStore: Sendable {
         }
     }
 
+    /// Removes the unreadable entries named `name`; returns how many there were.
+    @discardableResult
+    public func removeUnreadable(named name: String) throws(AccountError) -> Int {
+        try update { file throws(AccountError) in
+            let before = file.unreadable.count
+            file.unreadable.removeAll { $0.entry.name == name }
+            return before - file.unreadable.count
+        }
+    }
+
     // MARK: - The file
 
     /// What the file holds: the accounts this timeline knows, and entries of networks it does
@@ -137,6 +178,8 @@ public struct AccountStore: Sendable {
     private struct Contents {
         var accounts: [Account] = []
         var otherEntries: [AccountsFileEntry] = []
+        /// Entries that cannot be used, with why: written back as they are.
+        var unreadable: [(entry: AccountsFileEntry, reason: String)] = []
     }
 
     private func load() throws(AccountError) -> Contents {
@@ -182,8 +225,14 @@ public struct AccountStore: Sendable {
             } catch {
                 throw invalid(error.offset, "accounts[\(index)]: \(error.reason)")
             }
+            // From here, one bad entry is set aside and the others stay usable.
+            func setAside(_ offset: Int?, _ reason: String) {
+                let place = offset.map { JSONFields.position(of: $0, in: bytes) + ": " } ?? ""
+                contents.unreadable.append((entry, "\(place)accounts[\(index)]: \(reason)"))
+            }
             guard names.insert(entry.name).inserted else {
-                throw invalid(node.offset, "accounts[\(index)]: the name \(entry.name) is used twice")
+                setAside(node.offset, "the name is used twice; only its first entry is used")
+                continue
             }
             guard let network = Account.Network(rawValue: entry.network) else {
                 contents.otherEntries.append(entry)
@@ -192,7 +241,7 @@ public struct AccountStore: Sendable {
             do throws(AccountsFileEntry.Problem) {
                 contents.accounts.append(try entry.account(network: network))
             } catch {
-                throw invalid(error.offset, "accounts[\(index)] (\(entry.name)): \(error.reason)")
+                setAside(error.offset, error.reason)
             }
         }
         return contents
@@ -225,7 +274,7 @@ public struct AccountStore: Sendable {
     }
 
     private func write(_ contents: Contents) throws(AccountError) {
-        let entries = contents.accounts.map(AccountsFileEntry.init) + contents.otherEntries
+        let entries = contents.accounts.map(AccountsFileEntry.init) + contents.otherEntries + contents.unreadable.map(\.entry)
         // Written by hand rather than with JSONEncoder, whose key order changes from run to run:
         // a person reads and edits this file.
         var bytes = Array("{\n  \"version\": \(Self.formatVersion),\n  \"accounts\": [".utf8)
@@ -360,7 +409,7 @@ private struct AccountsFileEntry {
 
     func account(network: Account.Network) throws(Problem) -> Account {
         func problem(_ reason: String) -> Problem { Problem(offset: offset, reason: reason) }
-        guard !name.isEmpty, !name.contains(where: \.isWhitespace) else { throw problem("the name must be non-empty, without spaces") }
+        if let reason = Account.nameProblem(name) { throw problem(reason + "; rename it (or log in again with --name)") }
         do throws(HTTPTransportError) {
             _ = try RequestURL(server)
         } catch {

@@ -30,6 +30,10 @@ struct AccountsCommand: ParsableCommand {
     func run() throws {
         let store = try reportingErrors { try AccountStore.standard() }
         let accounts = try reportingErrors { try store.accounts() }
+        // Said, never in the way of the others (issue 24).
+        for entry in try reportingErrors({ try store.unreadableEntries() }) {
+            Terminal.emitError(AccountStore.unusableNote(entry, path: store.path))
+        }
         if accounts.isEmpty && !json {
             Terminal.emit("No accounts. Log in with: timeline login mastodon SERVER_URL, or timeline login bluesky HANDLE\n")
             return

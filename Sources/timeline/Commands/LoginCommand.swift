@@ -48,6 +48,9 @@ struct LoginCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The account's name in timeline (default: user@server).", valueName: "name"))
     var name: String?
 
+    @Flag(name: .long, help: "Replace another account that has this name (a login to the same account again replaces it without this).")
+    var replace = false
+
     @Flag(name: .customLong("token-stdin"), help: "Read an access token from standard input instead of signing in in a browser.")
     var tokenStdin = false
 
@@ -69,8 +72,8 @@ struct LoginCommand: ParsableCommand {
         if network == "mastodon", appPasswordStdin || service != nil {
             throw ValidationError("--app-password-stdin and --service are for Bluesky; a Mastodon server is the second argument.")
         }
-        if let name, name.isEmpty || name.contains(where: \.isWhitespace) {
-            throw ValidationError("--name must be non-empty, without spaces.")
+        if let name, let problem = Account.nameProblem(name) {
+            throw ValidationError("--name: \(problem).")
         }
         if tokenStdin && tokenCommand != nil {
             throw ValidationError("--token-stdin and --token-command are two ways to give a token; choose one.")
@@ -90,8 +93,9 @@ struct LoginCommand: ParsableCommand {
         } else {
             account = try signInInBrowser(login)
         }
-        let replaced = try reportingErrors { try store.save(account) }
-        Terminal.emit("Logged in to \(account.server) as @\(TerminalText.line(account.acct)) (account \(account.name)\(replaced == nil ? "" : ", replacing the earlier login of that name")).\n")
+        let replaced = try reportingErrors { try store.save(account, replacing: replace) }
+        // The name comes from the server's username: neutralised like everything a server says.
+        Terminal.emit("Logged in to \(account.server) as @\(TerminalText.line(account.acct)) (account \(TerminalText.line(account.name))\(replaced == nil ? "" : ", replacing the earlier login of that name")).\n")
         Terminal.emit(Self.nextStep)
     }
 
@@ -123,9 +127,9 @@ struct LoginCommand: ParsableCommand {
         } catch {
             throw fail(error)
         }
-        let account = Account(name: name ?? session.handle, network: .bluesky, server: service.baseURL, accountID: session.did,
+        let account = Account(name: name ?? Account.defaultBlueskyName(handle: session.handle), network: .bluesky, server: service.baseURL, accountID: session.did,
                               acct: session.handle, client: nil, secret: .session(session))
-        let replaced = try reportingErrors { try store.save(account) }
+        let replaced = try reportingErrors { try store.save(account, replacing: replace) }
         Terminal.emit("Logged in to \(service.baseURL) as @\(TerminalText.line(session.handle)) (account \(TerminalText.line(account.name))\(replaced == nil ? "" : ", replacing the earlier login of that name")).\n")
         Terminal.emit(Self.nextStep)
     }

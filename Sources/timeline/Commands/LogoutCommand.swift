@@ -20,6 +20,13 @@ struct LogoutCommand: ParsableCommand {
 
     func run() throws {
         let store = try reportingErrors { try AccountStore.standard() }
+        // An entry that cannot be used has no session to end: it is only taken out of the file.
+        if try reportingErrors({ try store.unreadableEntries() }).contains(where: { $0.name == name }),
+           (try? store.account(named: name)) == nil {
+            _ = try reportingErrors { try store.removeUnreadable(named: name) }
+            Terminal.emit("Removed the unusable entry \(TerminalText.line(name)) from \(store.path).\n")
+            return
+        }
         let account = try reportingErrors { try store.account(named: name) }
         var outcome = ""
         if account.network == .bluesky {
@@ -43,6 +50,6 @@ struct LogoutCommand: ParsableCommand {
             Terminal.emitError("timeline: the token was made in the server's settings (--token-stdin or --token-command); revoke it there if it should stop working.\n")
         }
         _ = try reportingErrors { try store.remove(named: account.name) }
-        Terminal.emit("Logged out of \(account.name).\(outcome)\n")
+        Terminal.emit("Logged out of \(TerminalText.line(account.name)).\(outcome)\n")
     }
 }

@@ -81,6 +81,11 @@ struct SyncCommand: ParsableCommand {
         // Each account's token is asked for when its turn comes: one failing token_command
         // (a locked password manager) must not stop the other accounts.
         let accounts = try reportingErrors { try account.map { [try accountStore.account(named: $0)] } ?? accountStore.accounts() }
+        if account == nil, !background {
+            for entry in try reportingErrors({ try accountStore.unreadableEntries() }) {
+                Terminal.emitError(AccountStore.unusableNote(entry, path: accountStore.path))
+            }
+        }
         if accounts.isEmpty {
             if quietWhenIdle { return }
             Terminal.emitError("timeline: no accounts to sync. Log in first: timeline login mastodon https://your.server, or timeline login bluesky you.bsky.social\n")
