@@ -73,7 +73,7 @@ func exitStatus(for error: any Error) -> Int32 {
         switch error {
         case .invalidServer, .invalidCode: ExitStatus.usage
         case let .transport(transportError): exitStatus(for: transportError)
-        case .refused: ExitStatus.noPermission
+        case .refused, .issuedTokenRefused: ExitStatus.noPermission
         case .temporaryFailure: ExitStatus.busy
         case .unexpectedAnswer: ExitStatus.protocolError
         }

@@ -126,4 +126,43 @@ struct ServerGapsCommandTests {
         #expect(sync.status == 76, "\(sync.errors)")
         #expect(!sync.errors.contains("timeline login"), "\(sync.errors)")
     }
+
+    /// A server that knows only the classic scopes (Takahē) accepts the browser login: the
+    /// token's scopes satisfy its `verify_credentials`.
+    @Test func aBrowserLoginWorksOnAServerThatKnowsOnlyClassicScopes() throws {
+        let server = try MastodonTestServer()
+        try server.control("settings", ["classic_scopes_only": true])
+        let (scenario, _) = AccountCommandTests.scenario()
+        let login = try InteractiveLogin(scenario: scenario, arguments: ["login", "mastodon", server.baseURL])
+        let result = try login.finish(code: try AccountCommandTests.approve(try login.authorizationURL()))
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+    }
+
+    /// A server that refuses the token it has just issued: the advice is a token from its
+    /// settings, never the same login again (which would loop).
+    @Test func aTokenRefusedRightAfterTheBrowserLoginAdvisesATokenNotTheSameLoginAgain() throws {
+        let server = try MastodonTestServer()
+        try server.control("faults", ["path": "/api/v1/accounts/verify_credentials", "status": 403,
+                                      "body": ["error": "out_of_scope_for_token"]])
+        let (scenario, accountsFile) = AccountCommandTests.scenario()
+        let login = try InteractiveLogin(scenario: scenario, arguments: ["login", "mastodon", server.baseURL])
+        let result = try login.finish(code: try AccountCommandTests.approve(try login.authorizationURL()))
+        #expect(result.status == 77, "\(result.errors)")
+        #expect(result.errors.contains("--token-stdin"), "\(result.errors)")
+        #expect(!result.errors.contains("Log in again"), "\(result.errors)")
+        #expect(!FileManager.default.fileExists(atPath: accountsFile))
+    }
+
+    /// Takahē ignores `Idempotency-Key`: the help promises only what the tool does (the same key
+    /// on every retry) and leaves the rest to the server.
+    @Test func postsHelpPromisesOnlyWhatTheToolDoesWithTheIdempotencyKey() throws {
+        let (scenario, _) = AccountCommandTests.scenario()
+        let help = try scenario.timeline.run(["post", "--help"]).output.replacingOccurrences(of: "\n", with: " ")
+            .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        #expect(!help.contains("never publishes twice"), "\(help)")
+        #expect(!help.contains("is safe"), "\(help)")
+        #expect(help.contains("the same on every retry within one run"), "\(help)")
+        #expect(help.contains("server's decision"), "\(help)")
+    }
 }

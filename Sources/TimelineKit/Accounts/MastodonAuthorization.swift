@@ -11,12 +11,15 @@
 /// try AccountStore.standard().save(login.account(for: me, client: pending.client, secret: .token(token)))
 /// ```
 ///
-/// The scopes asked for are the smallest that cover what `timeline` does (``scopes``):
-/// `read:accounts` (who the token belongs to: `verify_credentials`), `read:statuses` (the home
-/// timeline, the read marker, the user's event stream), `read:notifications` (notifications,
-/// and their events in the stream) and `write:statuses` (posting, and setting the read marker,
-/// which Mastodon files under it). Nothing that follows, blocks, deletes or reads direct
-/// messages' other timelines beyond the home one.
+/// The scopes asked for are the classic `read write` (``scopes``), which every server of the API
+/// knows. Mastodon has had granular scopes (`read:statuses`, `write:statuses`, …) since 2.4.3
+/// and still accepts `read` and `write`; Pleroma and Akkoma accept both kinds; GoToSocial
+/// documents `read` and `write` (granular scopes came later); Takahē knows only `read`,
+/// `write`, `follow` and `push`: its `verify_credentials` requires the whole `read` scope and
+/// answers a token of granular scopes 403 `out_of_scope_for_token`, so the granular set that
+/// `timeline` asked for before made browser logins fail there. Asking for both kinds would
+/// grant their union, which is `read write` again. `timeline` needs reading (the account, the
+/// home timeline, notifications, markers, the stream) and writing statuses and markers.
 public struct MastodonAuthorization: Sendable {
     /// The server's base URL, normalised: `https://host[:port][/path]`, no trailing slash.
     public let server: String
@@ -24,7 +27,7 @@ public struct MastodonAuthorization: Sendable {
     public let transport: any HTTPTransport
 
     /// The scopes `timeline` asks for (see the type's documentation for why each).
-    public static let scopes = "read:accounts read:statuses read:notifications write:statuses"
+    public static let scopes = "read write"
     /// Out-of-band redirect: the server shows the code for the person to copy.
     public static let redirectURI = "urn:ietf:wg:oauth:2.0:oob"
     /// The application's name, shown on the server's authorization page and in its settings.

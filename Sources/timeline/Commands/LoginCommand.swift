@@ -12,8 +12,8 @@ struct LoginCommand: ParsableCommand {
             readable by you only; the timeline database is not touched.
 
             --token-stdin reads an access token instead (create one in the server's settings, \
-            Preferences → Development, with the scopes read:accounts read:statuses \
-            read:notifications write:statuses); --token-command stores a command that prints it \
+            Preferences → Development, with the scopes read and write; on Mastodon \
+            read:accounts read:statuses read:notifications write:statuses are enough); --token-command stores a command that prints it \
             (a password manager), run whenever the token is needed.
 
             Bluesky: `timeline login bluesky HANDLE` with an app password (Settings → Privacy and \
@@ -151,7 +151,15 @@ struct LoginCommand: ParsableCommand {
         if StandardInput.isTerminal { Terminal.emitError("Code: ") }
         let code = StandardInput.readLine() ?? ""
         let token = try reportingErrors { try waitFor { () throws(LoginError) in try await login.exchange(code: code, for: pending) } }
-        let verified = try reportingErrors { try waitFor { () throws(LoginError) in try await login.verifyCredentials(token) } }
+        let verified = try reportingErrors { try waitFor { () throws(LoginError) in
+            do throws(LoginError) {
+                return try await login.verifyCredentials(token)
+            } catch {
+                // "Log in again" would loop: the same approval gives the same token.
+                if case let .refused(server, status, message) = error { throw .issuedTokenRefused(server: server, status: status, message: message) }
+                throw error
+            }
+        } }
         return login.account(for: verified, named: name, client: pending.client, secret: .token(token))
     }
 

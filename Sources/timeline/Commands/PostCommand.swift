@@ -9,10 +9,11 @@ struct PostCommand: ParsableCommand {
         abstract: "Publish a message to your account, or add one written here.",
         discussion: """
             With an account (`timeline login`), the message is published there and the server's \
-            status is stored; with several accounts, --account says which. A request that fails \
-            and is retried never publishes twice: each post carries an Idempotency-Key, which \
-            --idempotency-key lets a script fix, so running the same command again with the same \
-            key after a time-out is safe too.
+            status is stored; with several accounts, --account says which. Each post carries an \
+            Idempotency-Key, the same on every retry within one run; --idempotency-key sets it, \
+            so a script can send the same key again. Whether that prevents a second post is the \
+            server's decision: Mastodon publishes a key once (for an hour), while servers that \
+            ignore the header (Takahē) publish each request.
 
             --local (or no account at all) keeps the message here only: its author is a stored \
             user named by handle (add one with `timeline user`), and it is marked read.
@@ -50,7 +51,7 @@ struct PostCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Who may see it: public, unlisted, private or direct (default: the account's).", valueName: "visibility"))
     var visibility: MastodonPost.Visibility?
 
-    @Option(name: .long, help: ArgumentHelp("The Idempotency-Key to send (default: a new random one).", valueName: "key"))
+    @Option(name: .long, help: ArgumentHelp("The Idempotency-Key to send (default: a new random one); servers that honour it publish a key once.", valueName: "key"))
     var idempotencyKey: String?
 
     @Flag(name: .long, help: "Keep the message here only, written by --as.")

@@ -56,11 +56,11 @@ final class ScriptedTransport: HTTPTransport {
         #expect(pending.client == OAuthClient(id: "cid", secret: "csecret"))
         #expect(pending.usesPKCE)
         let challenge = try #require(pending.pkce?.challenge)
-        #expect(pending.authorizationURL == "https://example.social/oauth/authorize?client_id=cid&scope=read%3Aaccounts%20read%3Astatuses%20read%3Anotifications%20write%3Astatuses&redirect_uri=urn%3Aietf%3Awg%3Aoauth%3A2.0%3Aoob&response_type=code&code_challenge=\(challenge)&code_challenge_method=S256")
+        #expect(pending.authorizationURL == "https://example.social/oauth/authorize?client_id=cid&scope=read%20write&redirect_uri=urn%3Aietf%3Awg%3Aoauth%3A2.0%3Aoob&response_type=code&code_challenge=\(challenge)&code_challenge_method=S256")
         #expect(try await login.exchange(code: " the-code \n", for: pending) == AccessToken("new-token"))
 
         let sent = transport.sent.withLock { $0 }
-        #expect(String(decoding: sent[0].body ?? [], as: UTF8.self) == "client_name=timeline&redirect_uris=urn%3Aietf%3Awg%3Aoauth%3A2.0%3Aoob&scopes=read%3Aaccounts%20read%3Astatuses%20read%3Anotifications%20write%3Astatuses")
+        #expect(String(decoding: sent[0].body ?? [], as: UTF8.self) == "client_name=timeline&redirect_uris=urn%3Aietf%3Awg%3Aoauth%3A2.0%3Aoob&scopes=read%20write")
         let exchange = String(decoding: sent[2].body ?? [], as: UTF8.self)
         #expect(exchange.hasPrefix("grant_type=authorization_code&code=the-code&client_id=cid&client_secret=csecret&redirect_uri="))
         #expect(exchange.hasSuffix("&code_verifier=\(try #require(pending.pkce?.verifier))"))
