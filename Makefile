@@ -42,7 +42,7 @@ DIST_STAGE       := .build/dist
 # The demo keeps its database inside the repository, never in the user's real data.
 DEMO_DB := $(CURDIR)/demo/timeline.sqlite
 
-.PHONY: all deps test-deps build test bench bench-smoke release demo install uninstall dist dist-check man completions clean
+.PHONY: all deps test-deps build test test-takahe bench bench-smoke release demo install uninstall dist dist-check man completions clean
 
 all: build
 
@@ -83,8 +83,19 @@ build: deps
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory test-takahe
 	$(MAKE) --no-print-directory bench-smoke
 	$(MAKE) --no-print-directory dist-check
+
+## test-takahe: the end-to-end suite against a real Mastodon-API server, Takahē, started from
+## ../shared/real-servers/takahe beside the checkout (its start installs PostgreSQL, python3-venv
+## and the pip packages it needs on a fresh machine): about a minute warm; a cold start adds pip
+## and migrations (README, Real servers). It never skips: no Takahē folder, no PostgreSQL or no
+## pip is a failure.
+TAKAHE_DIR ?= $(CURDIR)/../shared/real-servers/takahe
+test-takahe: deps
+	$(SWIFT) build
+	tools/takahe-e2e/run "$$($(SWIFT) build --show-bin-path)/timeline" --takahe "$(TAKAHE_DIR)"
 
 ## bench: the full benchmark run (at most 10 minutes): a table and bench-results.json. The
 ## sqlite3 shell is the peer the commands are measured against (stages 9 to 11).
