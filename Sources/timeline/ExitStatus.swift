@@ -92,7 +92,7 @@ func exitStatus(for error: any Error) -> Int32 {
         case let .store(storeError): exitStatus(for: storeError)
         case .rejected, .invalidResponse, .notSupported: ExitStatus.protocolError
         case .cancelled: ExitStatus.failure
-        case .rateLimited, .timelineBeingRebuilt, .serverFailed, .markerConflict: ExitStatus.busy
+        case .rateLimited, .timelineBeingRebuilt, .serverFailed, .markerConflict, .timeLimitReached: ExitStatus.busy
         }
     case is SyncGate.Failure: ExitStatus.failure
     case is ValidationError: ExitStatus.usage

@@ -248,4 +248,47 @@ import TimelineKit
         #expect(replaced.status == 0, "\(replaced.errors)")
         #expect(try scenario.timeline.run(["accounts", "--json"]).output.contains(#""name":"\#(mastodonName)","network":"bluesky""#))
     }
+
+    // MARK: 6. Every sync bounded in time
+
+    /// A home timeline that answers after `delay` seconds, one status a page, always with an
+    /// older page to fetch.
+    static func slowRoutes(delay: Double) -> [String: Any] {
+        var routes = mastodonRoutes()
+        let page = HostileServer.answer(headers: ["Link": #"<{BASE}/api/v1/timelines/home?max_id={ID}>; rel="next""#],
+                                        body: "[" + status("{ID}") + "]", delay: delay)
+        routes["/api/v1/timelines/home"] = page
+        routes["/api/v1/notifications"] = page
+        return routes
+    }
+
+    @Test func aSyncOfASlowServerStopsAtItsTimeLimitStoresWhatCameAndReleasesTheLock() throws {
+        let server = try HostileServer()
+        try server.routes(Self.slowRoutes(delay: 1))
+        let scenario = try Self.loggedIn(to: server)
+        let started = Date()
+        let sync = try scenario.timeline.run(["sync", "--time-limit", "4s"])
+        let seconds = Date().timeIntervalSince(started)
+        #expect(sync.status == 75, "\(sync.errors)")
+        #expect(sync.errors.contains("time limit of 4 s"), "\(sync.errors)")
+        #expect(seconds < 7, "\(seconds) s")
+        let requests = try server.requests().filter { ($0["path"] as? String) == "/api/v1/timelines/home" }.count
+        #expect((3 ... 5).contains(requests), "\(requests) requests")
+        // What came in time is stored, and the lock is free at once for the next sync.
+        #expect(Int(try scenario.sqlite("SELECT count(*) FROM messages")) ?? 0 >= 2)
+        let next = try scenario.timeline.run(["sync", "--time-limit", "2s"])
+        #expect(next.status == 75 && !next.errors.contains("another"), "\(next.errors)")
+    }
+
+    @Test func anAnswerTricklingSlowerThanTheMinimumRateEndsLongBeforeItsTimeout() async throws {
+        let server = try HostileServer()
+        try server.route("/trickle", HostileServer.answer(body: String(repeating: "x", count: 200), trickle: 2))
+        var request = HTTPRequest(url: server.baseURL + "/trickle", timeout: .seconds(30))
+        request.slowTransferWindow = .seconds(2)
+        let started = ContinuousClock.now
+        await #expect(throws: HTTPTransportError.timedOut(url: request.url, after: .seconds(30))) {
+            _ = try await CurlTransport().send(request)
+        }
+        #expect(ContinuousClock.now - started < .seconds(6))
+    }
 }

@@ -44,9 +44,14 @@ public struct BlueskySync: Sendable {
         public var maximumPagesPerTimeline: Int
         /// Whether `run()` syncs notifications.
         public var syncsNotifications: Bool
+        /// How long `run()` may take in all (``RequestPolicy/defaultSyncTimeLimit``); `nil`: as
+        /// long as its requests take.
+        public var timeLimit: Duration?
 
         public init(homeDepth: Int = 200, notificationDepth: Int = 100, pageSize: Int = 100,
-                    maximumPagesPerTimeline: Int = 10, syncsNotifications: Bool = true) {
+                    maximumPagesPerTimeline: Int = 10, syncsNotifications: Bool = true,
+                    timeLimit: Duration? = RequestPolicy.defaultSyncTimeLimit) {
+            self.timeLimit = timeLimit
             self.homeDepth = max(1, homeDepth)
             self.notificationDepth = max(1, notificationDepth)
             self.pageSize = min(100, max(1, pageSize))
@@ -88,7 +93,8 @@ public struct BlueskySync: Sendable {
     @discardableResult
     public func run() async throws(ServerError) -> SyncSummary {
         guard client.currentSession != nil else { throw .unauthorized(server: client.service.baseURL) }
-        return try await pager.run(clock: client.clock, requestsSent: { client.requestsSent }, secrets: { client.secrets }) { summary throws(ServerError) in
+        return try await pager.run(clock: client.clock, requestsSent: { client.requestsSent }, secrets: { client.secrets },
+                                   within: (client.requester, options.timeLimit)) { summary throws(ServerError) in
             let home = try await sync(.home)
             summary.newStatuses = home.newEntries
             summary.gapsLeft = home.gapsLeft

@@ -61,8 +61,12 @@ extension MastodonSync {
         guard client.server.mayReceiveCredentials(url) else {
             throw .invalidResponse(url: url, problem: "it is plain http, and the token of \(client.server.origin) never goes over plain http.")
         }
-        let request = HTTPRequest(method: .get, url: url, headers: client.headers(accept: "text/event-stream"),
+        var request = HTTPRequest(method: .get, url: url, headers: client.headers(accept: "text/event-stream"),
                                   timeout: Self.streamSilenceLimit)
+        // The keep-alive window, enforced by curl itself too: a stream that stays silent
+        // (no heartbeat) for the whole window is dropped, even if this process is gone.
+        request.minimumBytesPerSecond = 1
+        request.slowTransferWindow = Self.streamSilenceLimit
         let receiver = StreamReceiver(sync: self, url: url, onEvent: onEvent)
         let response: HTTPResponse
         do {

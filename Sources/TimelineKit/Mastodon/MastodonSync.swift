@@ -64,11 +64,16 @@ public struct MastodonSync: Sendable {
         public var syncsReadMarker: Bool
         /// Retries, back-off and the rate limit.
         public var policy: RequestPolicy
+        /// How long `run()` may take in all (``RequestPolicy/defaultSyncTimeLimit``); `nil`: as
+        /// long as its requests take.
+        public var timeLimit: Duration?
 
         public init(
             homeDepth: Int = 200, notificationDepth: Int = 80, pageSize: Int = 40, maximumPagesPerTimeline: Int = 25,
-            syncsNotifications: Bool = true, syncsReadMarker: Bool = true, policy: RequestPolicy = RequestPolicy()
+            syncsNotifications: Bool = true, syncsReadMarker: Bool = true, policy: RequestPolicy = RequestPolicy(),
+            timeLimit: Duration? = RequestPolicy.defaultSyncTimeLimit
         ) {
+            self.timeLimit = timeLimit
             self.homeDepth = max(1, homeDepth)
             self.notificationDepth = max(1, notificationDepth)
             self.pageSize = max(1, pageSize)
@@ -138,7 +143,8 @@ public struct MastodonSync: Sendable {
     ///   goes on from it.
     @discardableResult
     public func run() async throws(ServerError) -> SyncSummary {
-        try await pager.run(clock: client.clock, requestsSent: { client.requestsSent }, secrets: { client.secrets }) {
+        try await pager.run(clock: client.clock, requestsSent: { client.requestsSent }, secrets: { client.secrets },
+                            within: (client.requester, options.timeLimit)) {
             summary throws(ServerError) in
             let home = try await sync(.home)
             summary.newStatuses = home.newEntries

@@ -42,6 +42,12 @@ struct CurlConfiguration: Sendable {
         // environment would otherwise receive the token in clear text.
         if url.scheme == "http" { lines.append("noproxy = \"*\"") }
         let seconds = Self.seconds(request.timeout)
+        // curl's own check, so that it holds even when this process is gone: below the rate
+        // for the whole window (the wait for the answer's first byte included), curl ends.
+        // curl's time limits are whole seconds here.
+        let window = max(1, request.slowTransferWindow.components.seconds)
+        lines.append("speed-limit = \(max(1, request.minimumBytesPerSecond))")
+        lines.append("speed-time = \(window)")
         if streaming {
             lines.append("no-buffer")
             lines.append("connect-timeout = \(seconds)")

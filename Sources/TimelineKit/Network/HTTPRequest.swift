@@ -28,6 +28,14 @@ public struct HTTPRequest: Sendable, Hashable {
     /// The largest body accepted; a larger one fails with
     /// ``HTTPTransportError/responseTooLarge(url:limit:)`` rather than filling memory.
     public var maximumResponseBytes: Int
+    /// The slowest transfer accepted, in bytes a second, and for how long it may last: an
+    /// answer (or the wait for it) slower than `minimumBytesPerSecond` throughout
+    /// `slowTransferWindow` ends as ``HTTPTransportError/timedOut(url:after:)``, so a server
+    /// that trickles a byte a second cannot hold a sync for the whole `timeout` (issue 24).
+    /// On a stream, the window is its keep-alive: a silent stream is dropped after it.
+    public var minimumBytesPerSecond: Int = 256
+    /// See `minimumBytesPerSecond`.
+    public var slowTransferWindow: Duration = .seconds(10)
 
     /// A request with the given parts; 30 seconds and 8 MiB unless told otherwise.
     public init(

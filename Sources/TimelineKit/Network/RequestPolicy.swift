@@ -39,6 +39,12 @@ public struct RequestPolicy: Sendable, Hashable {
         self.requestTimeout = requestTimeout
     }
 
+    /// How long one account's sync may take in all, its requests, retries and waits included,
+    /// unless told otherwise (`sync --time-limit`): two minutes, so that a sync started at a
+    /// shell's start-up, which holds the sync lock, gives up within a couple of minutes however
+    /// slowly a server answers, and stores what it fetched until then (issue 24).
+    public static let defaultSyncTimeLimit: Duration = .seconds(120)
+
     /// The wait after failed attempt number `attempt` (1-based): 1 s, 2 s, 4 s… up to the maximum.
     func backoff(afterAttempt attempt: Int) -> Duration {
         var wait = initialBackoff

@@ -47,6 +47,9 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     case markerConflict(url: String, attempts: Int)
     /// A reply was asked to a message that did not come from this account's server.
     case replyTargetElsewhere(messageID: String, server: String)
+    /// The sync's time limit (``RequestPolicy/defaultSyncTimeLimit``, `sync --time-limit`) ran
+    /// out: the server answered too slowly. What was fetched before is stored.
+    case timeLimitReached(url: String, limit: Duration)
     /// The work was cancelled (the task, or the person).
     case cancelled
     /// The database refused the write or read.
@@ -55,7 +58,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether trying again later can succeed without anyone changing anything.
     public var isTemporary: Bool {
         switch self {
-        case .rateLimited, .timelineBeingRebuilt, .serverFailed, .markerConflict: true
+        case .rateLimited, .timelineBeingRebuilt, .serverFailed, .markerConflict, .timeLimitReached: true
         case let .unreachable(error, _):
             switch error {
             case .timedOut, .cannotConnect, .malformedResponse: true
@@ -102,6 +105,8 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(url): the read position changed on the server while it was being set (409 Conflict, \(Self.times(attempts))). Run sync again."
         case let .replyTargetElsewhere(messageID, server):
             return "Message \(ImportError.quoted(messageID)) did not come from \(server), so it has no ID there to reply to. Reply to a message synced from \(server)."
+        case let .timeLimitReached(url, limit):
+            return "The sync stopped at its time limit of \(limit.components.seconds) s, waiting for \(url): the server answers too slowly. What was fetched is stored, and the next sync goes on from there."
         case .cancelled:
             return "The request was cancelled."
         case let .store(error):

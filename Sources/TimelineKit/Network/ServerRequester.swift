@@ -31,6 +31,31 @@ final class ServerRequester: Sendable {
     private struct State {
         var rateLimit: RateLimit?
         var requestsSent = 0
+        /// When the work under way must end (``within(_:_:)``), and the limit it came from.
+        var deadline: (at: Date, limit: Duration)?
+    }
+
+    /// Runs `body` with a time limit on all of its requests, retries and waits: from now on,
+    /// no request starts, no wait goes on and no answer is waited for after `limit`, and the
+    /// request under way then fails with `.timeLimitReached`. `nil`: no limit.
+    func within<T>(_ limit: Duration?, _ body: () async throws(ServerError) -> T) async throws(ServerError) -> T {
+        guard let limit else { return try await body() }
+        let end = clock.now().addingTimeInterval(Self.seconds(limit))
+        state.withLock { $0.deadline = (end, limit) }
+        defer { state.withLock { $0.deadline = nil } }
+        return try await body()
+    }
+
+    /// The time left before the deadline, if there is one; throws when none is left.
+    private func timeLeft(url: String) throws(ServerError) -> Duration? {
+        guard let deadline = state.withLock({ $0.deadline }) else { return nil }
+        let left = Self.duration(from: clock.now(), to: deadline.at)
+        guard left > .zero else { throw .timeLimitReached(url: url, limit: deadline.limit) }
+        return left
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     init(transport: any HTTPTransport, policy: RequestPolicy, clock: SyncClock, userAgent: String) {
@@ -71,17 +96,20 @@ final class ServerRequester: Sendable {
         var rateLimitWaits = 0
         while true {
             try await waitForRateLimit(url: url)
+            var bounded = request
+            if let left = try timeLeft(url: url) { bounded.timeout = min(request.timeout, left) }
             attempt += 1
             state.withLock { $0.requestsSent += 1 }
             let response: HTTPResponse
             do {
-                response = try await transport.send(request)
+                response = try await transport.send(bounded)
             } catch {
+                _ = try timeLeft(url: url)
                 if case .cancelled = error { throw .cancelled }
                 guard Self.isPassing(error), attempt < policy.maximumAttempts else {
                     throw .unreachable(error, attempts: attempt)
                 }
-                try await pause(policy.backoff(afterAttempt: attempt))
+                try await pause(policy.backoff(afterAttempt: attempt), url: url)
                 continue
             }
             let now = clock.now()
@@ -98,7 +126,7 @@ final class ServerRequester: Sendable {
                     if response.status == 206 { throw .timelineBeingRebuilt(url: url, attempts: attempt) }
                     throw .serverFailed(url: url, status: response.status, attempts: attempt)
                 }
-                try await pause(policy.backoff(afterAttempt: attempt))
+                try await pause(policy.backoff(afterAttempt: attempt), url: url)
             case 200 ..< 300:
                 return response
             case 429:
@@ -108,7 +136,7 @@ final class ServerRequester: Sendable {
                 guard wait <= policy.maximumRateLimitWait, rateLimitWaits <= 2 else {
                     throw .rateLimited(url: url, retryAt: retryAt)
                 }
-                try await pause(wait)
+                try await pause(wait, url: url)
                 attempt -= 1  // waiting out the limit is not a failed attempt
             default:
                 throw .rejected(url: url, status: response.status, reason: ServerError.reason(inBody: response.body, hiding: secrets))
@@ -125,11 +153,15 @@ final class ServerRequester: Sendable {
         guard reset > now else { return }
         let wait = Self.duration(from: now, to: reset)
         guard wait <= policy.maximumRateLimitWait else { throw .rateLimited(url: url, retryAt: reset) }
-        try await pause(wait)
+        try await pause(wait, url: url)
         state.withLock { $0.rateLimit = nil }
     }
 
-    private func pause(_ duration: Duration) async throws(ServerError) {
+    /// Waits `duration`, or throws `.timeLimitReached` at once when that would pass the deadline.
+    private func pause(_ duration: Duration, url: String) async throws(ServerError) {
+        if let left = try timeLeft(url: url), duration >= left {
+            throw .timeLimitReached(url: url, limit: state.withLock { $0.deadline?.limit } ?? duration)
+        }
         do {
             try await clock.sleep(duration)
         } catch {

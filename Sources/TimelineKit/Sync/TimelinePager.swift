@@ -93,12 +93,16 @@ struct TimelinePager: Sendable {
     /// Runs one account's sync, `body`, and ends it as every sync ends: each timeline marked
     /// synced now, the snapshot rewritten once (also after a failure, when something was stored
     /// before it), the requests counted.
+    /// `within` bounds the whole of it: the requester's requests end by `timeLimit` from now.
     func run(
         clock: SyncClock, requestsSent: () -> Int, secrets: () -> Secrets,
+        within limit: (requester: ServerRequester, timeLimit: Duration?),
         _ body: (inout SyncSummary) async throws(ServerError) -> Void
     ) async throws(ServerError) -> SyncSummary {
         do {
-            return try await runHidingNothing(clock: clock, requestsSent: requestsSent, body)
+            return try await limit.requester.within(limit.timeLimit) { () async throws(ServerError) -> SyncSummary in
+                try await runHidingNothing(clock: clock, requestsSent: requestsSent, body)
+            }
         } catch {
             // Whatever a page, a field or a refusal quoted, a sync's error never shows a token.
             throw error.hiding(secrets())

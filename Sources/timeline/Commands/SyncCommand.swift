@@ -48,9 +48,29 @@ struct SyncCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("How many of the newest home entries the first sync of an account keeps (default 200).", valueName: "n"))
     var depth: Int?
 
+    @Option(name: .long, help: ArgumentHelp("How long each account's sync may take, requests and waits included: 30s, 2m (default 2m). What was fetched by then is stored.", valueName: "duration"))
+    var timeLimit: String?
+
+    /// `--time-limit`'s value: whole seconds (`45`, `45s`) or minutes (`2m`), from 1 s to an hour.
+    static func timeLimitSeconds(_ text: String) -> Int64? {
+        var digits = Substring(text)
+        var unit: Int64 = 1
+        if digits.hasSuffix("s") { digits = digits.dropLast() } else if digits.hasSuffix("m") { digits = digits.dropLast(); unit = 60 }
+        guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let count = Int64(digits) else { return nil }
+        let seconds = count * unit
+        return (1 ... 3600).contains(seconds) ? seconds : nil
+    }
+
+    private var syncTimeLimit: Duration {
+        timeLimit.flatMap(Self.timeLimitSeconds).map { .seconds($0) } ?? RequestPolicy.defaultSyncTimeLimit
+    }
+
     func validate() throws {
         if let depth, !(1 ... 10_000).contains(depth) {
             throw ValidationError("--depth: give a number of entries from 1 to 10000.")
+        }
+        if let timeLimit, Self.timeLimitSeconds(timeLimit) == nil {
+            throw ValidationError("--time-limit: '\(timeLimit)' is not a time from 1s to 60m; give seconds (45s) or minutes (2m).")
         }
         if let ifOlder, AgeLimit(ifOlder) == nil {
             throw ValidationError("--if-older: '\(ifOlder)' is not a duration; give \(AgeLimit.usage).")
@@ -74,6 +94,7 @@ struct SyncCommand: ParsableCommand {
             if let account { arguments += ["--account", account] }
             if let ifOlder { arguments += ["--if-older", ifOlder] }
             if let depth { arguments += ["--depth", String(depth)] }
+            if let timeLimit { arguments += ["--time-limit", timeLimit] }
             try reportingErrors { try gate.startInBackground(executable: Self.ownExecutable, arguments: arguments) }
             return
         }
@@ -137,12 +158,12 @@ struct SyncCommand: ParsableCommand {
                 case .mastodon:
                     let token = try account.accessToken()
                     let sync = try MastodonSync(store: store, account: account, token: token, transport: transport,
-                                                options: MastodonSync.Options(homeDepth: depth ?? 200))
+                                                options: MastodonSync.Options(homeDepth: depth ?? 200, timeLimit: syncTimeLimit))
                     summary = try waitFor { () async throws(ServerError) -> SyncSummary in try await sync.run() }
                 case .bluesky:
                     let client = try accountStore.blueskyClient(for: account, transport: transport)
                     let sync = BlueskySync(store: store, account: account.name, client: client,
-                                           options: BlueskySync.Options(homeDepth: depth ?? 200))
+                                           options: BlueskySync.Options(homeDepth: depth ?? 200, timeLimit: syncTimeLimit))
                     summary = try waitFor { () async throws(ServerError) -> SyncSummary in try await sync.run() }
                 }
                 results.append(AccountSync(account: account, summary: summary))

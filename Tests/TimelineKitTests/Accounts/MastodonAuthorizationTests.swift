@@ -95,7 +95,7 @@ final class ScriptedTransport: HTTPTransport {
         #expect(await verify(ScriptedTransport.json(200, "<html>")) == .unexpectedAnswer(url: "https://example.social/api/v1/accounts/verify_credentials", status: 200, reason: "its body is not the JSON expected"))
         // A server that quotes the token, or sends escape sequences, has neither reach the terminal.
         let quoting = await verify(ScriptedTransport.json(401, #"{"error":"bad token the-token","error_description":"\u001b[2J\u0007gone"}"#))
-        #expect(quoting == .refused(server: "https://example.social", status: 401, message: "bad token …: ␛[2J␇gone"))
+        #expect(quoting == .refused(server: "https://example.social", status: 401, message: "bad token \(Secrets.mark): ␛[2J␇gone"))
         let transportFailure = await verify(HTTPResponse(status: 0))
         #expect(transportFailure != nil)
     }
