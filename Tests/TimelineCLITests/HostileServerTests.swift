@@ -289,6 +289,6 @@ import TimelineKit
         await #expect(throws: HTTPTransportError.timedOut(url: request.url, after: .seconds(30))) {
             _ = try await CurlTransport().send(request)
         }
-        #expect(ContinuousClock.now - started < .seconds(6))
+        #expect(ContinuousClock.now - started < .seconds(15))  // the timeout is 30 s
     }
 }
