@@ -51,7 +51,7 @@ func exitStatus(for error: any Error) -> Int32 {
         case .databaseMissing: ExitStatus.noInput
         case .databaseNewerThanLibrary: ExitStatus.newerDatabase
         case .readOnly: ExitStatus.readOnly
-        case .unknownAuthor, .unknownMessages, .invalidValue: ExitStatus.dataError
+        case .unknownAuthor, .unknownMessages, .invalidValue, .ambiguousMessageReference: ExitStatus.dataError
         case .invalidSearch: ExitStatus.usage
         case .notATimelineDatabase, .cannotOpen, .snapshotNotWritten, .sqlite: ExitStatus.failure
         }

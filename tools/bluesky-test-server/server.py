@@ -27,6 +27,7 @@ Endpoints (XRPC, under /xrpc/; the entryway serves the com.atproto.server ones a
   GET  com.atproto.identity.resolveHandle ?handle
   GET  app.bsky.actor.getProfile          ?actor (a handle or DID)
   POST com.atproto.repo.createRecord      {"repo", "collection": "app.bsky.feed.post", "record"}
+  POST com.atproto.repo.deleteRecord      {"repo", "collection": "app.bsky.feed.post", "rkey"}
 
 Control (no authentication; tests only; on both ports):
   GET  /_control/state      counts, seen_at, the records created, the session generation, every
@@ -138,6 +139,7 @@ class Data:
         self.requests = []
         self.faults = []
         self.created = []
+        self.deleted = []          # URIs of records deleted (com.atproto.repo.deleteRecord)
         self.seen_at = None
         self.rate_used = 0
         self.notifications = []
@@ -446,13 +448,26 @@ class Handler(BaseHTTPRequestHandler):
             self.data.posts[uri] = view
         self.send(200, {"uri": uri, "cid": view["cid"]}, headers)
 
+    @authorized
+    def delete_record(self, query, body, headers):
+        """As a PDS does: deleting a record that is not there succeeds too."""
+        if body.get("collection") != "app.bsky.feed.post" or not isinstance(body.get("rkey"), str):
+            return self.error(400, "InvalidRequest", "only app.bsky.feed.post records are served here")
+        if body.get("repo") not in (ME, self.data.handle):
+            return self.error(400, "InvalidRequest", "repo must be the session's account")
+        uri = "at://%s/app.bsky.feed.post/%s" % (ME, body["rkey"])
+        with self.data.lock:
+            self.data.posts.pop(uri, None)
+            self.data.deleted.append(uri)
+        self.send(200, {}, headers)
+
     # -- control -------------------------------------------------------------------------------
 
     def control(self, path, body):
         with self.data.lock:
             if path == "/_control/state":
                 answer = {"posts": len(self.data.feed), "generation": self.data.generation, "seen_at": self.data.seen_at,
-                          "created": self.data.created, "live_refresh_tokens": len(self.data.refresh),
+                          "created": self.data.created, "deleted": self.data.deleted, "live_refresh_tokens": len(self.data.refresh),
                           "tokens": self.data.issued, "did": ME, "pds": self.server.pds_url,
                           "people": [{"did": p["did"], "handle": p["handle"]} for p in self.data.people]}
             elif path == "/_control/requests":
@@ -485,6 +500,7 @@ ROUTES = {
     ("POST", "app.bsky.notification.updateSeen"): Handler.update_seen,
     ("GET", "com.atproto.identity.resolveHandle"): Handler.resolve_handle,
     ("POST", "com.atproto.repo.createRecord"): Handler.create_record,
+    ("POST", "com.atproto.repo.deleteRecord"): Handler.delete_record,
     ("GET", "app.bsky.actor.getProfile"): Handler.get_profile,
 }
 

@@ -413,6 +413,8 @@ class Handler(BaseHTTPRequestHandler):
         route = ROUTES.get((self.command, path))
         if route is None and path.startswith("/api/v1/statuses/") and self.command == "GET":
             route = Handler.status_by_id
+        if route is None and path.startswith("/api/v1/statuses/") and self.command == "DELETE":
+            route = Handler.delete_status
         if route is None:
             return self.error(404, "Record not found")
         return route(self, path, query, body)
@@ -820,6 +822,20 @@ class Handler(BaseHTTPRequestHandler):
             status = self.data.by_id.get(path.rsplit("/", 1)[-1])
         if status is None:
             return self.error(404, "Record not found", headers)
+        self.send(200, status, headers)
+
+    @api
+    def delete_status(self, path, query, body, headers):
+        """Mastodon answers with the deleted status; only its author may delete it."""
+        with self.data.lock:
+            status = self.data.by_id.get(path.rsplit("/", 1)[-1])
+            if status is None:
+                return self.error(404, "Record not found", headers)
+            if status["account"]["id"] != self.data.me["id"]:
+                return self.error(403, "This action is not allowed", headers)
+            del self.data.by_id[status["id"]]
+            self.data.statuses.remove(status)
+            self.data.broadcast("delete", status["id"])
         self.send(200, status, headers)
 
     def instance(self, path, query, body):

@@ -20,6 +20,9 @@ public enum TimelineStoreError: Error, Sendable, Equatable, CustomStringConverti
     case unknownMessages(ids: [String], given: Int)
     /// A value cannot be stored as given.
     case invalidValue(field: String, reason: String)
+    /// A reference a person typed (a server's ID, a web address) names more than one stored
+    /// message: the whole stored ID tells them apart.
+    case ambiguousMessageReference(reference: String, matches: [String])
     /// The database could not be created or opened (permissions, missing directory, disk full).
     case cannotOpen(path: String, reason: String)
     /// The database cannot be written where it is: `unwritable` (the database file, its `-wal`
@@ -57,6 +60,8 @@ public enum TimelineStoreError: Error, Sendable, Equatable, CustomStringConverti
             Self.unknownMessagesExplanation(ids, given: given)
         case let .invalidValue(field, reason):
             "Invalid \(field): \(reason). Nothing was written."
+        case let .ambiguousMessageReference(reference, matches):
+            "\(ImportError.quoted(reference)) names \(Counted(matches.count, "stored message")): \(matches.prefix(Self.unknownIDsQuoted).map(ImportError.quoted).joined(separator: ", ")). Nothing was changed; give the whole ID of the one you mean."
         case let .cannotOpen(path, reason):
             "Cannot open \(path): \(reason)."
         case let .readOnly(path, unwritable, reason):

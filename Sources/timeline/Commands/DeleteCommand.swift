@@ -1,28 +1,48 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import TimelineKit
 
 struct DeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
-        abstract: "Delete messages by ID.",
+        abstract: "Delete your posts at their server, or forget messages here.",
         discussion: """
-            All or nothing: when any ID matches no message, nothing is deleted, the IDs that \
-            matched nothing are named, and the exit status is 65. --json prints \
-            {"deleted": N}.
+            A post you wrote with an account you are logged in to is deleted at its server too \
+            (Mastodon: the status; Bluesky: the record), then here; on a terminal timeline asks \
+            first, and scripts pass --yes. Anyone else's post cannot be deleted at its server: it \
+            is forgotten here only, and a later sync may bring it back. --local forgets every \
+            message given here only, yours too.
 
-            Example:
+            Messages are named by stored ID, the server's own ID or the post's web address. \
+            When any matches no stored message, nothing is deleted, the ones that matched nothing \
+            are named, and the exit status is 65. --json prints {"deleted": N, \
+            "deleted_at_server": M}.
+
+            Examples:
               timeline delete 113542871234567890
+              timeline delete --yes https://mastodon.social/@me/113542871234567890
+              timeline delete --local mastodon.social/113542871234567890
             """)
 
     @OptionGroup var location: LocationOptions
 
-    @Argument(help: "Message IDs.")
+    @Argument(help: "Messages: stored IDs (as `show --json` prints them), servers' own IDs or posts' web addresses.")
     var ids: [String]
 
-    @Flag(name: .long, help: "Print one JSON object: {\"deleted\": N}.")
+    @Flag(name: .long, help: "Forget the messages here only, even your own posts (they stay at their servers).")
+    var local = false
+
+    @Flag(name: .long, help: "Delete your posts at their server without asking (for scripts).")
+    var yes = false
+
+    @Flag(name: .long, help: "Print one JSON object: {\"deleted\": N, \"deleted_at_server\": M}.")
     var json = false
 
-    var request: Request { Request(db: location.db, ids: ids, json: json) }
+    var request: Request { Request(db: location.db, ids: ids, local: local, yes: yes, json: json) }
 
     func validate() throws { try request.validate() }
 
@@ -32,17 +52,20 @@ struct DeleteCommand: ParsableCommand {
     struct Request: QuickRequest {
         var db: String?
         var ids: [String]
+        var local = false
+        var yes = false
         var json = false
 
         static let options: Set<String> = []
-        static let flags: Set<String> = ["--json"]
+        static let flags: Set<String> = ["--json", "--local", "--yes"]
 
-        init(db: String?, ids: [String], json: Bool) {
-            (self.db, self.ids, self.json) = (db, ids, json)
+        init(db: String?, ids: [String], local: Bool, yes: Bool, json: Bool) {
+            (self.db, self.ids, self.local, self.yes, self.json) = (db, ids, local, yes, json)
         }
 
         init?(_ arguments: PlainArguments) {
-            self.init(db: arguments.value("--db"), ids: arguments.positionals, json: arguments.flag("--json"))
+            self.init(db: arguments.value("--db"), ids: arguments.positionals, local: arguments.flag("--local"),
+                      yes: arguments.flag("--yes"), json: arguments.flag("--json"))
             if (try? validate()) == nil { return nil }
         }
 
@@ -53,13 +76,82 @@ struct DeleteCommand: ParsableCommand {
 
         func run() throws(ExitCode) {
             let store = try LocationOptions.openStore(db: db, create: false)
-            let deleted = try reportingErrors { try store.deleteMessages(ids: ids, unknownIDs: .refuse) }
+            let resolved = try reportingErrors { try store.withMessageReferences(ids) { ids throws(TimelineStoreError) in
+                let found = try store.messages(ids: ids)
+                if found.count < Set(ids).count {
+                    let stored = Set(found.map(\.id))
+                    throw .unknownMessages(ids: ids.filter { !stored.contains($0) }, given: ids.count)
+                }
+                return ids
+            } }
+            var messages = try reportingErrors { try store.messages(ids: resolved) }
+            var atServer: [(Message, Account)] = []
+            if !local {
+                let accountStore = try reportingErrors { try AccountStore.standard() }
+                for message in messages {
+                    if let account = try reportingErrors({ try accountStore.author(of: message) }) { atServer.append((message, account)) }
+                }
+                if !atServer.isEmpty && !yes { try confirm(atServer) }
+                var deletedAtServer = 0
+                for (message, account) in atServer {
+                    do {
+                        try waitFor { () async throws in
+                            try await accountStore.deleteAtServer(message, of: account, in: store, transport: CurlTransport())
+                        }
+                        deletedAtServer += 1
+                    } catch {
+                        Terminal.emitError("timeline: \(TerminalText.line(account.name)): \(TerminalText.line(message.id)) was not deleted at the server: \(error)\n")
+                        if deletedAtServer > 0 {
+                            Terminal.emitError("timeline: \(Counted(deletedAtServer, "post")) before it \(deletedAtServer == 1 ? "was" : "were") deleted at the server and here; nothing else was changed.\n")
+                        }
+                        throw ExitCode(exitStatus(for: error))
+                    }
+                }
+                let own = Set(atServer.map(\.0.id))
+                messages.removeAll { own.contains($0.id) }
+            }
+            let forgotten = try reportingErrors { try store.deleteMessages(ids: messages.map(\.id), unknownIDs: .refuse) }
+            report(deletedAtServer: atServer.count, forgotten: forgotten)
+        }
+
+        /// Deleting at a server cannot be undone: a person says yes to it, or a script says --yes.
+        private func confirm(_ posts: [(Message, Account)]) throws(ExitCode) {
+            guard StandardInput.isTerminal else {
+                Terminal.emitError("timeline: \(posts.count == 1 ? "that is your post" : "\(Counted(posts.count, "of them", plural: "of them")) are your posts"); deleting at the server asks first, but standard input is not a terminal. Add --yes to delete at the server, or --local to forget here only. Nothing was deleted.\n")
+                throw ExitCode(ExitStatus.usage)
+            }
+            for (message, account) in posts.prefix(5) {
+                let text = TerminalText.line(message.contentWarning ?? message.text)
+                Terminal.emitError("  \(TerminalText.line(account.name)): \"\(text.count > 60 ? text.prefix(59) + "…" : Substring(text))\"\n")
+            }
+            if posts.count > 5 { Terminal.emitError("  and \(Counted(posts.count - 5, "more post"))\n") }
+            Terminal.emitError("Delete \(posts.count == 1 ? "this post" : "these \(Counted(posts.count, "post"))") at the server, for everyone? [y/N] ")
+            let answer = StandardInput.readLine()?.filter { !$0.isWhitespace }.lowercased()
+            guard answer == "y" || answer == "yes" else {
+                if answer == nil { Terminal.emitError("\n") }
+                Terminal.emitError("Nothing was deleted.\n")
+                throw ExitCode(ExitStatus.failure)
+            }
+        }
+
+        private func report(deletedAtServer: Int, forgotten: Int) {
             if json {
                 var object = JSONObjectWriter()
-                object.add("deleted", deleted)
+                object.add("deleted", deletedAtServer + forgotten)
+                object.add("deleted_at_server", deletedAtServer)
                 Terminal.emit(object.finish() + "\n")
+                return
+            }
+            if deletedAtServer > 0 {
+                Terminal.emit("Deleted \(Counted(deletedAtServer, "post")) at the server and here.\n")
+            }
+            guard forgotten > 0 || deletedAtServer == 0 else { return }
+            if local {
+                Terminal.emit("Forgot \(Counted(forgotten, "message")) here only.\n")
+            } else if (try? AccountStore.standard().hasAccountsFile) == true {
+                Terminal.emit("Forgot \(Counted(forgotten, "message")) here only: other people's posts cannot be deleted at their servers, and a sync may bring them back.\n")
             } else {
-                Terminal.emit("Deleted \(Counted(deleted, "message")).\n")
+                Terminal.emit("Deleted \(Counted(forgotten, "message")).\n")
             }
         }
     }

@@ -33,7 +33,7 @@ struct MarkReadCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Read IDs from a file, one per line (- for standard input).", valueName: "file"), completion: .file())
     var idsFile: String?
 
-    @Argument(help: "Message IDs.")
+    @Argument(help: "Messages: stored IDs (as `show --json` prints them), servers' own IDs or posts' web addresses.")
     var ids: [String] = []
 
     @Flag(name: .long, help: "Print one JSON object: {\"changed\": N, \"read\": true|false, \"markers_set\": N}.")
@@ -87,8 +87,12 @@ struct MarkReadCommand: ParsableCommand {
             if let idsFile {
                 ids += try reportingErrors { try LineReader.lines(of: idsFile) }
             }
+            let given = ids
             let changed = try reportingErrors {
-                all ? try store.markAllRead() : try store.markRead(ids: ids, read: !unread, unknownIDs: .refuse)
+                all ? try store.markAllRead() : try store.withMessageReferences(given) { resolved throws(TimelineStoreError) in
+                    ids = resolved  // what the server's marker is then set from
+                    return try store.markRead(ids: resolved, read: !unread, unknownIDs: .refuse)
+                }
             }
             // A marker only moves forward: marking unread has nothing to tell a server.
             let pushes = offline || unread || changed == 0 ? [] : ReadMarkerPush.push(for: all ? nil : ids, store: store)

@@ -45,7 +45,7 @@ struct PostCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A content warning shown instead of the text until opened.", valueName: "text"))
     var cw: String?
 
-    @Option(name: .long, help: ArgumentHelp("The message this replies to (its ID as `timeline show --json` prints it).", valueName: "id"))
+    @Option(name: .long, help: ArgumentHelp("The message this replies to: its ID as `timeline show --json` prints it, the server's own ID, or the post's web address.", valueName: "id"))
     var replyTo: String?
 
     @Option(name: .long, help: ArgumentHelp("Who may see it: public, unlisted, private or direct (default: the account's).", valueName: "visibility"))
@@ -161,6 +161,7 @@ struct PostCommand: ParsableCommand {
                 throw fail(ValidationError("--cw, --visibility and --idempotency-key are for Mastodon accounts; a Bluesky post is public, and a retry of it never publishes twice anyway."))
             }
             let store = try LocationOptions.openStore(db: db, create: true)
+            let replyTo = try replyTo.map { reference throws(ExitCode) in try Self.storedID(for: reference, in: store) }
             let message: Message
             switch target.network {
             case .mastodon:
@@ -181,6 +182,18 @@ struct PostCommand: ParsableCommand {
             }
             let author = try reportingErrors { try store.users(ids: [message.authorID]).first }
             report(message, handle: author?.handle)
+        }
+
+        /// The stored message `reference` names (a server's own ID, a post's web address), or
+        /// `reference` itself when none is stored: the server may still know the post.
+        static func storedID(for reference: String, in store: TimelineStore) throws(ExitCode) -> String {
+            do throws(TimelineStoreError) {
+                return try store.resolveMessageReferences([reference])[0]
+            } catch {
+                if case .unknownMessages = error { return reference }
+                if case .databaseMissing = error { return reference }
+                throw fail(error)
+            }
         }
 
         /// The language a Bluesky post is written in, as the person's locale says it

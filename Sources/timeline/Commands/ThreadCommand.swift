@@ -23,11 +23,12 @@ struct ThreadCommand: ParsableCommand {
             Examples:
               timeline thread mastodon.social/113542871234567890
               timeline thread 113542871234567890 --json | jq -r '.text'
+              timeline thread https://mastodon.social/@alice/113542871234567890
             """)
 
     @OptionGroup var location: LocationOptions
 
-    @Argument(help: "The message's ID (as `show --json` prints it).")
+    @Argument(help: "The message: its ID as `show --json` prints it, the server's own ID, or the post's web address.")
     var id: String
 
     @Option(name: [.customShort("n", allowingJoined: true), .customLong("limit")], help: "At most this many replies (default 1000).")
@@ -55,10 +56,12 @@ struct ThreadCommand: ParsableCommand {
         let store = try location.openStore(create: false)
         let thread: TimelineThread
         do throws(TimelineStoreError) {
-            thread = try store.thread(around: id, maximumReplies: limit)
+            thread = try store.withMessageReferences([id]) { ids throws(TimelineStoreError) in
+                try store.thread(around: ids[0], maximumReplies: limit)
+            }
         } catch {
             if case .unknownMessages = error {
-                Terminal.emitError("timeline: no message has the ID \"\(TerminalText.line(id))\". `timeline show --json | jq -r .id` lists the IDs of the newest messages.\n")
+                Terminal.emitError("timeline: no stored message has the ID \"\(TerminalText.line(id))\" (a stored ID, the server's ID or the post's web address). `timeline show --json | jq -r .id` lists the IDs of the newest messages.\n")
                 throw ExitCode(ExitStatus.dataError)
             }
             throw fail(error)

@@ -172,7 +172,15 @@ struct ShowRunner {
                 createIfMissing: false, busyTimeout: .milliseconds(busyTimeout), migrationSizeLimit: Self.migrationSizeLimit))
             retained.store = store
             let limit = request.limit ?? ScreenBlock.entriesWithoutWindow
-            let page = try store.timeline(limit: limit, filter: request.filter)
+            let page = if let before = request.filter.beforeID {
+                try store.withMessageReferences([before]) { ids throws(TimelineStoreError) in
+                    var filter = request.filter
+                    filter.beforeID = ids[0]
+                    return try store.timeline(limit: limit, filter: filter)
+                }
+            } else {
+                try store.timeline(limit: limit, filter: request.filter)
+            }
             let printed = printOnce(page, with: renderer, now: now)
             if request.markRead { markRead(printed.messages.map(\.id), of: page, in: store) }
             if page.messages.isEmpty {

@@ -1,0 +1,107 @@
+extension TimelineStore {
+    /// The stored IDs `references` name, in their order: each may be a stored ID, a server's
+    /// own ID, a post's web address or an AT URI (see `MessageReference`), so a person can use
+    /// the ID their server, its web page or another client shows.
+    ///
+    /// A stored ID costs one indexed look-up for all of them together; any other form is looked
+    /// for among every stored message (a scan: a few tens of milliseconds at a million messages),
+    /// so scripts that pass stored IDs pay nothing for the others.
+    ///
+    /// ```swift
+    /// let ids = try store.resolveMessageReferences(["112020325662720152"])
+    /// // ["mastodon.social/112020325662720152"]
+    /// ```
+    ///
+    /// - Throws: `.unknownMessages` naming the references that match no stored message (all of
+    ///   them, nothing resolved), `.ambiguousMessageReference` for one that matches several.
+    public func resolveMessageReferences(_ references: [String]) throws(TimelineStoreError) -> [String] {
+        let matches = try read { reader throws(SQLiteError) in try reader.match(references) }
+        var resolved: [String] = []
+        var unknown: [String] = []
+        for (reference, match) in zip(references, matches) {
+            switch match {
+            case let .found(id): resolved.append(id)
+            case .missing: unknown.append(reference)
+            case let .ambiguous(ids): throw .ambiguousMessageReference(reference: reference, matches: ids)
+            }
+        }
+        if !unknown.isEmpty { throw .unknownMessages(ids: unknown, given: references.count) }
+        return resolved
+    }
+}
+
+extension TimelineStore {
+    /// Runs `body` with `references` taken as stored IDs and, when it finds that some name no
+    /// stored message (`.unknownMessages`), once more with every reference resolved by
+    /// ``resolveMessageReferences(_:)``. Stored IDs, what scripts pass, cost nothing more: ten
+    /// thousand IDs marked read take the one statement they always took.
+    public func withMessageReferences<T>(
+        _ references: [String], _ body: ([String]) throws(TimelineStoreError) -> T
+    ) throws(TimelineStoreError) -> T {
+        do {
+            return try body(references)
+        } catch .unknownMessages {
+            return try body(resolveMessageReferences(references))
+        }
+    }
+}
+
+extension TimelineReader {
+    /// What a reference matched among the stored messages.
+    enum ReferenceMatch: Equatable {
+        case found(String)
+        case missing
+        case ambiguous([String])
+    }
+
+    func match(_ references: [String]) throws(SQLiteError) -> [ReferenceMatch] {
+        let exact = try storedMessageIDs(among: references)
+        var result: [ReferenceMatch] = []
+        for reference in references {
+            if exact.contains(reference) {
+                result.append(.found(reference))
+                continue
+            }
+            var candidates = Set<String>()
+            switch MessageReference(reference) {
+            case .storedID:
+                break
+            case let .serverID(id):
+                candidates = try messageIDs(endingWith: "/" + id)
+            case let .mastodonURL(url, host, id):
+                candidates = try messageIDs(withURL: url).union(storedMessageIDs(among: [host + "/" + id]))
+            case let .blueskyPost(author, recordKey):
+                let dids = author.hasPrefix("did:") ? [author] : try users(handle: author.hasPrefix("@") ? String(author.dropFirst()) : author).map(\.id)
+                candidates = try storedMessageIDs(among: dids.map { "at://\($0)/app.bsky.feed.post/\(recordKey)" })
+            }
+            switch candidates.count {
+            case 0: result.append(.missing)
+            case 1: result.append(.found(candidates.first!))
+            default: result.append(.ambiguous(candidates.sorted()))
+            }
+        }
+        return result
+    }
+
+    /// Stored messages whose ID ends with `suffix` (a scan of the table).
+    private func messageIDs(endingWith suffix: String) throws(SQLiteError) -> Set<String> {
+        // substr with a negative start counts from the end, in characters as length() does; no
+        // LIKE, so `_` and `%` in what a person typed are only themselves.
+        let statement = try connection.statement("SELECT id FROM messages WHERE substr(id, -length(?1)) = ?1 LIMIT 10")
+        defer { statement.reset() }
+        try statement.bind(suffix, at: 1)
+        var result = Set<String>()
+        while try statement.step() { result.insert(statement.text(at: 0)) }
+        return result
+    }
+
+    /// Stored messages whose web address is `url` (a scan of the table).
+    private func messageIDs(withURL url: String) throws(SQLiteError) -> Set<String> {
+        let statement = try connection.statement("SELECT id FROM messages WHERE url = ?1 LIMIT 10")
+        defer { statement.reset() }
+        try statement.bind(url, at: 1)
+        var result = Set<String>()
+        while try statement.step() { result.insert(statement.text(at: 0)) }
+        return result
+    }
+}
