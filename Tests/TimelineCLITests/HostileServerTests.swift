@@ -291,4 +291,33 @@ import TimelineKit
         }
         #expect(ContinuousClock.now - started < .seconds(15))  // the timeout is 30 s
     }
+
+    // MARK: 7. Streams reopened with back-off
+
+    /// `show -f` for `seconds` against a server whose stream answers `stream`; returns how many
+    /// stream requests it made.
+    static func streamRequests(answering stream: [String: Any], for seconds: Double) throws -> Int {
+        let server = try HostileServer()
+        var routes = mastodonRoutes()
+        routes["/api/v1/streaming/user"] = stream
+        routes["/api/v2/instance"] = HostileServer.answer(body: "{}")
+        try server.routes(routes)
+        let scenario = try loggedIn(to: server)
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        let follow = try FollowingProcess(scenario, ["show", "--follow", "--json", "-n", "1"])
+        Thread.sleep(forTimeInterval: seconds)
+        follow.signal(SIGTERM)
+        _ = follow.waitForExit()
+        return try server.requests().filter { ($0["path"] as? String) == "/api/v1/streaming/user" }.count
+    }
+
+    @Test func aStreamThatEndsAtOnceOrIsCutIsReopenedWithBackOff() async throws {
+        // Connections at about 0, 1, 3 and 7 s (1 s, 2 s, 4 s between): 4 in 8 s, not 8.
+        async let closed = Self.streamRequests(
+            answering: HostileServer.answer(headers: ["Content-Type": "text/event-stream"], body: ":)\n"), for: 8)
+        async let failing = Self.streamRequests(answering: ["drop": true], for: 8)
+        let (closedCount, failingCount) = try await (closed, failing)
+        #expect((2 ... 5).contains(closedCount), "\(closedCount) connections")
+        #expect((2 ... 5).contains(failingCount), "\(failingCount) connections")
+    }
 }

@@ -27,6 +27,7 @@ An ANSWER is an object:
   delay      seconds before the head
   trickle    bytes a second: the body is sent one byte at a time at this rate
   hold       seconds the connection stays open after the body (a stream), silent
+  drop       true: the connection is closed without an answer
 Without a route, a path is answered 404.
 """
 
@@ -97,6 +98,9 @@ class Handler(BaseHTTPRequestHandler):
 
         if answer.get("delay"):
             time.sleep(float(answer["delay"]))
+        if answer.get("drop"):
+            self.close_connection = True
+            return
         text = fill(answer.get("body", ""))
         repeat = answer.get("repeat")
         if repeat:

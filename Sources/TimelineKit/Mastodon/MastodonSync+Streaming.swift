@@ -84,6 +84,17 @@ extension MastodonSync {
         throw .rejected(url: url, status: response.status, reason: ServerError.reason(inBody: receiver.refusal))
     }
 
+    /// How long a stream must have stayed open to count as having worked: one that ends
+    /// sooner, however it ends (closed at once, cut, silent, unreachable), makes the next
+    /// connection wait longer. (A refusal, 4xx or 5xx, turns to polling instead.)
+    static let workingStreamDuration: Duration = .seconds(60)
+
+    /// The wait before connection number `attempt` (1-based) of a run of streams that each
+    /// ended early: 1 s, 2 s, 4 s… up to a minute.
+    static func reconnectionWait(attempt: Int) -> Duration {
+        min(Duration.seconds(1 << min(6, max(0, attempt - 1))), .seconds(60))
+    }
+
     /// Keeps the store live from the server until the task is cancelled (what `show -f` does
     /// with an account): a sync, then the event stream; when the stream ends or fails, a sync
     /// again (which fills the gap the disconnection left) and a new connection, waiting 1 s,
@@ -106,7 +117,8 @@ extension MastodonSync {
         onPolling: @escaping @Sendable (ServerError) -> Void = { _ in },
         onEvent: @escaping @Sendable (MastodonStreamEvent) -> Void = { _ in }
     ) async throws(ServerError) {
-        var backoff = Duration.seconds(1)
+        // Streams in a row that ended before `workingStreamDuration`, however they ended.
+        var earlyEnds = 0
         var streams = true
         let now = MillisecondTime.milliseconds(from: client.clock.now())
         let lackingSince = try read { connection throws(SQLiteError) in try ledger(connection, .home).lackingSince(.streaming) }
@@ -118,9 +130,13 @@ extension MastodonSync {
             if Task.isCancelled { throw .cancelled }
             try await followRound(gate: gate) { () async throws(ServerError) in try await run() }
             if streams {
+                let opened = client.clock.now()
+                defer {
+                    let lasted = ServerRequester.duration(from: opened, to: client.clock.now())
+                    earlyEnds = lasted >= Self.workingStreamDuration ? 1 : earlyEnds + 1
+                }
                 do {
                     try await stream(onEvent: onEvent)
-                    backoff = .seconds(1)
                 } catch {
                     switch error {
                     case .notSupported:
@@ -133,12 +149,12 @@ extension MastodonSync {
                     case .unauthorized, .cancelled, .store:
                         throw error
                     default:
-                        backoff = min(backoff * 2, .seconds(60))
+                        break
                     }
                 }
             }
             do {
-                try await client.clock.sleep(streams ? backoff : pollInterval)
+                try await client.clock.sleep(streams ? Self.reconnectionWait(attempt: earlyEnds) : pollInterval)
             } catch {
                 throw .cancelled
             }
