@@ -253,10 +253,14 @@ final class FollowingProcess: @unchecked Sendable {
     private var collectedErrors = Data()
     private var reading: Thread?
 
-    init(_ scenario: Scenario, _ arguments: [String], readingOutput: Bool = true) throws {
+    convenience init(_ scenario: Scenario, _ arguments: [String], readingOutput: Bool = true) throws {
+        try self.init(environment: scenario.timeline.environment, arguments, readingOutput: readingOutput)
+    }
+
+    init(environment: [String: String], _ arguments: [String], readingOutput: Bool = true) throws {
         process.executableURL = URL(fileURLWithPath: TimelineProcess.executable)
         process.arguments = arguments
-        process.environment = scenario.timeline.environment
+        process.environment = environment
         process.standardOutput = outputPipe
         process.standardError = errorPipe
         process.standardInput = FileHandle.nullDevice

@@ -6,7 +6,7 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct LiveFollowCommandTests {
     /// How many event streams the server has open (a broadcast of an event the tool ignores).
-    private static func openStreams(_ server: MastodonTestServer) throws -> Int {
+    static func openStreams(_ server: MastodonTestServer) throws -> Int {
         let answer = try server.control("stream", ["event": "filters_changed", "payload": ""]) as? [String: Any]
         return answer?["streams"] as? Int ?? -1
     }

@@ -628,6 +628,10 @@ class Handler(BaseHTTPRequestHandler):
                 data.statuses.remove(status)
                 data.broadcast("delete", status["id"])
                 result = {"deleted": status["id"]}
+            elif path == "/_control/end_streams":
+                for events in data.streams:
+                    events.put((None, None))
+                result = {"ended": len(data.streams)}
             elif path == "/_control/stream":
                 data.broadcast(request["event"], request["payload"])
                 result = {"streams": len(data.streams)}
@@ -866,6 +870,8 @@ class Handler(BaseHTTPRequestHandler):
             while True:
                 try:
                     name, text = events.get(timeout=heartbeat)
+                    if name is None:
+                        break  # /_control/end_streams: the server ends the stream, as a restart does
                     self.event(name, text)
                 except queue.Empty:
                     self.wfile.write(b":thump\n")

@@ -112,14 +112,15 @@ public struct BlueskySync: Sendable {
     /// with a Bluesky account): a sync every `pollInterval`. Bluesky's only push channel for a
     /// home timeline is the whole network's firehose, far too much for one terminal, so this
     /// polls, as Bluesky's own app does. With a `gate`, each sync holds its lock or is left out
-    /// while another process syncs.
+    /// while another process syncs. A sync that fails for a while is told to `health` once, and
+    /// its return once more.
     ///
     /// - Throws: `.unauthorized` (log in again), `.cancelled` when the task is cancelled,
     ///   `.store`, and errors of a sync that are not temporary.
-    public func follow(pollInterval: Duration = .seconds(120), gate: SyncGate? = nil) async throws(ServerError) {
+    public func follow(pollInterval: Duration = .seconds(120), gate: SyncGate? = nil, health: FollowHealth? = nil) async throws(ServerError) {
         while true {
             if Task.isCancelled { throw .cancelled }
-            try await followRound(gate: gate) { () async throws(ServerError) in try await run() }
+            try await followRound(gate: gate, health: health) { () async throws(ServerError) in try await run() }
             do {
                 try await client.clock.sleep(pollInterval)
             } catch {

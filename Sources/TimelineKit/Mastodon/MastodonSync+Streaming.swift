@@ -109,11 +109,13 @@ extension MastodonSync {
     /// With a `gate` (the timeline's ``SyncGate``), each of those syncs holds its lock and is
     /// left out while another process holds it: a `timeline sync` running at that moment stores
     /// the same statuses, and ten terminals following one account send one round of requests.
+    /// A sync that fails for a while (the server is down) is told to `health` once, and its
+    /// return once more.
     ///
     /// - Throws: `.unauthorized` (log in again), `.cancelled` when the task is cancelled,
     ///   `.store`, and errors of a sync that are not temporary.
     public func follow(
-        pollInterval: Duration = MastodonSync.pollInterval, gate: SyncGate? = nil,
+        pollInterval: Duration = MastodonSync.pollInterval, gate: SyncGate? = nil, health: FollowHealth? = nil,
         onPolling: @escaping @Sendable (ServerError) -> Void = { _ in },
         onEvent: @escaping @Sendable (MastodonStreamEvent) -> Void = { _ in }
     ) async throws(ServerError) {
@@ -128,7 +130,7 @@ extension MastodonSync {
         }
         while true {
             if Task.isCancelled { throw .cancelled }
-            try await followRound(gate: gate) { () async throws(ServerError) in try await run() }
+            try await followRound(gate: gate, health: health) { () async throws(ServerError) in try await run() }
             if streams {
                 let opened = client.clock.now()
                 defer {

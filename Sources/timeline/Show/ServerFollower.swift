@@ -64,6 +64,14 @@ final class ServerFollower: Sendable {
 
     private func follow(_ account: Account, databasePath: String, gate: SyncGate) async {
         let name = TerminalText.line(account.name)
+        // A server that stops answering is said once, and its return once: `show -f` would
+        // otherwise look the same whether nothing is new or nothing can arrive.
+        let health = FollowHealth { [self] change in
+            switch change {
+            case let .failing(error): note("timeline: \(name): cannot reach the server (\(error)); still trying.")
+            case .recovered: note("timeline: \(name): the server answers again.")
+            }
+        }
         do {
             let store = try TimelineStore(path: databasePath, configuration: .init(
                 createIfMissing: false, busyTimeout: .seconds(5)))
@@ -71,12 +79,12 @@ final class ServerFollower: Sendable {
             case .mastodon:
                 let sync = try MastodonSync(store: store, account: account, token: try account.accessToken(), transport: CurlTransport())
                 let seconds = MastodonSync.pollInterval.components.seconds
-                try await sync.follow(gate: gate, onPolling: { [self] reason in
+                try await sync.follow(gate: gate, health: health, onPolling: { [self] reason in
                     note("timeline: \(name): the server does not stream new posts (\(reason)); checking for them every \(seconds) seconds instead.")
                 })
             case .bluesky:
                 let client = try AccountStore.standard().blueskyClient(for: account, transport: CurlTransport())
-                try await BlueskySync(store: store, account: account.name, client: client).follow(gate: gate)
+                try await BlueskySync(store: store, account: account.name, client: client).follow(gate: gate, health: health)
             }
         } catch ServerError.cancelled {
             return

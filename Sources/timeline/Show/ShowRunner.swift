@@ -91,7 +91,10 @@ struct ShowRunner {
                 createIfMissing: false, busyTimeout: .milliseconds(busyTimeout),
                 migrationSizeLimit: Self.migrationSizeLimit))
         } catch {
-            return give(up: error, painted: painted, location: location, busyTimeout: busyTimeout)
+            guard case .databaseMissing = error, request.follow, let created = createdForFollowing(location, busyTimeout: busyTimeout) else {
+                return give(up: error, painted: painted, location: location, busyTimeout: busyTimeout)
+            }
+            store = created
         }
         retained.store = store
         do throws(TimelineStoreError) {
@@ -129,6 +132,23 @@ struct ShowRunner {
             Terminal.emitError(notice + "\n")
         }
         return ExitStatus.success
+    }
+
+    /// `show -f` on the first day, logged in but never synced: following is about to write (it
+    /// syncs the accounts), so it creates the database as a sync would, empty, and follows it
+    /// fill. Without an account there is nothing to follow, and nothing is created.
+    private func createdForFollowing(_ location: TimelineLocation, busyTimeout: Int) -> TimelineStore? {
+        guard let accounts = try? AccountStore.standard(), accounts.hasAccountsFile, (try? accounts.accounts().isEmpty) == false else { return nil }
+        do {
+            let store = try TimelineStore(path: location.databasePath, configuration: .init(
+                createIfMissing: true, busyTimeout: .milliseconds(busyTimeout)))
+            _ = try store.write { _ in () }
+            return try TimelineStore(path: location.databasePath, configuration: .init(
+                createIfMissing: false, busyTimeout: .milliseconds(busyTimeout), migrationSizeLimit: Self.migrationSizeLimit))
+        } catch {
+            Terminal.emitError("timeline: cannot create the database to follow your accounts into: \(error)\n")
+            return nil
+        }
     }
 
     /// 3. A new snapshot, when the one painted was stale or unusable: what was shown is right
