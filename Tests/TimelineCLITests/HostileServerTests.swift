@@ -320,4 +320,47 @@ import TimelineKit
         #expect((2 ... 5).contains(closedCount), "\(closedCount) connections")
         #expect((2 ... 5).contains(failingCount), "\(failingCount) connections")
     }
+
+    // MARK: 9. No more taken than asked
+
+    @Test func aNotificationsPageFarLargerThanAskedCausesNoMoreRequestsThanThePageSizeAllows() throws {
+        let server = try HostileServer()
+        let likes = (0 ..< 5000).map { index in
+            #"{"uri":"at://did:plc:fan\#(index)/app.bsky.feed.like/\#(index)","cid":"c","author":{"did":"did:plc:fan\#(index)","handle":"fan\#(index).test"},"reason":"like","reasonSubject":"at://did:plc:alice/app.bsky.feed.post/p\#(index)","record":{},"isRead":false,"indexedAt":"2024-03-01T12:00:00.000Z"}"#
+        }
+        var routes = Self.emptyBlueskyRoutes()
+        routes["/xrpc/com.atproto.server.createSession"] = HostileServer.answer(body: Self.session(pds: server.baseURL))
+        routes["/xrpc/app.bsky.notification.listNotifications"] = [
+            HostileServer.answer(body: #"{"cursor":"next","notifications":["# + likes.joined(separator: ",") + "]}"),
+            HostileServer.answer(body: #"{"notifications":[]}"#),
+        ]
+        routes["/xrpc/app.bsky.feed.getPosts"] = HostileServer.answer(body: #"{"posts":[]}"#)
+        try server.routes(routes)
+        let (scenario, _) = AccountCommandTests.scenario()
+        let login = try scenario.timeline.run(["login", "bluesky", "alice.test", "--service", server.baseURL, "--app-password-stdin"],
+                                              input: Data("app-pass-word\n".utf8))
+        #expect(login.status == 0, "\(login.errors)")
+        let sync = try scenario.timeline.run(["sync", "--json"])
+        #expect(sync.status == 0, "\(sync.errors)")
+        #expect(sync.output.contains("\"new_notifications\":100"), "\(sync.output)")
+        let asked = try server.requests().filter { ($0["path"] as? String) == "/xrpc/app.bsky.notification.listNotifications" }
+        let limit = try #require(asked.first?["query"] as? String)
+        #expect(limit.contains("limit=100"), "\(limit)")
+        // 100 notifications kept, their posts asked 25 at a time: 4 requests, not 200.
+        let posts = try server.requests().filter { ($0["path"] as? String) == "/xrpc/app.bsky.feed.getPosts" }.count
+        #expect(posts == 4, "\(posts) getPosts requests")
+    }
+
+    @Test func aHomePageLargerThanAskedStoresOnlyWhatWasAsked() throws {
+        let server = try HostileServer()
+        let home = "[" + (0 ..< 100).map { Self.status(String(1000 - $0)) }.joined(separator: ",") + "]"
+        try server.routes(Self.mastodonRoutes(home: home))
+        let scenario = try Self.loggedIn(to: server)
+        let sync = try scenario.timeline.run(["sync", "--json"])
+        #expect(sync.status == 0, "\(sync.errors)")
+        #expect(sync.output.contains("\"new_statuses\":40"), "\(sync.output)")
+        // The next page is asked below the last status kept, not where the server pointed.
+        let second = try server.requests().filter { ($0["path"] as? String) == "/api/v1/timelines/home" }.dropFirst().first
+        #expect((second?["query"] as? String)?.contains("max_id=961") == true, "\(String(describing: second))")
+    }
 }

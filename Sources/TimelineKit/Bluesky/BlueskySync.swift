@@ -159,11 +159,11 @@ public struct BlueskySync: Sendable {
         case .home:
             let nsid = "app.bsky.feed.getTimeline"
             let response = try await client.query(nsid, parameters)
-            return try Self.feedPage(response, from: client.host.url("/xrpc/" + nsid))
+            return try Self.feedPage(response, from: client.host.url("/xrpc/" + nsid), limit: limit)
         case .notifications:
             let nsid = "app.bsky.notification.listNotifications"
             let response = try await client.query(nsid, parameters)
-            var page = try Self.notificationPage(response, from: client.host.url("/xrpc/" + nsid))
+            var page = try Self.notificationPage(response, from: client.host.url("/xrpc/" + nsid), limit: limit)
             try await addSubjects(to: &page)
             return page
         }
@@ -200,7 +200,10 @@ public struct BlueskySync: Sendable {
 
     /// A page of `getTimeline`: its items' entry IDs newest first, what they hold, and the
     /// cursor of the next older page (none when the answer has none, or holds no item).
-    static func feedPage(_ response: HTTPResponse, from url: String) throws(ServerError) -> FetchedPage {
+    ///
+    /// No more than the `limit` items asked for are read (a server sending more is not
+    /// followed: issue 24), so the requests a page causes stay bounded by the page size.
+    static func feedPage(_ response: HTTPResponse, from url: String, limit: Int = .max) throws(ServerError) -> FetchedPage {
         let body = try ServerResponseReader.body(of: response, from: url)
         return try ServerResponseReader.read(body: body, from: url) { document throws(JSONLineFailure) in
             let object = try JSONObjectView(document, path: "", expected: "a feed page object")
@@ -209,7 +212,7 @@ public struct BlueskySync: Sendable {
             var ids: [String] = []
             var skipped = PageSkips()
             let decoder = BlueskyDecoder(overlongText: .cut)
-            for (index, item) in items.enumerated() {
+            for (index, item) in items.prefix(limit).enumerated() {
                 // One item that cannot be read is left out and counted, never the page.
                 var entry = DecodedTimeline()
                 do throws(JSONLineFailure) {
@@ -224,8 +227,9 @@ public struct BlueskySync: Sendable {
         }
     }
 
-    /// A page of `listNotifications`.
-    static func notificationPage(_ response: HTTPResponse, from url: String) throws(ServerError) -> FetchedPage {
+    /// A page of `listNotifications`: its first `limit` notifications at most, so that the
+    /// posts fetched for them (`getPosts`, 25 a request) are bounded by the page size asked.
+    static func notificationPage(_ response: HTTPResponse, from url: String, limit: Int = .max) throws(ServerError) -> FetchedPage {
         let body = try ServerResponseReader.body(of: response, from: url)
         return try ServerResponseReader.read(body: body, from: url) { document throws(JSONLineFailure) in
             let object = try JSONObjectView(document, path: "", expected: "a notifications page object")
@@ -236,7 +240,7 @@ public struct BlueskySync: Sendable {
             var notifications: [DecodedNotification] = []
             var skipped = PageSkips()
             let decoder = BlueskyDecoder(overlongText: .cut)
-            for (index, element) in elements.enumerated() {
+            for (index, element) in elements.prefix(limit).enumerated() {
                 var entry = DecodedTimeline()
                 do throws(JSONLineFailure) {
                     notifications.append(try BlueskyNotification.decode(

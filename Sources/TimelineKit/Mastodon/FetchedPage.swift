@@ -19,24 +19,28 @@ struct FetchedPage: Sendable {
     var isEmpty: Bool { entryIDs.isEmpty }
 
     /// A page of `GET /api/v1/timelines/home` (an array of statuses).
-    static func statuses(_ response: HTTPResponse, from url: String, namespace: MastodonNamespace) throws(ServerError) -> FetchedPage {
+    ///
+    /// Only the first `limit` entries (the page size asked) are read: a server that sends more
+    /// cannot make a sync store, or fetch for, more than it asked (issue 24). The next page then
+    /// starts below the last entry kept, not where the server's `Link` points.
+    static func statuses(_ response: HTTPResponse, from url: String, namespace: MastodonNamespace, limit: Int = .max) throws(ServerError) -> FetchedPage {
         let decoder = MastodonDecoder(overlongText: .cut)
-        let (ids, timeline, skipped) = try elements(of: response, from: url, expected: ("status", "statuses")) {
+        let (ids, timeline, skipped, cut) = try elements(of: response, from: url, expected: ("status", "statuses"), limit: limit) {
             view, timeline throws(JSONLineFailure) in try decoder.status(view, into: &timeline)
         }
         return FetchedPage(entryIDs: ids, timeline: namespace.apply(to: timeline), notifications: [],
-                           olderCursor: olderCursor(response, url: url, lastEntry: ids.last), skipped: skipped)
+                           olderCursor: cut ? ids.last : olderCursor(response, url: url, lastEntry: ids.last), skipped: skipped)
     }
 
     /// A page of `GET /api/v1/notifications` (an array of notifications).
-    static func notifications(_ response: HTTPResponse, from url: String, namespace: MastodonNamespace) throws(ServerError) -> FetchedPage {
-        let (notifications, timeline, skipped) = try elements(of: response, from: url, expected: ("notification", "notifications")) {
+    static func notifications(_ response: HTTPResponse, from url: String, namespace: MastodonNamespace, limit: Int = .max) throws(ServerError) -> FetchedPage {
+        let (notifications, timeline, skipped, cut) = try elements(of: response, from: url, expected: ("notification", "notifications"), limit: limit) {
             view, timeline throws(JSONLineFailure) in try DecodedNotification(view, into: &timeline)
         }
         let ids = notifications.map(\.id)
         return FetchedPage(entryIDs: ids, timeline: namespace.apply(to: timeline),
                            notifications: notifications.map { $0.namespaced(namespace) },
-                           olderCursor: olderCursor(response, url: url, lastEntry: ids.last), skipped: skipped)
+                           olderCursor: cut ? ids.last : olderCursor(response, url: url, lastEntry: ids.last), skipped: skipped)
     }
 
     /// The elements of the JSON array `response` holds, each an object of the kind named
@@ -44,9 +48,9 @@ struct FetchedPage: Sendable {
     /// cannot be read is left out and counted (what it added is dropped with it); the page
     /// itself must be a JSON array.
     private static func elements<T>(
-        of response: HTTPResponse, from url: String, expected kind: (one: String, many: String),
+        of response: HTTPResponse, from url: String, expected kind: (one: String, many: String), limit: Int,
         _ read: (JSONObjectView, inout DecodedTimeline) throws(JSONLineFailure) -> T
-    ) throws(ServerError) -> ([T], DecodedTimeline, PageSkips) {
+    ) throws(ServerError) -> ([T], DecodedTimeline, PageSkips, cut: Bool) {
         let body = try ServerResponseReader.body(of: response, from: url)
         return try ServerResponseReader.read(body: body, from: url) { document throws(JSONLineFailure) in
             guard let elements = document.arrayValue else {
@@ -56,7 +60,7 @@ struct FetchedPage: Sendable {
             var timeline = DecodedTimeline()
             var values: [T] = []
             var skipped = PageSkips()
-            for (index, element) in elements.enumerated() {
+            for (index, element) in elements.prefix(limit).enumerated() {
                 var entry = DecodedTimeline()
                 do throws(JSONLineFailure) {
                     values.append(try read(try JSONObjectView(element, path: "[\(index)]", expected: "a \(kind.one) object"), &entry))
@@ -65,7 +69,7 @@ struct FetchedPage: Sendable {
                     skipped.add(url: url, problem: ServerResponseReader.problem(error, in: body))
                 }
             }
-            return (values, timeline, skipped)
+            return (values, timeline, skipped, elements.count > limit)
         }
     }
 

@@ -37,8 +37,8 @@ extension MastodonSync {
         let url = client.server.url(timeline.mastodonPath, query: query)
         let response = try await client.send(.get, url)
         switch timeline {
-        case .home: return try FetchedPage.statuses(response, from: url, namespace: namespace)
-        case .notifications: return try FetchedPage.notifications(response, from: url, namespace: namespace)
+        case .home: return try FetchedPage.statuses(response, from: url, namespace: namespace, limit: limit)
+        case .notifications: return try FetchedPage.notifications(response, from: url, namespace: namespace, limit: limit)
         }
     }
 
