@@ -363,4 +363,45 @@ import TimelineKit
         let second = try server.requests().filter { ($0["path"] as? String) == "/api/v1/timelines/home" }.dropFirst().first
         #expect((second?["query"] as? String)?.contains("max_id=961") == true, "\(String(describing: second))")
     }
+
+    // MARK: 10. The stream's curl dies with show -f
+
+    /// The processes whose parent is `parent`, from /proc.
+    static func children(of parent: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == parent
+        }
+    }
+
+    static func isAlive(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        // A zombie (Z) has ended; only its parent's wait is missing.
+        return !stat.contains(") Z ")
+    }
+
+    @Test func theStreamsCurlDiesWithAKilledFollowOnASilentServer() throws {
+        let server = try HostileServer()
+        var routes = Self.mastodonRoutes()
+        routes["/api/v2/instance"] = HostileServer.answer(body: "{}")
+        routes["/api/v1/streaming/user"] = HostileServer.answer(headers: ["Content-Type": "text/event-stream"], body: ":)\n", hold: 60)
+        try server.routes(routes)
+        let scenario = try Self.loggedIn(to: server)
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        let follow = try FollowingProcess(scenario, ["show", "--follow", "--json", "-n", "1"])
+        #expect(follow.waitUntil { (try? server.requests().contains { ($0["path"] as? String) == "/api/v1/streaming/user" }) == true })
+        var curl: [Int32] = []
+        #expect(follow.waitUntil {
+            curl = Self.children(of: follow.processIdentifier).filter {
+                ((try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8)) ?? "").hasPrefix("curl")
+            }
+            return !curl.isEmpty
+        })
+        follow.signal(SIGKILL)
+        _ = follow.waitForExit()
+        #expect(FollowCommandTests.waitUntil(seconds: 3) { curl.allSatisfy { !Self.isAlive($0) } }, "curl \(curl) outlived show -f")
+    }
 }

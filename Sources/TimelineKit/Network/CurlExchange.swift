@@ -53,9 +53,11 @@ final class CurlExchange: Sendable {
     func run(chunks: AsyncStream<Chunk>.Continuation?) -> Result<HTTPResponse, HTTPTransportError> {
         let streaming = chunks != nil
         let child: ChildProcess
+        // curl dies with this process: a killed `show -f` leaves no stream behind (issue 24).
+        let program = ChildProcess.dyingWithParent(executable: executable, arguments: CurlConfiguration.arguments)
         do throws(ChildProcess.SpawnError) {
             child = try ChildProcess(
-                executable: executable, arguments: CurlConfiguration.arguments,
+                executable: program.executable, arguments: program.arguments,
                 descriptors: [
                     0: .input(configuration.text), 1: .output, 2: .output,
                     CurlConfiguration.bodyDescriptor: .input(request.body ?? []),

@@ -144,6 +144,45 @@ package final class ChildProcess {
         self.outputs = outputs
     }
 
+    /// The program and arguments that run `executable` with `arguments` so that it is killed
+    /// (SIGKILL) the moment the thread that started it ends, this process included when it is
+    /// killed itself: through util-linux's `setpriv --pdeathsig KILL` (the kernel's
+    /// `PR_SET_PDEATHSIG`, set between fork and exec, which `posix_spawn` cannot do). Where
+    /// `setpriv` is missing or too old, or `executable` cannot be found, they are returned as
+    /// they are (the caller's own time limits still end the child).
+    ///
+    /// The owner thread of a ``ChildProcess`` lives until it has reaped the child, so the signal
+    /// only ever comes when that thread, or the whole process, is gone.
+    package static func dyingWithParent(executable: String, arguments: [String]) -> (executable: String, arguments: [String]) {
+        guard let wrapper = parentDeathWrapper, let path = executablePath(executable) else { return (executable, arguments) }
+        return (wrapper, ["setpriv", "--pdeathsig", "KILL", "--", path] + arguments.dropFirst())
+    }
+
+    /// `setpriv`'s path when it exists and takes `--pdeathsig` (util-linux 2.33 and later),
+    /// checked once a process by running `setpriv --pdeathsig KILL -- true`.
+    private static let parentDeathWrapper: String? = {
+        #if os(Linux)
+        guard let path = executablePath("setpriv"), let check = try? ChildProcess(
+            executable: path, arguments: ["setpriv", "--pdeathsig", "KILL", "--", "true"], descriptors: [0: .null, 1: .null, 2: .null])
+        else { return nil }
+        return check.wait() == .exited(0) ? path : nil
+        #else
+        return nil
+        #endif
+    }()
+
+    /// `name` when it holds a slash and is executable, else the first executable `name` in a
+    /// directory of `PATH`; `nil` when there is none.
+    package static func executablePath(_ name: String) -> String? {
+        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":", omittingEmptySubsequences: true) {
+            let candidate = directory + "/" + name
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
     /// Starts `executable` in a session of its own, with standard input and output on
     /// `/dev/null` and standard error appended to `errorLog` (created 0600), and does not wait
     /// for it: the caller may exit at once, and the child, no longer tied to the terminal, is
