@@ -289,7 +289,9 @@ import TimelineKit
         await #expect(throws: HTTPTransportError.timedOut(url: request.url, after: .seconds(30))) {
             _ = try await CurlTransport().send(request)
         }
-        #expect(ContinuousClock.now - started < .seconds(15))  // the timeout is 30 s
+        // Well under the 30 s timeout (measured loosely: other tests may hold the threads that
+        // resume this one).
+        #expect(ContinuousClock.now - started < .seconds(25))
     }
 
     // MARK: 7. Streams reopened with back-off
