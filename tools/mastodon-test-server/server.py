@@ -43,9 +43,65 @@ def iso(moment):
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (moment.microsecond // 1000)
 
 
+# The shape of the IDs this server hands out (`--id-shape`): what real servers send.
+ID_SHAPE = "snowflake"
+ID_SHAPES = ["snowflake", "ulid", "flake", "uuid7", "aid"]
+CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def digits(number, alphabet, width):
+    text = ""
+    while number:
+        number, digit = divmod(number, len(alphabet))
+        text = alphabet[digit] + text
+    return text.rjust(width, alphabet[0])
+
+
 def snowflake(moment, sequence):
-    """A Mastodon-like ID: milliseconds since the epoch shifted left 16 bits, plus a sequence."""
-    return str((int(moment.timestamp() * 1000) << 16) | (sequence & 0xFFFF))
+    """An ID for something made at `moment`, in the shape `ID_SHAPE` says; every shape sorts
+    by time as a string (and Mastodon's as a number too), as the servers that use it do:
+
+    - `snowflake`: Mastodon's, milliseconds since the epoch shifted left 16 bits plus a sequence
+      (`111949404006481920`);
+    - `ulid`: GoToSocial's ULID, 26 Crockford base-32 characters (`01HQ8Z5J2K3M4N5P6Q7R8S9T0V`);
+    - `flake`: Pleroma's and Akkoma's flake ID, 128 bits (time, worker, sequence) in base 62,
+      18 characters (`AfP8Rz3bqLhE7Dk2mN`);
+    - `uuid7`: Mitra's UUIDv7 (`018e0d4e-5b7a-7c3d-9f1e-2a3b4c5d6e7f`);
+    - `aid`: Misskey's and Sharkey's aid, base-36 milliseconds since 2000 and two more
+      characters, 10 in all (`9pq7h5dl3x`)."""
+    milliseconds = int(moment.timestamp() * 1000)
+    noise = int(hashlib.sha256(b"%d/%d" % (milliseconds, sequence)).hexdigest(), 16)
+    if ID_SHAPE == "ulid":
+        return digits((milliseconds << 80) | (noise & ((1 << 80) - 1)), CROCKFORD, 26)
+    if ID_SHAPE == "flake":
+        return digits((milliseconds << 64) | ((noise & 0xFFFFFFFFFFFF) << 16) | (sequence & 0xFFFF), BASE62, 18)
+    if ID_SHAPE == "uuid7":
+        value = (milliseconds << 80) | (0x7 << 76) | ((sequence & 0xFFF) << 64) | (0b10 << 62) | (noise & ((1 << 62) - 1))
+        text = "%032x" % value
+        return "-".join([text[:8], text[8:12], text[12:16], text[16:20], text[20:]])
+    if ID_SHAPE == "aid":
+        return digits(milliseconds - 946684800000, BASE36, 8) + digits(sequence % (36 * 36), BASE36, 2)
+    return str((milliseconds << 16) | (sequence & 0xFFFF))
+
+
+def shuffled(value, generator):
+    """`value` with every object's keys in a random order: JSON objects are unordered, and
+    servers write their keys in orders of their own (`id` need not come first)."""
+    if isinstance(value, dict):
+        items = list(value.items())
+        generator.shuffle(items)
+        return {key: shuffled(item, generator) for key, item in items}
+    if isinstance(value, list):
+        return [shuffled(item, generator) for item in value]
+    return value
+
+
+def id_order(value):
+    """How the server orders its IDs: as numbers when they are digits, else as strings (every
+    other shape above sorts by time as a string)."""
+    return (0, int(value), "") if value.isdigit() else (1, 0, value)
 
 
 def load_json(relative):
@@ -92,7 +148,7 @@ class Data:
         self.faults = []
         self.settings = {"rate_limit": 300, "rate_window": 300, "pkce": True, "marker_conflicts": 0,
                          "streaming": True, "heartbeat": 10.0, "missing": [], "missing_as": "404-html",
-                         "token_refusal": "401", "classic_scopes_only": False}
+                         "token_refusal": "401", "classic_scopes_only": False, "shuffle_keys": False}
         self.rate_used = 0
         self.rate_window_start = time.time()
         self.streams = []           # queues of connected event streams
@@ -160,6 +216,16 @@ class Data:
         if number % 9 == 4:
             status["spoiler_text"] = "spoilers for %d" % number
             status["sensitive"] = True
+        if number % 9 == 7:
+            # Mastodon 4.3 can send a content warning with HTML in it (entities, markup).
+            status["spoiler_text"] = "Spoilers for <i>Dune</i> &amp; its ending (%d)" % number
+            status["sensitive"] = True
+        if number % 10 == 3:
+            # A remote file Mastodon could not fetch or does not know: type `unknown`, no `url`.
+            status["media_attachments"] = [{
+                "id": "%d" % (900000 + number), "type": "unknown", "url": None, "preview_url": None,
+                "remote_url": "https://remote.example/media/%d.bin" % number, "preview_remote_url": None,
+                "text_url": None, "meta": None, "description": "a file from far away", "blurhash": None}]
         return status
 
     def build(self, status_count):
@@ -172,7 +238,8 @@ class Data:
                 status["id"], status["created_at"] = status_id, created_at
                 status["uri"] = status.get("uri") or "https://loopback.test/statuses/%s" % status_id
                 if isinstance(status.get("reblog"), dict):
-                    status["reblog"]["id"] = status_id + "0"
+                    self.sequence += 1
+                    status["reblog"]["id"] = snowflake(datetime(2020, 1, 1, tzinfo=timezone.utc), self.sequence)
             else:
                 status = self.generated_status(index, status_id, created_at)
                 if index % 13 == 6 and self.statuses:
@@ -254,11 +321,12 @@ class Data:
 
 def page(items, query, default_limit, maximum_limit):
     """Mastodon's paging: newest first; max_id (older than), since_id (newer than, the newest
-    ones), min_id (newer than, the ones just above it). IDs are compared as numbers here,
-    because this is the server: clients must treat them as opaque strings."""
+    ones), min_id (newer than, the ones just above it). IDs are compared here as the server's
+    shape orders them (`id_order`), because this is the server: clients must treat them as
+    opaque strings."""
     def number(name):
         value = query.get(name, [None])[0]
-        return int(value) if value not in (None, "") and value.isdigit() else None
+        return id_order(value) if value not in (None, "") else None
 
     try:
         limit = int(query.get("limit", [default_limit])[0])
@@ -267,9 +335,9 @@ def page(items, query, default_limit, maximum_limit):
     limit = max(1, min(limit, maximum_limit))
     max_id, since_id, min_id = number("max_id"), number("since_id"), number("min_id")
     selected = [item for item in items
-                if (max_id is None or int(item["id"]) < max_id)
-                and (since_id is None or int(item["id"]) > since_id)
-                and (min_id is None or int(item["id"]) > min_id)]
+                if (max_id is None or id_order(item["id"]) < max_id)
+                and (since_id is None or id_order(item["id"]) > since_id)
+                and (min_id is None or id_order(item["id"]) > min_id)]
     if min_id is not None and max_id is None and since_id is None:
         return selected[-limit:]
     return selected[:limit]
@@ -332,7 +400,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def send(self, status, body=b"", headers=None, content_type="application/json; charset=utf-8"):
         if isinstance(body, (dict, list)):
-            body = json.dumps(body).encode("utf-8")
+            # Not under `data.lock`: some handlers answer while holding it; reading one key is atomic.
+            shuffle = self.data.settings["shuffle_keys"]
+            body = json.dumps(shuffled(body, random.Random()) if shuffle else body).encode("utf-8")
         elif isinstance(body, str):
             body = body.encode("utf-8")
         self.send_response(status)
@@ -939,7 +1009,12 @@ def main():
     parser.add_argument("--idle-timeout", type=float, default=120.0, help="seconds without a request before it stops")
     parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"), help="serve https with this certificate")
     parser.add_argument("--verbose", action="store_true", help="log requests on standard error")
+    parser.add_argument("--id-shape", choices=ID_SHAPES, default="snowflake",
+                        help="the shape of status and notification IDs: Mastodon's snowflake (default), GoToSocial's "
+                             "ulid, Akkoma's flake, Mitra's uuid7, Sharkey's aid")
     arguments = parser.parse_args()
+    global ID_SHAPE
+    ID_SHAPE = arguments.id_shape
 
     if arguments.host not in ("127.0.0.1", "::1"):
         parser.error("--host must be 127.0.0.1 or ::1: this server is for loopback tests only")

@@ -32,8 +32,9 @@ import Foundation
 /// `alice@example.social` elsewhere), `display_name` as the name (or `username` when it is
 /// empty), `url`, `bot`. IDs are kept as strings whatever the server sends: digit strings, JSON
 /// integers (Mastodon before 2.0; the exact digits), Pleroma and Akkoma's flake IDs
-/// (`AQetOIEp6Z2GZ4UiI4`). `content` goes through `MastodonHTML`; `spoiler_text` becomes the
-/// content warning; `in_reply_to_id`/`in_reply_to_account_id` the reply links; `edited_at`,
+/// (`AQetOIEp6Z2GZ4UiI4`), GoToSocial's ULIDs, Mitra's UUIDs, Sharkey's aids. `content` goes
+/// through `MastodonHTML`; `spoiler_text` becomes the content warning, through `MastodonHTML`
+/// too (Mastodon 4.3 sends HTML in it); `in_reply_to_id`/`in_reply_to_account_id` the reply links; `edited_at`,
 /// `favourites_count`, `reblogs_count` and `replies_count` are kept; each of
 /// `media_attachments` becomes an `Attachment` (`type` as the kind, `unknown` for a type this
 /// version does not know; `url`, else `remote_url`; `description` as the alt text); `url` (else
@@ -157,7 +158,9 @@ public struct MastodonDecoder: Sendable {
         }
 
         let quoteOfID = try quote(of: view, into: &timeline)
-        let spoiler = try view.string("spoiler_text")
+        // Mastodon 4.3 sends HTML in `spoiler_text` (entities, markup); plain text passes
+        // through unchanged (a `<` that starts no tag, `<3`, is text).
+        let spoiler = try view.string("spoiler_text").map(MastodonHTML.plainText)
         let message = Message(
             id: id,
             authorID: author.id,

@@ -140,6 +140,17 @@ import TimelineKit
         #expect(timeline.user(id: "2")?.name == "bob")
     }
 
+    /// Mastodon 4.3 sends HTML in `spoiler_text`; a plain one keeps its `<` that starts no tag.
+    @Test func aContentWarningCarryingHTMLIsReadAsTextAndAPlainOneStaysAsWritten() throws {
+        func status(_ id: String, spoiler: String) -> String {
+            #"{"id":"\#(id)","created_at":"2026-11-20T10:00:00Z","content":"<p>x</p>","spoiler_text":"\#(spoiler)","account":{"id":"1","acct":"a"}}"#
+        }
+        let json = "[" + status("1", spoiler: "Spoilers for <i>Dune</i> &amp; its ending") + "," + status("2", spoiler: "I <3 cats & dogs") + "]"
+        let timeline = try MastodonDecoder().decode(Array(json.utf8))
+        #expect(timeline.message(id: "1")?.contentWarning == "Spoilers for Dune & its ending")
+        #expect(timeline.message(id: "2")?.contentWarning == "I <3 cats & dogs")
+    }
+
     @Test func aMastodon4Point4QuoteIsLinkedOnlyWhenAccepted() throws {
         func status(_ id: String, quote: String) -> String {
             #"{"id":"\#(id)","created_at":"2026-11-20T10:00:00Z","content":"<p>q</p>","account":{"id":"1","acct":"a","display_name":"A"},"quote":\#(quote)}"#
