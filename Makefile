@@ -8,7 +8,7 @@ UNAME_S  := $(shell uname -s)
 # A fully static executable reaches the `cat` floor at launch (see ../shared/design/startup-facts.md
 # measured on Linux); macOS cannot link the Swift runtime statically, so it uses the system's.
 # The code `show` runs at launch is laid out together (tools/launch-order/generate wrote the list;
-# README, Launch order): each function in a section of its own, ordered by the linker (gold).
+# docs/internals.md, Launch order): each function in a section of its own, ordered by the linker (gold).
 ifeq ($(UNAME_S),Linux)
 RELEASE_FLAGS := -c release -Xswiftc -static-executable \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections \
@@ -17,7 +17,7 @@ else
 RELEASE_FLAGS := -c release
 endif
 
-# curl is what `timeline login` and `sync` run to reach servers (see README, Network). macOS
+# curl is what `timeline login` and `sync` run to reach servers (see docs/network.md). macOS
 # ships curl and python3, so Homebrew installs neither.
 SYSTEM_PACKAGES := libsqlite3-dev liblz4-dev curl
 # The real programs the end-to-end tests drive: the sqlite3 shell (writes from another
@@ -78,7 +78,7 @@ install-packages:
 build: deps
 	$(SWIFT) build
 
-## test: everything `make test` promises in the README: unit and end-to-end tests, and the
+## test: everything `make test` promises in docs/development.md: unit and end-to-end tests, and the
 ## benchmark suite's smoke run (tiny data, a few runs) so that it cannot rot.
 test: test-deps
 	$(SWIFT) build --build-tests
@@ -90,7 +90,7 @@ test: test-deps
 ## test-takahe: the end-to-end suite against a real Mastodon-API server, Takahē, started from
 ## ../shared/real-servers/takahe beside the checkout (its start installs PostgreSQL, python3-venv
 ## and the pip packages it needs on a fresh machine): about a minute warm; a cold start adds pip
-## and migrations (README, Real servers). It never skips: no Takahē folder, no PostgreSQL or no
+## and migrations (docs/network.md, Real servers). It never skips: no Takahē folder, no PostgreSQL or no
 ## pip is a failure.
 TAKAHE_DIR ?= $(CURDIR)/../shared/real-servers/takahe
 test-takahe: deps
@@ -155,12 +155,15 @@ completions: release
 	"$$bin" --generate-completion-script zsh > $(GENERATED)/_timeline && \
 	"$$bin" --generate-completion-script fish > $(GENERATED)/timeline.fish
 
-## dist: a release tarball and a Debian package in dist/, with their SHA-256 sums.
+## dist: a release tarball and a Debian package in dist/, with their SHA-256 sums. The README and
+## the docs/ pages it links go to /usr/share/doc/timeline, in the same layout, so its links work there.
 dist: release man completions
 	rm -rf $(DIST_STAGE) && mkdir -p $(DIST_STAGE) dist
 	$(MAKE) --no-print-directory install DESTDIR=$(DIST_STAGE)/tree PREFIX=/usr
 	install -d $(DIST_STAGE)/tree/usr/share/doc/timeline
 	install -m 0644 README.md $(DIST_STAGE)/tree/usr/share/doc/timeline/README.md
+	install -d $(DIST_STAGE)/tree/usr/share/doc/timeline/docs
+	install -m 0644 docs/*.md $(DIST_STAGE)/tree/usr/share/doc/timeline/docs
 	install -m 0644 THIRD-PARTY-NOTICES $(DIST_STAGE)/tree/usr/share/doc/timeline/THIRD-PARTY-NOTICES
 	cd $(DIST_STAGE)/tree/usr && tar --owner=0 --group=0 --sort=name -czf $(CURDIR)/dist/$(DIST_NAME).tar.gz \
 	  --transform 's,^\.,$(DIST_NAME),' .

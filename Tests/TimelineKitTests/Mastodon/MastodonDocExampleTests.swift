@@ -1,4 +1,4 @@
-// MASTODON-README-EXAMPLE-BEGIN (the same lines as the README's Mastodon sync example)
+// MASTODON-DOC-EXAMPLE-BEGIN (the same lines as the Mastodon sync example of docs/network.md)
 import Foundation
 import TimelineKit
 
@@ -21,11 +21,12 @@ func syncMastodonAccount(databasePath: String, token: String, transport: any HTT
     }
     return lines
 }
-// MASTODON-README-EXAMPLE-END
+// MASTODON-DOC-EXAMPLE-END
 import Testing
 
-@Suite struct MastodonReadmeExampleTests {
-    @Test func theReadmesSyncExampleRunsAsWritten() async throws {
+/// The Mastodon sync example of docs/network.md, compiled and run, and held identical to the page.
+@Suite struct MastodonDocExampleTests {
+    @Test func theNetworkPagesSyncExampleRunsAsWritten() async throws {
         let directory = TemporaryDirectory()
         let server = FakeMastodonServer()
         let mine = server.post(3)
@@ -36,11 +37,11 @@ import Testing
         #expect(server.homeIDs.count == 4)
     }
 
-    @Test func theReadmeShowsExactlyThisExample() throws {
-        let readme = try String(contentsOfFile: Fixtures.path("../README.md"), encoding: .utf8)
+    @Test func theNetworkPageShowsExactlyThisExample() throws {
+        let page = try String(contentsOfFile: Fixtures.path("../docs/network.md"), encoding: .utf8)
         let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let example = try #require(source.components(separatedBy: "(the same lines as the README's Mastodon sync example)\n").last?
-            .components(separatedBy: "// MASTODON-README-EXAMPLE-END").first)
-        #expect(readme.contains("```swift\n" + example + "```\n"))
+        let example = try #require(source.components(separatedBy: "(the same lines as the Mastodon sync example of docs/network.md)\n").last?
+            .components(separatedBy: "// MASTODON-DOC-EXAMPLE-END").first)
+        #expect(page.contains("```swift\n" + example + "```\n"))
     }
 }

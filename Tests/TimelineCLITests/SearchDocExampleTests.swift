@@ -1,26 +1,29 @@
 import Foundation
 import Testing
 
-/// Every `timeline search` example in the README finds something in the demo data (`make demo`
-/// imports `Fixtures/sample-timeline.jsonl`), so that a new user who tries them sees results.
-@Suite struct ReadmeSearchExampleTests {
-    /// The `timeline search …` command lines of the README's shell blocks, as a shell splits them.
+/// Every `timeline search` example in the README and the docs/ pages finds something in the demo
+/// data (`make demo` imports `Fixtures/sample-timeline.jsonl`), so that a new user who tries them
+/// sees results.
+@Suite struct SearchDocExampleTests {
+    /// The `timeline search …` command lines of the shell blocks of README.md and docs/*.md, as a
+    /// shell splits them.
     static func examples() throws -> [[String]] {
-        let readme = try String(contentsOfFile: Scenario.repositoryPath("README.md"), encoding: .utf8)
-        var inShell = false
         var examples: [[String]] = []
-        for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("```") {
-                inShell = line == "```sh"
-                continue
+        for page in try DocumentationPages.readmeAndDocs() {
+            var inShell = false
+            for line in page.text.split(separator: "\n", omittingEmptySubsequences: false) {
+                if line.hasPrefix("```") {
+                    inShell = line == "```sh"
+                    continue
+                }
+                if inShell, line.hasPrefix("timeline search ") { examples.append(words(of: String(line))) }
             }
-            if inShell, line.hasPrefix("timeline search ") { examples.append(words(of: String(line))) }
         }
         return examples
     }
 
     /// The words of a command line as `sh` reads them: '…' and "…" quote, an unquoted `#` after a
-    /// space starts a comment. (The README's examples need nothing more.)
+    /// space starts a comment. (The examples need nothing more.)
     static func words(of line: String) -> [String] {
         var words: [String] = []
         var word: String?
@@ -49,7 +52,7 @@ import Testing
         #expect(Self.words(of: "timeline search '#followfriday' @dana") == ["timeline", "search", "#followfriday", "@dana"])
     }
 
-    @Test func everyReadmeSearchExampleFindsSomethingInTheDemoData() throws {
+    @Test func everyDocumentedSearchExampleFindsSomethingInTheDemoData() throws {
         let examples = try Self.examples()
         #expect(examples.count >= 9, "\(examples)")
         let scenario = Scenario()

@@ -1,4 +1,4 @@
-// README-EXAMPLE-BEGIN (the same lines as the README's TimelineKit example)
+// DOC-EXAMPLE-BEGIN (the same lines as the TimelineKit example of docs/internals.md)
 import Foundation
 import TimelineKit
 
@@ -24,20 +24,21 @@ func storeFetchedPosts(databasePath: String) throws -> [String] {
     precondition(changes.isEmpty)
     return try store.timeline(limit: 10).messages.map(\.id)  // newest first
 }
-// README-EXAMPLE-END
+// DOC-EXAMPLE-END
 import Testing
 
-@Suite struct ReadmeExampleTests {
-    @Test func theReadmeExampleRunsAsWritten() throws {
+/// The TimelineKit example of docs/internals.md, compiled and run, and held identical to the page.
+@Suite struct LibraryDocExampleTests {
+    @Test func theInternalsPageExampleRunsAsWritten() throws {
         let directory = TemporaryDirectory()
         #expect(try storeFetchedPosts(databasePath: directory.file("timeline.sqlite")) == ["wx-3", "wx-2", "wx-1"])
     }
 
-    @Test func theReadmeShowsExactlyThisExample() throws {
-        let readme = try String(contentsOfFile: Fixtures.path("../README.md"), encoding: .utf8)
+    @Test func theInternalsPageShowsExactlyThisExample() throws {
+        let page = try String(contentsOfFile: Fixtures.path("../docs/internals.md"), encoding: .utf8)
         let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let example = try #require(source.components(separatedBy: "(the same lines as the README's TimelineKit example)\n").last?
-            .components(separatedBy: "// README-EXAMPLE-END").first)
-        #expect(readme.contains("```swift\n" + example + "```\n"))
+        let example = try #require(source.components(separatedBy: "(the same lines as the TimelineKit example of docs/internals.md)\n").last?
+            .components(separatedBy: "// DOC-EXAMPLE-END").first)
+        #expect(page.contains("```swift\n" + example + "```\n"))
     }
 }
