@@ -30,7 +30,34 @@ final class SQLiteConnection {
     /// tests that prove a bulk operation is one statement, not one per row.
     var statementRuns = 0
 
+    /// How large one statement's journal may grow in memory before SQLite writes it to a
+    /// temporary file: 4 MiB instead of SQLite's 64 KiB (issue 28).
+    ///
+    /// Inside a transaction, every statement that may fail halfway (an upsert, with its triggers,
+    /// indexes and conflict clause) keeps the original of each page it changes that existed
+    /// before it started, so that it can undo itself alone. Past 64 KiB SQLite moves that journal
+    /// to an unlinked temporary file (`etilqs_*`), and the file then serves every later statement
+    /// of the transaction. One upsert that splits a few index pages journals 16 pages, so an
+    /// import of 100k messages (one transaction) wrote 2.4 GiB to that file in 1.1 M `pwrite`s:
+    /// a second system call pair for every page each upsert touched. In memory, each statement's
+    /// journal (a few pages) is freed when the statement ends, so the bound costs at most 4 MiB
+    /// of memory, for one statement at a time, and only a statement larger than that (the
+    /// search index built at the end of a huge import) still spills.
+    static let statementJournalSpillBytes: Int32 = 4 << 20
+
+    /// Sets `statementJournalSpillBytes` once per process, before SQLite initialises (the first
+    /// connection opened). When something else in the process initialised SQLite first (a
+    /// program linking TimelineKit beside another SQLite library), SQLite refuses and keeps its
+    /// default: everything works as before, only slower for huge transactions.
+    private static let configured: Bool = {
+        timeline_sqlite3_config_statement_journal_spill(statementJournalSpillBytes) == SQLITE_OK
+    }()
+
+    /// Whether this process's SQLite took `statementJournalSpillBytes` (for tests and diagnostics).
+    static var statementJournalSpillConfigured: Bool { configured }
+
     init(path: String, mode: OpenMode) throws(SQLiteError) {
+        _ = Self.configured
         var db: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         switch mode {
