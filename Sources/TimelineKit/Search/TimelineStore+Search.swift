@@ -23,8 +23,10 @@ extension TimelineStore {
         try search(query, limit: limit, author: author, unreadOnly: unreadOnly, sortingLimit: SearchStatement.sortingLimit)
     }
 
-    /// The search, with the number of matches above which the timeline is walked (tests lower it).
-    func search(_ query: SearchQuery, limit: Int, author: String?, unreadOnly: Bool, sortingLimit: Int) throws(TimelineStoreError) -> SearchResults {
+    /// The search, with the number of matches above which the timeline is walked and the sizes
+    /// of the windows the walk tries first (tests lower both).
+    func search(_ query: SearchQuery, limit: Int, author: String?, unreadOnly: Bool, sortingLimit: Int,
+                windowSizes: [Int] = TimelineWindow.sizes) throws(TimelineStoreError) -> SearchResults {
         let limit = max(0, limit)
         let page = try read { reader throws(SQLiteError) -> TimelinePage in
             var authorIDs: SQLiteJSONArray?
@@ -43,11 +45,24 @@ extension TimelineStore {
                 matches = min(matches, count)
             }
             let order: SearchStatement.Order = matches > sortingLimit ? .walkingTimeline : .sortingMatches
-            // Hashtags and mentions are checked here after the index found their word: one
-            // statement without a limit, read only until enough rows pass.
-            let statement = SearchStatement(query: query, authorIDs: authorIDs, unreadOnly: unreadOnly,
-                                            order: order, limit: query.needsCheck ? nil : limit)
-            let found = try reader.messages(matching: statement, limit: limit) { query.needsCheck ? query.passesCheck($0.text) : true }
+            // Many matches: first among the newest messages only (`TimelineWindow`), then in
+            // larger windows, then everywhere, until the page is known to be the newest.
+            var windows: [Int?] = order == .walkingTimeline ? windowSizes : []
+            windows.append(nil)
+            var found: [Message] = []
+            for size in windows {
+                let window = try size.flatMap { size throws(SQLiteError) in try TimelineWindow(newest: size, reader: reader) }
+                // Hashtags and mentions are checked here after the index found their word: one
+                // statement without a limit, read only until enough rows pass.
+                let statement = SearchStatement(query: query, authorIDs: authorIDs, unreadOnly: unreadOnly,
+                                                order: order, limit: query.needsCheck ? nil : limit, rowids: window?.rowids)
+                found = try reader.messages(matching: statement, limit: limit) { query.needsCheck ? query.passesCheck($0.text) : true }
+                guard let window else { break }
+                if window.isWhole { break }
+                if found.count >= limit, try found.last.map({ last throws(SQLiteError) in try window.holds(messageID: last.id, reader: reader) }) ?? true {
+                    break
+                }
+            }
             return try reader.completePage(messages: Array(found.prefix(limit)), nextCursor: nil)
         }
         return SearchResults(query: query, page: page)

@@ -79,6 +79,18 @@ import Testing
         #expect(!details.contains { $0.contains("messages_search_unspaced_terms") }, "plan: \(details)")
     }
 
+    /// Issue 28: in a window of the newest messages, each index is asked for the window's rowid
+    /// range only (FTS5 reads that part of its doclists), and the walk stays on the timeline index.
+    @Test func aWindowAsksEachIndexForItsRowidRangeOnly() throws {
+        let details = try plan(SearchStatement(query: try SearchQuery("coffee -tea 天気がいい perf*"), authorIDs: nil,
+                                               unreadOnly: false, order: .walkingTimeline, limit: 20, rowids: 100...200))
+        expectTimelineWalk(details)
+        let indexes = details.filter { $0.contains("VIRTUAL TABLE INDEX") }
+        #expect(indexes.count == 4, "plan: \(details)")
+        // FTS5's plan string: M for MATCH, then > and < for the rowid's lower and upper bounds.
+        #expect(indexes.allSatisfy { $0.contains(":M") && $0.contains(">") && $0.contains("<") }, "plan: \(details)")
+    }
+
     @Test func matchesAreCountedInTheirIndexAlone() throws {
         for query in ["coffee", "天気", "天気がいい", "perf*"] {
             let term = try #require(try SearchQuery(query).clauses.first?.first)

@@ -21,9 +21,12 @@ import Testing
     /// A small threshold, so that a few hundred messages take the timeline walk.
     private static let walkAbove = 100
 
+    /// Windows this small, so that a few hundred messages take them, and the whole timeline after.
+    private static let windows = [8, 64]
+
     private func walkedIDs(_ store: TimelineStore, _ query: String, limit: Int = 20, unreadOnly: Bool = false) throws -> [String] {
-        try store.search(try SearchQuery(query), limit: limit, author: nil, unreadOnly: unreadOnly, sortingLimit: Self.walkAbove)
-            .results.map(\.message.id)
+        try store.search(try SearchQuery(query), limit: limit, author: nil, unreadOnly: unreadOnly, sortingLimit: Self.walkAbove,
+                         windowSizes: Self.windows).results.map(\.message.id)
     }
 
     // MARK: Scripts
@@ -178,6 +181,38 @@ import Testing
         #expect(try walkedIDs(store, "coffee", limit: 3) == ["m\(count)", "m\(count - 1)", "m\(count - 2)"])
         #expect(try walkedIDs(store, "coffee", limit: 2, unreadOnly: true) == ["m\(count - 1)", "m\(count - 3)"])
         #expect(try walkedIDs(store, "#coffee") == ["m-1", "m-2"])
+    }
+
+    /// Issue 28: the walk looks among the newest messages first (`TimelineWindow`), and must
+    /// still find what lies beyond them: an archive imported after the newer messages (rowids
+    /// against time), matches only older than every window, a filter that thins the window out.
+    @Test func theWalkFindsTheNewestMatchesWhereverTheirRowidsLie() throws {
+        let store = try Samples.store(in: directory)
+        let count = Self.walkAbove + 300
+        // In time order, as a sync brings them: "tea" only in the oldest 150, "rare" in 3.
+        try store.upsert(messages: (1...count).map { n in
+            Samples.message(n, text: "coffee \(n)" + (n <= 150 ? " tea" : "") + ([5, 7, 200].contains(n) ? " rare" : ""),
+                            read: n % 10 != 0)
+        })
+        #expect(try walkedIDs(store, "coffee", limit: 3) == ["m\(count)", "m\(count - 1)", "m\(count - 2)"])
+        #expect(try walkedIDs(store, "tea", limit: 2) == ["m150", "m149"])
+        #expect(try walkedIDs(store, "coffee", limit: 3, unreadOnly: true) == ["m\(count)", "m\(count - 10)", "m\(count - 20)"])
+        #expect(try walkedIDs(store, "coffee -tea", limit: 1000).count == count - 150)
+        // An old archive arrives last: its rowids are the highest, its times the oldest, and
+        // one message of it is newer than everything.
+        var archive = (1...150).map { Samples.message(-$0, text: "coffee archived \($0) tea") }
+        archive.append(Samples.message(count + 5, text: "coffee from the archive, but new"))
+        try store.upsert(messages: archive)
+        #expect(try walkedIDs(store, "coffee", limit: 2) == ["m\(count + 5)", "m\(count)"])
+        #expect(try walkedIDs(store, "tea", limit: 2) == ["m150", "m149"])
+        #expect(try walkedIDs(store, "archived", limit: 2) == ["m-1", "m-2"])
+        #expect(try walkedIDs(store, "coffee", limit: 1000).count == count + 151)
+        // The windows change no answer: the same searches without them.
+        for query in ["coffee", "tea", "archived", "coffee -tea", "rare"] {
+            let plain = try store.search(try SearchQuery(query), limit: 30, author: nil, unreadOnly: false, sortingLimit: Self.walkAbove,
+                                         windowSizes: []).results.map(\.message.id)
+            #expect(try walkedIDs(store, query, limit: 30) == plain, "\(query)")
+        }
     }
 
     @Test func manyShortSpacelessMatchesComeNewestFirstFromTheTimelineWalk() throws {
