@@ -6,6 +6,9 @@ struct RunResult {
     var maxRSSKiB: Int
     /// Minor page faults (`ru_minflt`), from `probed` runs; -1 otherwise.
     var minorFaults: Int = -1
+    /// User and system CPU time in ms (`ru_utime`, `ru_stime`), from `probed` runs; -1 otherwise.
+    var userMs: Double = -1
+    var systemMs: Double = -1
     var status: Int32
     var bytes: Int
 }
@@ -99,6 +102,8 @@ enum Runner {
         let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
         result.maxRSSKiB = fields.first.flatMap { Int($0) } ?? -1
         result.minorFaults = fields.dropFirst().first.flatMap { Int($0) } ?? -1
+        result.userMs = fields.dropFirst(2).first.flatMap { Double($0) }.map { $0 / 1000 } ?? -1
+        result.systemMs = fields.dropFirst(3).first.flatMap { Double($0) }.map { $0 / 1000 } ?? -1
         try? FileManager.default.removeItem(atPath: probeReport)
         return result
     }
@@ -112,10 +117,27 @@ enum Runner {
         accept: (Int, Int32) -> Bool = { _, status in status == 0 },
         before: ((Int, Int) throws -> Void)? = nil
     ) throws -> [(time: Summary, rss: Summary)] {
-        try sideBySide(count: commands.count, runs: runs, warmups: warmups, accept: accept) { index, round in
-            try before?(index, round)
-            return commands[index]
-        }
+        try sideBySideWithCPU(commands, runs: runs, warmups: warmups, accept: accept, before: before).map { ($0.time, $0.rss) }
+    }
+
+    /// `sideBySide`, with each command's system and user CPU time (ms, from `rss-probe`).
+    static func sideBySideWithCPU(
+        _ commands: [[String]], runs: Int, warmups: Int,
+        accept: (Int, Int32) -> Bool = { _, status in status == 0 },
+        before: ((Int, Int) throws -> Void)? = nil
+    ) throws -> [(time: Summary, rss: Summary, system: Summary, user: Summary)] {
+        var system = Array(repeating: [Double](), count: commands.count)
+        var user = Array(repeating: [Double](), count: commands.count)
+        let results = try sideBySide(count: commands.count, runs: runs, warmups: warmups, accept: accept,
+                                     command: { index, round in
+                                         try before?(index, round)
+                                         return commands[index]
+                                     },
+                                     record: { index, result in
+                                         system[index].append(result.systemMs)
+                                         user[index].append(result.userMs)
+                                     })
+        return results.indices.map { (results[$0].time, results[$0].rss, Summary(system[$0]), Summary(user[$0])) }
     }
 
     /// `sideBySide` for commands that change from run to run (`command(index, round)`, called
@@ -123,7 +145,8 @@ enum Runner {
     static func sideBySide(
         count: Int, runs: Int, warmups: Int,
         accept: (Int, Int32) -> Bool = { _, status in status == 0 },
-        command: (Int, Int) throws -> [String]
+        command: (Int, Int) throws -> [String],
+        record: (Int, RunResult) -> Void = { _, _ in }
     ) throws -> [(time: Summary, rss: Summary)] {
         var times = Array(repeating: [Double](), count: count)
         var rss = Array(repeating: [Double](), count: count)
@@ -137,6 +160,7 @@ enum Runner {
                 if round >= warmups {
                     times[index].append(result.wallMs)
                     rss[index].append(Double(result.maxRSSKiB))
+                    record(index, result)
                 }
             }
         }

@@ -132,16 +132,23 @@ enum ShellPeer {
         """
     }
 
-    /// `timeline mark-read --ids-file FILE`: the IDs read by `.import`, then the one statement
-    /// of `TimelineTransaction.markReadSQL` over them.
+    /// `timeline mark-read --ids-file FILE`: the IDs read by `.import`, then, in one write
+    /// transaction as the tool's, the unknown-ID check (`TimelineTransaction.unknownMessageIDs`,
+    /// the tool refuses the whole list when one ID is unknown: the shell prints such IDs and the
+    /// bench checks it printed none) and the one statement of `TimelineTransaction.markReadSQL`.
+    /// Issue 28: without the check the peer did less work than the tool.
     static func markRead(idsFile: String) -> String {
         writer + """
             CREATE TEMP TABLE ids (id TEXT);
             .mode ascii
             .separator "\\037" "\\n"
             .import \(idsFile) ids
+            .mode list
+            BEGIN IMMEDIATE;
+            SELECT id FROM temp.ids WHERE id NOT IN (SELECT id FROM messages);
             DELETE FROM unread_messages
             WHERE seq IN (SELECT seq FROM messages WHERE id IN (SELECT id FROM temp.ids));
+            COMMIT;
 
             """
     }

@@ -17,9 +17,15 @@ func stageDataInAndOut(_ config: Config, _ data: DataSets, _ report: Report) thr
     var largeRate = 0.0
     var jsonLinesSmallMedian = 0.0
 
-    for size in [config.small, config.large] {
+    // Issue 28: "import no slower than the sqlite3 shell doing the same work, and with no more
+    // system time", at 100k and 1M (the two smoke sizes in a smoke run).
+    var parity: [(label: String, ratio: Double, system: Double, shellSystem: Double)] = []
+    let paritySizes = Array(config.sizes.suffix(2))
+
+    for size in config.sizes {
         let label = fmtCount(Double(size))
         let isLarge = size == config.large && !config.smoke
+        let isMiddle = size != config.small && size != config.large
         let source = try data.ensure(messages: size)
         let jsonLines = try data.jsonLinesFile(messages: size, timeline: config.timeline)
         let counts = try DatabaseProbe.counts(of: source)
@@ -30,24 +36,33 @@ func stageDataInAndOut(_ config: Config, _ data: DataSets, _ report: Report) thr
         // Import: each run into a database TimelineKit just created empty.
         let ours = work + "/import-timeline.sqlite", theirs = work + "/import-sqlite3.sqlite"
         let shellImport = try ShellPeer.prepare(ShellPeer.importJSONLines(jsonLines), at: work + "/import.sql", database: theirs)
-        let imported = try Runner.sideBySide(
+        let withCPU = try Runner.sideBySideWithCPU(
             [[config.timeline, "import", "--db", ours, jsonLines], shellImport],
-            runs: isLarge ? 1 : (config.smoke ? 2 : 5), warmups: isLarge ? 0 : 1,
+            runs: isLarge ? 1 : (config.smoke ? 2 : (isMiddle ? 3 : 5)), warmups: isLarge || isMiddle ? 0 : 1,
             before: { index, _ in
                 try emptyDatabase(index == 0 ? ours : theirs)
                 sync()
             })
+        let imported: [(time: Summary, rss: Summary)] = withCPU.map { (time: $0.time, rss: $0.rss) }
         let importComparison = ShellComparison(command: "import FILE.jsonl", kind: .write, timeline: imported[0], shell: imported[1])
         let rate = Double(counts.messages) / (imported[0].time.median / 1000)
+        let system = withCPU[0].system.median, shellSystem = withCPU[1].system.median
         importComparison.report(report, key: "commands.\(size).import_jsonl", size: size,
-                                note: "\(fmtCount(rate)) messages/s; file \(fmtBytes(fileSize(jsonLines)))")
+                                note: "\(fmtCount(rate)) messages/s; file \(fmtBytes(fileSize(jsonLines))); system CPU "
+                                    + "\(fmtMs(system)) vs the shell's \(fmtMs(shellSystem)), user \(fmtMs(withCPU[0].user.median)) vs \(fmtMs(withCPU[1].user.median))")
+        report.time("commands.\(size).import_jsonl.system", "\(label): import, system CPU of timeline", withCPU[0].system)
+        report.time("commands.\(size).import_jsonl.shell_system", "\(label): import, system CPU of the sqlite3 shell", withCPU[1].system)
+        if paritySizes.contains(size) {
+            parity.append((label, importComparison.ratio ?? .nan, system, shellSystem))
+        }
         importGoal.add(size: label, "import", importComparison.ratio)
         importRSS.append(("JSON Lines \(label)", imported[0].rss.max))
         if size == config.large { largeRate = rate }
         if size == config.small { jsonLinesSmallMedian = imported[0].time.median }
         try checkSameContents(ours, theirs, jsonLines: size == config.small ? jsonLines : nil, work: work, config, report, label: label)
 
-        // Export: both read the data set itself.
+        // Export: both read the data set itself (at the small and large sizes).
+        if isMiddle { continue }
         let exported = work + "/export-timeline.jsonl", shellExported = work + "/export-sqlite3.json"
         let shellExport = try ShellPeer.prepare(ShellPeer.export(to: shellExported), at: work + "/export.sql", database: source)
         let exports = try Runner.sideBySide(
@@ -94,6 +109,11 @@ func stageDataInAndOut(_ config: Config, _ data: DataSets, _ report: Report) thr
 
     importGoal.report(report)
     exportGoal.report(report)
+    report.goal("import_no_slower_than_sqlite3", "import no slower than the sqlite3 shell doing the same work, and with no more system time",
+                target: "ratio <= 1.00, system CPU <= the shell's, at \(parity.map(\.label).joined(separator: " and "))",
+                measured: parity.map { "\($0.label): \(fmtRatio($0.ratio)), system \(fmtMs($0.system)) vs \(fmtMs($0.shellSystem))" }
+                    .joined(separator: "; "),
+                met: !parity.isEmpty && parity.allSatisfy { $0.ratio <= 1.0 && $0.system <= $0.shellSystem })
     report.goal("import_1m_50k_per_second", "import of \(fmtCount(Double(config.large))) JSON Lines messages, whole process, search index current",
                 target: ">= 50.0 k messages/s", measured: "\(fmtCount(largeRate))/s", met: largeRate >= 50_000)
     let worstRSS = importRSS.map(\.1).max() ?? 0

@@ -54,6 +54,11 @@ func stageEverydayCommands(_ config: Config, _ data: DataSets, _ report: Report)
         let marked = try Runner.sideBySide([[timeline, "mark-read", "--db", copy, "--ids-file", idsFile], markShell],
                                            runs: config.smoke ? 3 : 9, warmups: 1,
                                            before: { _, _ in restored.append(try markUnread(copy, ids)) })
+        // The peer's unknown-ID check ran and found every ID (it prints the unknown ones).
+        let peerCheck = try Runner.capture(markShell)
+        if peerCheck.status != 0 || !peerCheck.output.isEmpty {
+            report.fail("\(label): the sqlite3 shell's mark-read found unknown IDs or failed (\(peerCheck.status)): \(peerCheck.output.prefix(200))\(peerCheck.errors.prefix(200))")
+        }
         restored.append(try markUnread(copy, ids))
         if restored.dropFirst().contains(where: { $0 != idCount }) {
             report.fail("\(label): mark-read --ids-file: a run did not mark all \(idCount) IDs read (found again unread: \(restored.dropFirst()))")
