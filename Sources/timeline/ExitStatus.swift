@@ -1,8 +1,8 @@
 import ArgumentParser
 import TimelineKit
 
-/// The exit statuses `timeline` uses, as the README documents them. The numbers follow BSD's
-/// sysexits.h where one fits, so scripts can tell "try again later" from "fix your input".
+/// The exit statuses `timeline` uses, as docs/user-guide.md ("Exit statuses") documents them.
+/// The numbers follow BSD's sysexits.h where one fits, so scripts can tell "try again later" from "fix your input".
 enum ExitStatus {
     static let success: Int32 = 0
     /// Something failed that none of the codes below describes (I/O, SQLite).

@@ -4,7 +4,7 @@
 /// launch as fast as `cat`. Linking an HTTP stack costs every launch (URLSession does not link
 /// statically on Linux and loads full Foundation; AsyncHTTPClient adds 26 MB), while `curl` costs
 /// the binary nothing and brings TLS, HTTP/2 and proxies (`https_proxy`, `no_proxy`) as the
-/// system configures them. The README's "Network" section has the measured costs.
+/// system configures them. docs/network.md ("The transport: curl") has the measured costs.
 ///
 /// What it guarantees, on top of ``HTTPTransport``'s contract:
 /// - the request (URL, headers with the token, options) reaches curl on its standard input as

@@ -52,7 +52,7 @@ struct DoctorCommand: ParsableCommand {
         }
     }
 
-    /// The exit status of the most serious problem (the README's table lists them).
+    /// The exit status of the most serious problem (docs/user-guide.md, "Exit statuses", lists them).
     static func exitStatus(for kind: HealthProblem.Kind) -> Int32 {
         switch kind {
         case .notADatabase, .damaged, .countsDisagree: ExitStatus.dataError

@@ -12,7 +12,7 @@ struct ImportCommand: ParsableCommand {
             accounts, the statuses notifications carry); twitter, Twitter API responses (v1.1 \
             tweets, v2 pages one per line, an archive's tweets.js). JSON Lines holds one user or \
             message object per line, e.g. {"type":"user","id":"u1","handle":"alice","name":"Alice"}; \
-            the README describes the format.
+            docs/import-formats.md describes the format (the Debian package puts it in /usr/share/doc/timeline/docs).
 
             The whole file is one transaction: a bad line or field stops the import with its \
             file, line and field, and nothing is written. IDs already stored are updated in \

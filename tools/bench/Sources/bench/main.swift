@@ -31,7 +31,7 @@ struct Config {
     var mastodonLarge: Int { smoke ? 3_000 : 100_000 }
 }
 
-/// The stages, numbered as `--only` takes them and as the README lists them.
+/// The stages, numbered as `--only` takes them and as docs/benchmarks.md and tools/bench/README.md name them.
 let stageCount = 12
 
 var parsed = Config()
