@@ -403,7 +403,9 @@ import TimelineKit
             return !curl.isEmpty
         })
         follow.signal(SIGKILL)
-        _ = follow.waitForExit()
+        // Not Foundation's wait for the follow, which may wait for what it left behind.
+        #expect(FollowCommandTests.waitUntil(seconds: 3) { !Self.isAlive(follow.processIdentifier) })
         #expect(FollowCommandTests.waitUntil(seconds: 3) { curl.allSatisfy { !Self.isAlive($0) } }, "curl \(curl) outlived show -f")
+        _ = follow.waitForExit()
     }
 }

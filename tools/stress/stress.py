@@ -904,7 +904,212 @@ def hostile_text(binary, work, table, ratio_limit=5.0):
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # What `--only` takes, in the order they run.
-SCENARIOS = ["crash", "terminals", "lock", "snapshots", "imports", "json-shapes", "text"]
+# ---------------------------------------------------------------------------------------------
+# 8. Hostile servers (issue 24): pages with oversized and broken entries in random places, a token
+#    quoted back, slow answers, streams that end at once, a killed follow. Against the scripted
+#    loopback server of tools/hostile-server (plain http on 127.0.0.1 only).
+
+class HostileServer:
+    """tools/hostile-server/server.py on a free loopback port."""
+
+    def __init__(self):
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "hostile-server", "server.py")
+        self.process = subprocess.Popen([sys.executable, script, "--port", "0", "--idle-timeout", "60"],
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        line = self.process.stdout.readline().decode()
+        self.port = int(line.split()[1])
+        self.base = "http://127.0.0.1:%d" % self.port
+
+    def control(self, name, body=None):
+        import urllib.request
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + "/_control/" + name, data=data,
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.loads(answer.read())
+
+    def requests(self, path):
+        return [r for r in self.control("requests") if r["path"] == path]
+
+    def close(self):
+        self.process.kill()
+        self.process.wait()
+
+
+HOSTILE_TOKEN = "stress-hostile-token-0123456789abcdef"
+
+
+def hostile_status(id, content="<p>hello</p>"):
+    return {"id": id, "created_at": "2024-03-01T12:00:00.000Z", "content": content,
+            "account": {"id": "2", "username": "bob", "acct": "bob", "display_name": "Bob"}}
+
+
+def hostile_servers(binary, work, rounds, seed, table):
+    rng = random.Random(seed)
+
+    def logged_in(server, name):
+        timeline = Timeline(binary, os.path.join(work, name))
+        timeline.env["XDG_CONFIG_HOME"] = os.path.join(timeline.directory, "config")
+        status, _, errors, _ = timeline.run(["login", "mastodon", server.base, "--token-stdin"],
+                                            stdin=(HOSTILE_TOKEN + "\n").encode())
+        if status != 0:
+            raise RuntimeError("login failed: " + errors)
+        return timeline
+
+    def routes(home="[]", notifications="[]"):
+        return {"/api/v1/accounts/verify_credentials": {"body": json.dumps({"id": "1", "username": "tester", "acct": "tester"})},
+                "/api/v1/timelines/home": [{"body": home}, {"body": "[]"}],
+                "/api/v1/notifications": [{"body": notifications}, {"body": "[]"}],
+                "/api/v1/markers": {"body": "{}"}, "/api/v2/instance": {"body": "{}"}}
+
+    # a) Pages of 40 with oversized and broken entries in random places: every sync succeeds,
+    #    stores every good entry, cuts every long one within the limit and counts the broken.
+    failures = []
+    broken_kinds = [{"id": {"no": 1}}, {"id": "x", "created_at": "never"}, {"id": "x", "account": None}, [], "text", None]
+    for index in range(rounds):
+        server = HostileServer()
+        try:
+            entries, good, long_ids, broken = [], 0, [], 0
+            for position in range(40):
+                id = str(10_000 - position)
+                roll = rng.random()
+                if roll < 0.1:
+                    broken += 1
+                    bad = rng.choice(broken_kinds)
+                    entries.append(dict(hostile_status(id), **bad) if isinstance(bad, dict) else bad)
+                elif roll < 0.2:
+                    long_ids.append(id)
+                    size = rng.choice([100_001, 150_000, 400_000, 1_200_000])
+                    entries.append(hostile_status(id, "<p>" + rng.choice(["a", "é", "🐘", "a&amp;"]) * (size // 4) + "</p>"))
+                    good += 1
+                else:
+                    entries.append(hostile_status(id))
+                    good += 1
+            server.control("routes", routes(home=json.dumps(entries)))
+            timeline = logged_in(server, "hostile-page-%d" % index)
+            status, out, errors, _ = timeline.run(["sync", "--json"])
+            result = json.loads(out.decode() or "{}")
+            if status != 0 or result.get("new_statuses") != good or result.get("skipped") != broken:
+                failures.append("page %d: exit %d, %s, expected %d stored and %d skipped: %s"
+                                % (index, status, out.decode().strip(), good, broken, errors[-300:]))
+                continue
+            too_long = timeline.query("SELECT count(*) FROM messages WHERE length(CAST(text AS BLOB)) > 100000")
+            if too_long[0][0] != 0:
+                failures.append("page %d: a text beyond the limit was stored" % index)
+        finally:
+            server.close()
+    table.add("servers: pages", "pages of 40 with 10% broken and 10% oversized entries at random places",
+              "%d syncs" % rounds, "every sync stored the good entries, cut the long ones, counted the broken", failures)
+
+    # b) A token quoted back by every kind of refusal never shows.
+    failures = []
+    for status_code in [400, 403, 404, 409, 422, 429, 500, 503]:
+        server = HostileServer()
+        try:
+            answer = {"status": status_code, "body": json.dumps({"error": "you sent {AUTH}", "error_description": "{AUTH}"})}
+            table_routes = routes()
+            table_routes["/api/v1/timelines/home"] = answer
+            server.control("routes", table_routes)
+            timeline = logged_in(server, "hostile-token-%d" % status_code)
+            for arguments in (["sync"], ["sync", "--json"]):
+                _, out, errors, _ = timeline.run(arguments + ["--time-limit", "20s"])
+                if HOSTILE_TOKEN in out.decode("utf-8", "replace") + errors:
+                    failures.append("%d: the token shows in %s" % (status_code, " ".join(arguments)))
+        finally:
+            server.close()
+    table.add("servers: tokens", "refusals 400-503 quoting the Authorization header", "16 syncs",
+              "no output held the token", failures)
+
+    # c) A slow server (1 s an answer, an older page always) against a 5 s limit.
+    failures = []
+    server = HostileServer()
+    try:
+        page = {"headers": {"Link": "<{BASE}/api/v1/timelines/home?max_id={ID}>; rel=\"next\""},
+                "body": json.dumps([hostile_status("{ID}")]), "delay": 1}
+        slow = routes()
+        slow["/api/v1/timelines/home"] = page
+        slow["/api/v1/notifications"] = page
+        server.control("routes", slow)
+        timeline = logged_in(server, "hostile-slow")
+        status, _, errors, seconds = timeline.run(["sync", "--time-limit", "5s"])
+        asked = len(server.requests("/api/v1/timelines/home")) + len(server.requests("/api/v1/notifications"))
+        if status != 75 or seconds > 8 or asked > 6:
+            failures.append("exit %d after %.1f s and %d requests: %s" % (status, seconds, asked, errors[-200:]))
+        slow_figures = "%d requests in %.1f s" % (asked, seconds)
+    finally:
+        server.close()
+    table.add("servers: slow", "1 s an answer, always an older page, --time-limit 5s", slow_figures,
+              "the sync stopped at its limit, exit 75", failures)
+
+    # d) Streams that end at once, and a follow killed with its curl on a silent stream.
+    failures = []
+    server = HostileServer()
+    try:
+        streaming = routes()
+        streaming["/api/v1/streaming/user"] = {"headers": {"Content-Type": "text/event-stream"}, "body": ":)\n"}
+        server.control("routes", streaming)
+        timeline = logged_in(server, "hostile-stream")
+        timeline.run(["sync"])
+        follow = subprocess.Popen([binary, "show", "--follow", "--json", "-n", "1"], stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=timeline.env)
+        time.sleep(16)
+        follow.send_signal(signal.SIGTERM)
+        follow.wait(timeout=30)
+        connections = len(server.requests("/api/v1/streaming/user"))
+        # 1, 2, 4, 8 s between: 5 connections in 16 s at most (16 without back-off).
+        if connections > 6:
+            failures.append("%d connections in 16 s" % connections)
+        stream_figures = "%d connections in 16 s" % connections
+        streaming["/api/v1/streaming/user"] = dict(streaming["/api/v1/streaming/user"], hold=60)
+        server.control("routes", streaming)
+        for kill in range(3 if rounds < 10 else 10):
+            follow = subprocess.Popen([binary, "show", "--follow", "--json", "-n", "1"], stdin=subprocess.DEVNULL,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=timeline.env)
+            deadline = time.monotonic() + 15
+            children = []
+            while time.monotonic() < deadline and not children:
+                time.sleep(0.1)
+                children = [pid for pid in os.listdir("/proc") if pid.isdigit() and _parent_of(pid) == follow.pid
+                            and _command_of(pid) == "curl"]
+            follow.kill()
+            follow.wait()
+            time.sleep(2)
+            alive = [pid for pid in children if _command_of(pid) == "curl" and not _is_zombie(pid)]
+            if not children:
+                failures.append("kill %d: no curl child seen" % kill)
+            elif alive:
+                failures.append("kill %d: curl %s outlived show -f" % (kill, alive))
+    finally:
+        server.close()
+    table.add("servers: streams", "streams closed at once for 16 s; show -f SIGKILLed on a silent stream",
+              stream_figures, "back-off 1, 2, 4… s; no curl outlived its follow", failures)
+
+
+def _parent_of(pid):
+    try:
+        with open("/proc/%s/stat" % pid) as stat:
+            return int(stat.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _command_of(pid):
+    try:
+        with open("/proc/%s/comm" % pid) as comm:
+            return comm.read().strip()
+    except OSError:
+        return None
+
+
+def _is_zombie(pid):
+    try:
+        with open("/proc/%s/stat" % pid) as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return True
+
+
+SCENARIOS = ["crash", "terminals", "lock", "snapshots", "imports", "json-shapes", "text", "servers"]
 # How long the lock scenario waits for its sqlite3 holder to say it holds the lock.
 READY_TIMEOUT = 30
 
@@ -943,6 +1148,8 @@ def main():
         hostile_json_shapes(arguments.timeline, arguments.work, table)
     if "text" in only:
         hostile_text(arguments.timeline, arguments.work, table)
+    if "servers" in only:
+        hostile_servers(arguments.timeline, arguments.work, 3 if arguments.quick else 20, arguments.seed, table)
     table.print()
     print("stress: %.0f s in all; %s" % (time.monotonic() - started, "FAILURES FOUND" if table.failed else "everything held"))
     shutil.rmtree(arguments.work, ignore_errors=True)

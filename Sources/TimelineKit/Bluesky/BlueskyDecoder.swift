@@ -35,7 +35,9 @@ public struct BlueskyDecoder: Sendable {
         overlongText = .refuse
     }
 
-    init(overlongText: OverlongText) {
+    /// A decoder that handles over-long texts as `overlongText` says (`.cut` for what a
+    /// server sends).
+    public init(overlongText: OverlongText) {
         self.overlongText = overlongText
     }
 

@@ -59,7 +59,9 @@ public struct MastodonDecoder: Sendable {
         overlongText = .refuse
     }
 
-    init(overlongText: OverlongText) {
+    /// A decoder that handles over-long texts as `overlongText` says (`.cut` for what a
+    /// server sends).
+    public init(overlongText: OverlongText) {
         self.overlongText = overlongText
     }
 

@@ -6,7 +6,9 @@ import Glibc
 
 /// The libFuzzer target of issue 12 for what `timeline import` reads: `IMPORT_FUZZ_FORMAT=jsonl`
 /// (the default) feeds each input to `JSONLinesReader` as a file, `mastodon` to `MastodonDecoder`,
-/// `twitter` to `TwitterDecoder` and `bluesky` to `BlueskyDecoder`.
+/// `twitter` to `TwitterDecoder` and `bluesky` to `BlueskyDecoder`. Issue 24: `mastodon-server`
+/// and `bluesky-server` decode as a sync does (over-long texts cut with a mark, never refused for
+/// their length), and `names` holds each input, as text, to the rules of account names.
 ///
 /// Every input must be refused with an `ImportError` or decoded; never a crash, a hang (the run
 /// script gives each input a few seconds, so a quadratic case is a finding), an out-of-bounds
@@ -15,6 +17,7 @@ import Glibc
 /// `ImportError` of the decode itself, never a failed check.
 enum Format: String {
     case jsonl, mastodon, twitter, bluesky
+    case mastodonServer = "mastodon-server", blueskyServer = "bluesky-server", names
 }
 
 let format = getenv("IMPORT_FUZZ_FORMAT").flatMap { Format(rawValue: String(cString: $0)) } ?? .jsonl
@@ -111,6 +114,17 @@ func checkRoundTrip(users: [User], messages: [Message]) {
     }
 }
 
+/// A name made from anything a server chose is a valid name and stays one; a valid name is kept.
+/// (How a name is shown is `TerminalText.line`'s business, fuzzed by render-fuzz.)
+func checkName(_ text: String) {
+    let name = Account.normalizedName(text)
+    if let problem = Account.nameProblem(name) { fatalError("the name made of \(text.debugDescription) is invalid: \(problem)") }
+    if Account.normalizedName(name) != name { fatalError("normalising \(name.debugDescription) again changes it") }
+    if Account.nameProblem(text) == nil, name != text { fatalError("the valid name \(text.debugDescription) was changed") }
+    let bluesky = Account.defaultBlueskyName(handle: text)
+    if bluesky.contains("@") || Account.nameProblem(bluesky) != nil { fatalError("a Bluesky default name \(bluesky.debugDescription) breaks the rules") }
+}
+
 // MARK: The entry points
 
 /// libFuzzer's entry point.
@@ -135,16 +149,24 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             messages.forEach(check)
             checkRoundTrip(users: users, messages: messages)
         }
-    case .mastodon, .twitter, .bluesky:
+    case .names:
+        checkName(String(decoding: bytes, as: UTF8.self))
+    case .mastodon, .twitter, .bluesky, .mastodonServer, .blueskyServer:
         let decoded: DecodedTimeline
         do throws(ImportError) {
             switch format {
             case .mastodon: decoded = try MastodonDecoder().decode(bytes, sourceName: "fuzz.json")
             case .twitter: decoded = try TwitterDecoder().decode(bytes, sourceName: "fuzz.json")
+            case .mastodonServer: decoded = try MastodonDecoder(overlongText: .cut).decode(bytes, sourceName: "fuzz.json")
+            case .blueskyServer: decoded = try BlueskyDecoder(overlongText: .cut).decode(bytes, sourceName: "fuzz.json")
             default: decoded = try BlueskyDecoder().decode(bytes, sourceName: "fuzz.json")
             }
         } catch {
             check(error, input: bytes)
+            // What a server sends is cut, never refused for its length.
+            if format == .mastodonServer || format == .blueskyServer, case .textTooLong = error.problem {
+                fatalError("a server's over-long text was refused, not cut: \(error)")
+            }
             return 0
         }
         decoded.users.forEach(check)

@@ -6,20 +6,20 @@
 /// A cut text keeps whole characters up to the limit, mark included, and ends with
 /// ``cutMark(originalBytes:)``, so a reader sees that something is missing and how much, and
 /// the post's link leads to all of it.
-enum OverlongText: Sendable, Hashable {
+public enum OverlongText: Sendable, Hashable {
     /// A longer text is an error (import).
     case refuse
     /// A longer text is cut with a mark (sync, the event stream).
     case cut
 
     /// The text kept of a `text` of `bytes` UTF-8 bytes: what ends a cut text.
-    static func cutMark(originalBytes bytes: Int) -> String {
+    public static func cutMark(originalBytes bytes: Int) -> String {
         "… [cut by timeline: the post has \(bytes) bytes; the first \(JSONLineParser.maximumTextBytes) are kept]"
     }
 
     /// `text` itself when it has at most `limit` UTF-8 bytes; otherwise its first whole
     /// characters and the mark, `limit` bytes at most in all.
-    static func cut(_ text: String, limit: Int) -> String {
+    public static func cut(_ text: String, limit: Int) -> String {
         let length = text.utf8.count
         guard length > limit else { return text }
         let mark = cutMark(originalBytes: length)
