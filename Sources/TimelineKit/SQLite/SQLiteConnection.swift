@@ -31,19 +31,23 @@ final class SQLiteConnection {
     var statementRuns = 0
 
     /// How large one statement's journal may grow in memory before SQLite writes it to a
-    /// temporary file: 4 MiB instead of SQLite's 64 KiB (issue 28).
+    /// temporary file: 127 KiB instead of SQLite's 64 KiB (issue 28).
     ///
     /// Inside a transaction, every statement that may fail halfway (an upsert, with its triggers,
     /// indexes and conflict clause) keeps the original of each page it changes that existed
     /// before it started, so that it can undo itself alone. Past 64 KiB SQLite moves that journal
     /// to an unlinked temporary file (`etilqs_*`), and the file then serves every later statement
-    /// of the transaction. One upsert that splits a few index pages journals 16 pages, so an
-    /// import of 100k messages (one transaction) wrote 2.4 GiB to that file in 1.1 M `pwrite`s:
-    /// a second system call pair for every page each upsert touched. In memory, each statement's
-    /// journal (a few pages) is freed when the statement ends, so the bound costs at most 4 MiB
-    /// of memory, for one statement at a time, and only a statement larger than that (the
-    /// search index built at the end of a huge import) still spills.
-    static let statementJournalSpillBytes: Int32 = 4 << 20
+    /// of the transaction. One upsert whose page splits reach up the b-trees journals 16 pages,
+    /// so an import of 100k messages (one transaction) wrote 2.4 GiB to that file in 1.1 M
+    /// `pwrite`s: a second system call pair for every page each upsert touched. In memory, each
+    /// statement's journal is freed when the statement ends.
+    ///
+    /// Why not more: SQLite's in-memory journal is one chunk of this size, written to the file
+    /// in one call when it spills, and the unix VFS writes at most 128 KiB per call (`nBuf &=
+    /// 0x1ffff` in `seekAndWriteFd`): with 4 MiB, the first statement to spill (the search index
+    /// built at the end of a 100k import) failed with SQLITE_FULL. 127 KiB is 31 pages: room for
+    /// an upsert's deepest splits, and only a statement larger than that still spills.
+    static let statementJournalSpillBytes: Int32 = 127 << 10
 
     /// Sets `statementJournalSpillBytes` once per process, before SQLite initialises (the first
     /// connection opened). When something else in the process initialised SQLite first (a
