@@ -84,9 +84,17 @@ struct ShellSearch {
     /// The statement that reads the matches; `walking` as `TimelineStore.search` decides from
     /// the counts. Hashtags: TimelineKit reads rows without a limit until `limit` pass its check
     /// of the `#` in Swift; here `LIKE` does that check in SQL.
+    ///
+    /// Walking, TimelineKit keeps first to the newest `window` messages (`TimelineWindow`): the
+    /// matches are asked for that window's rowid range, and the answer holds when its last row
+    /// lies in the window, which the script checks the same way (the bench's data sets follow
+    /// time, so the first window always holds the page; a script that needed the next window
+    /// would find other IDs than the tool, and the cross-check would fail the run).
     func matchingStatement(walking: Bool, columns: String) -> String {
         var conditions: [String] = []
         let rowid = walking ? "+m.rowid" : "m.rowid"
+        let range = walking ? " AND rowid >= (SELECT lo FROM temp.window) AND rowid <= (SELECT hi FROM temp.window)" : ""
+        if walking { conditions.append("+m.rowid BETWEEN (SELECT lo FROM temp.window) AND (SELECT hi FROM temp.window)") }
         for term in kind.terms {
             switch term {
             case let .shortUnspaced(prefix):
@@ -97,11 +105,11 @@ struct ShellSearch {
                         + " AND term < \(ShellPeer.literal(prefix.lowercased() + "\u{10FFFF}")))")
                 }
             case let .unspaced(expression):
-                conditions.append("\(rowid) IN (SELECT rowid FROM messages_search_unspaced WHERE messages_search_unspaced MATCH \(ShellPeer.literal(expression)))")
+                conditions.append("\(rowid) IN (SELECT rowid FROM messages_search_unspaced WHERE messages_search_unspaced MATCH \(ShellPeer.literal(expression))\(range))")
             case let .words(expression):
-                conditions.append("\(rowid) IN (SELECT rowid FROM messages_search WHERE messages_search MATCH \(ShellPeer.literal(expression)))")
+                conditions.append("\(rowid) IN (SELECT rowid FROM messages_search WHERE messages_search MATCH \(ShellPeer.literal(expression))\(range))")
             case let .hashtag(word):
-                conditions.append("\(rowid) IN (SELECT rowid FROM messages_search WHERE messages_search MATCH \(ShellPeer.literal("\"\(word)\"")))")
+                conditions.append("\(rowid) IN (SELECT rowid FROM messages_search WHERE messages_search MATCH \(ShellPeer.literal("\"\(word)\""))\(range))")
                 conditions.append("m.text LIKE \(ShellPeer.literal("%#\(word)%"))")
             }
         }
@@ -118,15 +126,36 @@ struct ShellSearch {
         let queue = try DatabaseQueue(path: database, configuration: grdbConfiguration(readonly: true))
         defer { try? queue.close() }
         let counts = try queue.read { db in try countingStatements.map { try Int.fetchOne(db, sql: $0) ?? 0 } }
-        return (counts.min() ?? 0) > Self.sortingLimit
+        let matches = counts.min() ?? 0
+        if matches > Self.sortingLimit { return true }
+        // TimelineKit walks too when the first window should hold four pages of evenly spread
+        // matches (`TimelineStore.search`).
+        let total = try queue.read { db in try Int.fetchOne(db, sql: "SELECT message_count FROM timeline_state") ?? 0 }
+        return total > 0 && Double(matches) * Double(min(Self.window, total)) / Double(total) >= Double(4 * max(1, limit))
     }
+
+    /// TimelineKit's first window (`TimelineWindow.sizes`).
+    static let window = 4_096
+
+    /// The first window's rowid range into `temp.window` (lo, hi), as `TimelineWindow` reads it.
+    static let windowStatement = """
+        CREATE TEMP TABLE window AS SELECT min(w.rowid) AS lo, max(w.rowid) AS hi, count(*) AS n
+        FROM (SELECT m.rowid FROM messages AS m ORDER BY m.created_at DESC, m.id DESC LIMIT \(window)) AS w;
+        """
+
+    /// `TimelineWindow.holds`: the page's last message lies in the window (printed: 1).
+    static let windowCheck = """
+        SELECT EXISTS (SELECT 1 FROM messages AS e WHERE e.id = (SELECT id FROM temp.page ORDER BY created_at ASC, id ASC LIMIT 1)
+            AND (e.created_at, e.id) >= (SELECT m.created_at, m.id FROM messages AS m ORDER BY m.created_at DESC, m.id DESC LIMIT 1 OFFSET \(window - 1)));
+        """
 
     /// The whole script: the counts, the page into a temporary table, printed, then the related
     /// messages and the users.
     func script(walking: Bool) -> String {
-        countingStatements.map { $0 + ";\n" }.joined() + """
+        countingStatements.map { $0 + ";\n" }.joined() + (walking ? "SELECT message_count FROM timeline_state;\n" + Self.windowStatement + "\n" : "") + """
             CREATE TEMP TABLE page AS \(matchingStatement(walking: walking, columns: ShellPeer.messageSelect));
             SELECT * FROM temp.page;
+            \(walking ? Self.windowCheck : "")
             CREATE TEMP TABLE related AS SELECT \(ShellPeer.messageSelect) FROM messages AS m
                 WHERE m.id IN (SELECT repost_of_id FROM temp.page UNION SELECT quote_of_id FROM temp.page)
                   AND m.id NOT IN (SELECT id FROM temp.page)
@@ -142,7 +171,8 @@ struct ShellSearch {
 
     /// The IDs the sqlite3 shell finds, in order: the cross-check of `timeline search`.
     func foundIDs(in database: String, walking: Bool) throws -> [String] {
-        let result = try Runner.capture([ShellPeer.shell, "-batch", database, matchingStatement(walking: walking, columns: "m.id")])
+        let statement = (walking ? Self.windowStatement + "\n" : "") + matchingStatement(walking: walking, columns: "m.id")
+        let result = try Runner.capture([ShellPeer.shell, "-batch", database, statement])
         guard result.status == 0 else { throw BenchError("sqlite3 search \(kind.query): \(result.errors)") }
         return result.output.split(separator: "\n").map(String.init)
     }
