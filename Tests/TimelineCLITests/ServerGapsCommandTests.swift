@@ -5,7 +5,9 @@ import Testing
 /// `../shared/real-servers/takahe/`), met through the loopback server's settings that copy them:
 /// an optional endpoint missing is "not supported by this server", said once, remembered per
 /// account, and never the end of a sync.
-@Suite(.timeLimit(.minutes(2)))
+// Serialized: each case starts a server and several processes; on a machine of two cores,
+// fourteen at once starve the rest of the suite.
+@Suite(.serialized, .timeLimit(.minutes(3)))
 struct ServerGapsCommandTests {
     private static func requests(_ server: MastodonTestServer, to path: String) throws -> Int {
         try server.requests().filter { ($0["path"] as? String) == path }.count
