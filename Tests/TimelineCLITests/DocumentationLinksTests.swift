@@ -43,6 +43,22 @@ import Testing
         return anchors
     }
 
+    /// A link's path from the page's directory, as a path in the repository: `../README.md` from
+    /// `docs` is `README.md`.
+    static func resolve(_ link: String, from directory: String) -> String {
+        var components = directory.split(separator: "/").map(String.init)
+        for component in link.split(separator: "/").map(String.init) {
+            if component == ".." { _ = components.popLast() } else if component != "." { components.append(component) }
+        }
+        return components.joined(separator: "/")
+    }
+
+    @Test func linksAreResolvedFromTheirPagesDirectory() {
+        #expect(Self.resolve("../README.md", from: "docs") == "README.md")
+        #expect(Self.resolve("docs/network.md", from: "") == "docs/network.md")
+        #expect(Self.resolve("./network.md", from: "docs") == "docs/network.md")
+    }
+
     @Test func anchorsAreMadeAsGitHubMakesThem() {
         #expect(Self.anchors(in: "# A\n## Launch order: the code `show` runs, laid out together\n```sh\n# not a heading\n```\n")
             == ["a", "launch-order-the-code-show-runs-laid-out-together"])
@@ -74,8 +90,7 @@ import Testing
             let directory = (page.path as NSString).deletingLastPathComponent
             for link in Self.relativeLinks(in: page.text) {
                 let parts = link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-                let target = parts[0].isEmpty ? page.path
-                    : ((directory as NSString).appendingPathComponent(parts[0]) as NSString).standardizingPath
+                let target = parts[0].isEmpty ? page.path : Self.resolve(parts[0], from: directory)
                 #expect(FileManager.default.fileExists(atPath: Scenario.repositoryPath(target)),
                         "\(page.path) links \(link): no \(target)")
                 if parts.count == 2, let anchors = anchorsByPath[target] {
