@@ -81,7 +81,7 @@ struct ShellInitTests {
 }
 
 /// A home directory for one shell test: `timeline` on its PATH, a demo timeline, and each
-/// shell's start-up file holding the line the README gives.
+/// shell's start-up file holding the line docs/user-guide.md (The shell hook) gives.
 struct ShellHome {
     enum Shell: String, CaseIterable, Sendable {
         case bash, zsh, fish
