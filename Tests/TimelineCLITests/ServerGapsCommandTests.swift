@@ -5,9 +5,7 @@ import Testing
 /// `../shared/real-servers/takahe/`), met through the loopback server's settings that copy them:
 /// an optional endpoint missing is "not supported by this server", said once, remembered per
 /// account, and never the end of a sync.
-// Serialized: each case starts a server and several processes; on a machine of two cores,
-// fourteen at once starve the rest of the suite.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(3)))
 struct ServerGapsCommandTests {
     private static func requests(_ server: MastodonTestServer, to path: String) throws -> Int {
         try server.requests().filter { ($0["path"] as? String) == path }.count
@@ -15,7 +13,8 @@ struct ServerGapsCommandTests {
 
     /// Every way a server says it has no such endpoint: Django's 404 page (Takahē), a JSON 404,
     /// 405, 410, 501, and a web app's page answered with 200.
-    @Test(arguments: ["404-html", "404", "405", "410", "501", "200-html"])
+    // One case at a time: each starts a server and several processes (two cores starve otherwise).
+    @Test(.serialized, arguments: ["404-html", "404", "405", "410", "501", "200-html"])
     func aServerWithoutMarkersSyncsSuccessfullyAndSaysSoOnce(missingAs: String) throws {
         let server = try MastodonTestServer(statuses: 30)
         try server.control("settings", ["missing": ["/api/v1/markers"], "missing_as": missingAs])
@@ -99,7 +98,8 @@ struct ServerGapsCommandTests {
     /// A revoked token, however the server words the refusal (Mastodon's 401, Takahē's 400
     /// `Invalid Bearer token` in text/html, Pleroma's 403 `invalid_token`), is "log in again":
     /// exit 77, for sync and for post.
-    @Test(arguments: ["401", "400-html", "403"])
+    // One case at a time: each starts a server and several processes (two cores starve otherwise).
+    @Test(.serialized, arguments: ["401", "400-html", "403"])
     func aRevokedTokenIsLogInAgainHoweverTheServerWordsIt(refusal: String) throws {
         let server = try MastodonTestServer(statuses: 5)
         try server.control("settings", ["token_refusal": refusal])

@@ -5,13 +5,12 @@ import Testing
 /// IDs of every shape real servers use, JSON keys in any order, attachments of type `unknown`,
 /// content warnings carrying HTML. IDs are opaque strings: paging, gaps, replies and the read
 /// marker work whatever their shape.
-// Serialized: each case starts a server and several processes; on a machine of two cores,
-// fourteen at once starve the rest of the suite.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(3)))
 struct ServerShapesCommandTests {
     /// Mastodon's snowflakes, GoToSocial's ULIDs, Akkoma's flake IDs, Mitra's UUIDv7 and
     /// Sharkey's aids, each with the JSON keys of every object in a random order.
-    @Test(arguments: ["snowflake", "ulid", "flake", "uuid7", "aid"])
+    // One case at a time: each starts a server and several processes (two cores starve otherwise).
+    @Test(.serialized, arguments: ["snowflake", "ulid", "flake", "uuid7", "aid"])
     func aServerOfAnyIDShapeSyncsPagesMarksAndReplies(shape: String) throws {
         let server = try MastodonTestServer(statuses: 100, arguments: ["--id-shape", shape])
         try server.control("settings", ["shuffle_keys": true])
