@@ -14,7 +14,9 @@ Control (no authentication; never recorded):
   POST /_control/routes    {"/path": ANSWER or [ANSWER, …]}: answers for a path (the query is
                            ignored), used in order, the last one for every later request
   GET  /_control/requests  every other request: method, path, query, authorization (the
-                           header's value: this server is a test's own), scheme, started_at
+                           header's value: this server is a test's own), scheme, started_at,
+                           and once answered ended_at and outcome (sent, closed by the client,
+                           dropped)
 
 An ANSWER is an object:
   status     the status code (default 200)
@@ -73,11 +75,12 @@ class Handler(BaseHTTPRequestHandler):
         with server.lock:
             count = server.counts.get(split.path, 0)
             server.counts[split.path] = count + 1
-            server.requests.append({
+            record = {
                 "method": method, "path": split.path, "query": split.query,
                 "authorization": self.headers.get("Authorization"),
                 "scheme": "https" if self.server.tls else "http", "started_at": time.time(),
-            })
+            }
+            server.requests.append(record)
             answers = server.routes.get(split.path)
             answer = None if not answers else answers[min(count, len(answers) - 1)]
         if answer is None:
@@ -88,9 +91,13 @@ class Handler(BaseHTTPRequestHandler):
             "{ID}": str(1000000 - count),
             "{BASE}": "%s://%s" % ("https" if self.server.tls else "http", self.headers.get("Host")),
         }
-        self.answer(answer, values)
+        outcome = self.answer(answer, values)
+        with server.lock:
+            record["ended_at"] = time.time()
+            record["outcome"] = outcome
 
     def answer(self, answer, values):
+        """Sends `answer`; returns "sent", or "closed" when the client went away first."""
         def fill(text):
             for key, value in values.items():
                 text = text.replace(key, value)
@@ -100,7 +107,7 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(float(answer["delay"]))
         if answer.get("drop"):
             self.close_connection = True
-            return
+            return "dropped"
         text = fill(answer.get("body", ""))
         repeat = answer.get("repeat")
         if repeat:
@@ -131,8 +138,10 @@ class Handler(BaseHTTPRequestHandler):
             if hold:
                 time.sleep(hold)
                 self.close_connection = True
+            return "sent"
         except (BrokenPipeError, ConnectionResetError, ssl.SSLError):
             self.close_connection = True
+            return "closed"
 
 
 class State:
