@@ -155,7 +155,10 @@ import TimelineKit
         #expect(withoutSGR == hostile.pipe)
 
         // A few entries written out by hand, so the comparison above cannot pass vacuously.
-        let entries = Self.entries(hostile.pipe)
+        // (Without the short references, which depend on the order of storing.)
+        let entries = Self.entries(hostile.pipe).mapValues {
+            $0.replacingOccurrences(of: "(?m) · [bcdfghjklmnpqrstvwxz]{3,12}$", with: "", options: .regularExpression)
+        }
         let csi = String(format: "%03d", try #require(Self.cases.firstIndex { $0.label == "CSI colour" }))
         #expect(entries[csi] == "● N\(csi)␛[31mRED␛[0mM @h\(csi)␛[31mRED␛[0mk · 2020-09-13\n  T\(csi)␛[31mRED␛[0mE\n")
         let osc = String(format: "%03d", try #require(Self.cases.firstIndex { $0.label == "OSC 8 hyperlink" }))

@@ -65,6 +65,11 @@ package enum JSONLineEncoder {
         if let author {
             append(",\"user\":", to: &bytes)
             if let author { appendUser(author, to: &bytes) } else { append("null", to: &bytes) }
+            // `show --json` only: the short reference the commands take (the import ignores it).
+            if !message.shortReference.isNone {
+                append(",\"ref\":", to: &bytes)
+                appendString(message.shortReference.text, to: &bytes)
+            }
         }
         bytes.append(UInt8(ascii: "}"))
     }

@@ -43,6 +43,9 @@ public struct Message: Sendable, Codable, Hashable, Identifiable {
     public var replyCount: Int
     /// Whether the person has read it. Local state: sources never send it.
     public var isRead: Bool
+    /// The short name a person can type for this message, where it was read from a store
+    /// (``ShortReference/none`` otherwise). Ignored by `==`: see ``ShortReference``.
+    public var shortReference: ShortReference
 
     public init(
         id: String,
@@ -60,7 +63,8 @@ public struct Message: Sendable, Codable, Hashable, Identifiable {
         likeCount: Int = 0,
         repostCount: Int = 0,
         replyCount: Int = 0,
-        isRead: Bool = false
+        isRead: Bool = false,
+        shortReference: ShortReference = .none
     ) {
         self.id = id
         self.authorID = authorID
@@ -78,6 +82,7 @@ public struct Message: Sendable, Codable, Hashable, Identifiable {
         self.repostCount = repostCount
         self.replyCount = replyCount
         self.isRead = isRead
+        self.shortReference = shortReference
     }
 
     /// The position of this message in the timeline order, usable as a page cursor.

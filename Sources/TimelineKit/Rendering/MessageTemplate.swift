@@ -16,7 +16,8 @@ import Foundation
 /// Fields (`MessageTemplate.fields`): `id` (the entry's ID, what `mark-read`, `delete`,
 /// `thread` and `post --reply-to` take), `handle`, `name`, `text`, `cw` (the content warning),
 /// `created_at` (RFC 3339, UTC), `url`, `read` (`true` or `false`), `reposted_by` (the handle of
-/// who reposted it, else empty). A repost shows what the timeline shows: the original's author,
+/// who reposted it, else empty), `ref` (the short reference `show` paints, which every command
+/// that takes a message takes too; empty outside a store). A repost shows what the timeline shows: the original's author,
 /// text, warning, URL and time, with `reposted_by` set and `id` the repost's own.
 public struct MessageTemplate: Sendable, Hashable {
     private enum Part: Sendable, Hashable {
@@ -30,6 +31,7 @@ public struct MessageTemplate: Sendable, Hashable {
         case createdAt = "created_at"
         case url, read
         case repostedBy = "reposted_by"
+        case ref
     }
 
     /// Why a template was refused, naming the place.
@@ -112,6 +114,7 @@ public struct MessageTemplate: Sendable, Hashable {
                 case .url: shown.url ?? ""
                 case .read: message.isRead ? "true" : "false"
                 case .repostedBy: repostedBy
+                case .ref: shown.shortReference.text
                 }
                 line += TerminalText.line(value)
             }

@@ -24,7 +24,9 @@ import Foundation
 /// - A repost starts with `⟲ <name> reposted · <when reposted>`, then shows the original
 ///   message, or `(original not available)` when the page does not hold it.
 /// - The header is the display name, `@handle`, `[bot]` for automated accounts, the message's
-///   age (`RelativeTime`) and `edited` when it was. When it does not fit, `edited` goes first,
+///   age (`RelativeTime`), the message's short reference (``ShortReference``, what the
+///   commands take: `· bkd`) when it was read from a store and name and handle fit whole
+///   beside it, and `edited` when it was. When it does not fit, `edited` goes first,
 ///   then `[bot]`; then name and handle are cut with `…`, the handle keeping at least half the
 ///   room, since it is what identifies the author. The age is always shown. In a page that
 ///   mixes networks (Bluesky posts beside Mastodon statuses or imported messages), each entry
@@ -358,15 +360,22 @@ public struct TimelineRenderer: Sendable {
         let editedWidth = Self.editedMarker.unicodeScalars.count
         let network = context.marksNetworks ? networkMark(for: message) : nil
         let networkWidth = network.map { DisplayWidth.of($0) } ?? 0
+        // The short reference the commands take (`timeline thread bkd`).
+        let reference = message.shortReference.isNone ? nil : options.symbols.separator + message.shortReference.text
+        let referenceWidth = reference.map { DisplayWidth.of($0) } ?? 0
         let available = context.width - gutter.width - ageWidth - networkWidth
 
         let handleWidth = author.handle == nil ? 0 : 1 + author.handleWidth // with its space
         var showsBot = author.isBot
         var showsEdited = message.editedAt != nil
+        var showsReference = reference != nil
         func room() -> Int {
-            available - (showsBot ? botWidth : 0) - (showsEdited ? editedWidth : 0)
+            available - (showsBot ? botWidth : 0) - (showsEdited ? editedWidth : 0) - (showsReference ? referenceWidth : 0)
         }
-        // The markers give way before name and handle are cut below a readable 8 columns each.
+        // The reference gives way before name or handle is cut at all: who wrote it comes first
+        // on a narrow terminal (`--format '{ref}'` and `show --json` still give it). The markers
+        // give way before name and handle are cut below a readable 8 columns each.
+        if author.nameWidth + handleWidth > room() { showsReference = false }
         let wanted = min(author.nameWidth, 8) + min(handleWidth, 9)
         if room() < wanted { showsEdited = false }
         if room() < wanted { showsBot = false }
@@ -394,6 +403,7 @@ public struct TimelineRenderer: Sendable {
         }
         if showsBot { line.append(Self.botMarker, .dim, width: botWidth) }
         line.append(age, .dim, width: ageWidth)
+        if showsReference, let reference { line.append(reference, .dim, width: referenceWidth) }
         if let network { line.append(network, .dim, width: networkWidth) }
         if showsEdited { line.append(Self.editedMarker, .dim, width: editedWidth) }
         return line

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-// The snapshot's payload, format version 1 (`TimelineSnapshot.formatVersion`): each type's
+// The snapshot's payload, format version 2 (`TimelineSnapshot.formatVersion`): each type's
 // fields in the order they are written, read and stepped over, listed once here (see
 // `BinaryRecord`; `BinaryEncoder` has the bytes of each kind of field). The lists follow the
 // order of declaration, so the bytes are also what each type's synthesized Codable writes; the
@@ -84,6 +84,10 @@ extension Message: BinaryRecord {
         try visitor.visit(&repostCount, "repostCount")
         try visitor.visit(&replyCount, "replyCount")
         try visitor.visit(&isRead, "isRead")
+        // Written as its letters (format version 2): what `show` paints beside each entry.
+        var reference = shortReference.text
+        try visitor.visit(&reference, "shortReference")
+        shortReference = ShortReference(text: reference)
     }
 }
 

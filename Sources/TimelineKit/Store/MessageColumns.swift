@@ -23,11 +23,11 @@ enum MessageColumns {
     /// The columns every message SELECT returns, in the order `message(from:)` reads them, for a
     /// query that names the messages table `table` (its alias, if it has one).
     static func select(from table: String) -> String {
-        "\(stored), \(isRead(table))"
+        "\(stored), \(isRead(table)), \(table).seq"
     }
 
     /// How many columns `select` returns: a query that adds its own reads them from here on.
-    static let count: Int32 = 16
+    static let count: Int32 = 17
 
     /// `select(from:)` for a query over `messages` under its own name.
     static let select = select(from: "messages")
@@ -95,7 +95,8 @@ enum MessageColumns {
             likeCount: row.int(at: 12),
             repostCount: row.int(at: 13),
             replyCount: row.int(at: 14),
-            isRead: row.bool(at: 15)
+            isRead: row.bool(at: 15),
+            shortReference: ShortReference(sequence: row.int64(at: 16))
         )
     }
 }

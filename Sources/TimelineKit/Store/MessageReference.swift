@@ -3,6 +3,7 @@
 /// | form | example | names |
 /// |---|---|---|
 /// | the stored ID | `mastodon.social/112020325662720152`, `at://did:plc:…/app.bsky.feed.post/3kq…` | that message |
+/// | a short reference, as `show` paints it | `bkd` (see ``ShortReference``) | the message stored with that sequence number |
 /// | the server's own ID | `112020325662720152` (Mastodon, as its web page and toot show it), `3kq…` (a Bluesky record key) | the stored message whose ID ends with it |
 /// | a Mastodon post's web address | `https://mastodon.social/@alice/112020325662720152` | the message with that URL, or `mastodon.social/ID` |
 /// | a Bluesky post's web address | `https://bsky.app/profile/alice.bsky.social/post/3kq…` | that author's post with that record key |
@@ -12,7 +13,7 @@
 enum MessageReference: Equatable {
     /// Only the exact stored ID (a namespaced ID, or a DID's AT URI).
     case storedID(String)
-    /// A server's own ID or record key: the last part of a stored ID.
+    /// A server's own ID or record key (the last part of a stored ID), or a short reference.
     case serverID(String)
     /// A post's web address: the message whose URL it is, else the ID it ends with on `host`.
     case mastodonURL(url: String, host: String, id: String)

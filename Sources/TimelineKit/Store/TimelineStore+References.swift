@@ -1,7 +1,8 @@
 extension TimelineStore {
     /// The stored IDs `references` name, in their order: each may be a stored ID, a server's
-    /// own ID, a post's web address or an AT URI (see `MessageReference`), so a person can use
-    /// the ID their server, its web page or another client shows.
+    /// own ID, a post's web address, an AT URI (see `MessageReference`) or the short reference
+    /// `show` paints (``ShortReference``), so a person can use the ID their server, its web
+    /// page or another client shows, or type three or four letters.
     ///
     /// A stored ID costs one indexed look-up for all of them together; any other form is looked
     /// for among every stored message (a scan: a few tens of milliseconds at a million messages),
@@ -68,6 +69,9 @@ extension TimelineReader {
                 break
             case let .serverID(id):
                 candidates = try messageIDs(endingWith: "/" + id)
+                if let sequence = ShortReference.sequence(of: id), let referenced = try messageID(sequence: sequence) {
+                    candidates.insert(referenced)
+                }
             case let .mastodonURL(url, host, id):
                 candidates = try messageIDs(withURL: url).union(storedMessageIDs(among: [host + "/" + id]))
             case let .blueskyPost(author, recordKey):
@@ -93,6 +97,14 @@ extension TimelineReader {
         var result = Set<String>()
         while try statement.step() { result.insert(statement.text(at: 0)) }
         return result
+    }
+
+    /// The stored message with sequence number `sequence` (what a short reference names).
+    private func messageID(sequence: Int64) throws(SQLiteError) -> String? {
+        let statement = try connection.statement("SELECT id FROM messages WHERE seq = ?1")
+        defer { statement.reset() }
+        try statement.bind(sequence, at: 1)
+        return try statement.step() ? statement.text(at: 0) : nil
     }
 
     /// Stored messages whose web address is `url` (a scan of the table).

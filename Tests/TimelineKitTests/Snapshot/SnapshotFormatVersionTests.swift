@@ -37,26 +37,60 @@ import Testing
             window: TimelinePage(messages: messages, related: related, users: users, nextCursor: messages.last?.cursor))
     }
 
-    /// Read by the whole-file path and by the preview path that `timeline show` takes.
-    @Test func aVersion1SnapshotFromTheFixturesReadsToTheValueItWasMadeFrom() throws {
-        let file = SnapshotFile(path: Fixtures.path("snapshot-v1.snapshot"))
-        let expected = Self.version1Sample()
-        #expect(try file.readHeader().formatVersion == 1)
-        #expect(try file.read() == expected)
-        let preview = try file.readPreview(messages: 1)
-        #expect(preview.head.messages == [expected.window.messages[0]])
-        #expect(preview.head.related.map(\.id) == ["r1", "117000000000000001"])
-        #expect(try preview.complete() == expected)
+    /// The value in `Fixtures/snapshot-v2.snapshot`: version 1's, with the short references a
+    /// store gives its messages (one message without: built by hand, not read from a store).
+    static func version2Sample() -> TimelineSnapshot {
+        var snapshot = version1Sample()
+        let references = ["bfz", "bfx", "", "qhtzb"]
+        for index in snapshot.window.messages.indices {
+            snapshot.window.messages[index].shortReference = ShortReference(text: references[index])
+        }
+        snapshot.window.related[0].shortReference = ShortReference(sequence: 7)
+        return snapshot
     }
 
-    /// While version 1 is the current format, this library writes its payload byte for byte as
+    /// The references the version 2 sample holds, in order: `==` ignores them (see
+    /// `ShortReference`), so they are compared on their own.
+    static func references(_ snapshot: TimelineSnapshot) -> [String] {
+        (snapshot.window.messages + snapshot.window.related).map(\.shortReference.text)
+    }
+
+    /// Read by the whole-file path and by the preview path that `timeline show` takes.
+    @Test func aVersion2SnapshotFromTheFixturesReadsToTheValueItWasMadeFrom() throws {
+        let file = SnapshotFile(path: Fixtures.path("snapshot-v2.snapshot"))
+        let expected = Self.version2Sample()
+        #expect(try file.readHeader().formatVersion == 2)
+        let read = try file.read()
+        #expect(read == expected)
+        #expect(Self.references(read) == Self.references(expected))
+        let preview = try file.readPreview(messages: 1)
+        #expect(preview.head.messages == [expected.window.messages[0]])
+        #expect(preview.head.messages.map(\.shortReference.text) == ["bfz"])
+        #expect(preview.head.related.map(\.id) == ["r1", "117000000000000001"])
+        let completed = try preview.complete()
+        #expect(completed == expected)
+        #expect(Self.references(completed) == Self.references(expected))
+    }
+
+    /// While version 2 is the current format, this library writes its payload byte for byte as
     /// the fixture holds it. (The payloads are compared, not the files: another liblz4 may
     /// compress the same bytes differently.)
-    @Test func theCurrentFormatWritesTheVersion1PayloadByteForByte() throws {
-        try #require(TimelineSnapshot.formatVersion == 1)
-        let file = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("snapshot-v1.snapshot"))))
+    @Test func theCurrentFormatWritesTheVersion2PayloadByteForByte() throws {
+        try #require(TimelineSnapshot.formatVersion == 2)
+        let file = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("snapshot-v2.snapshot"))))
         let (header, payloadOffset) = try SnapshotHeader.decode(file, path: "fixture")
         let payload = try LZ4Frame.decompress(file[payloadOffset...], maxContentSize: header.payloadLength)
-        #expect(try BinaryEncoder().encode(Self.version1Sample()) == payload)
+        #expect(try BinaryEncoder().encode(Self.version2Sample()) == payload)
+    }
+
+    /// Version 1 (before short references) is no longer read: it is refused as an older
+    /// format, which `show` answers by painting from the database and writing a new snapshot.
+    @Test func aVersion1SnapshotIsRefusedAsAnOlderFormat() throws {
+        let file = SnapshotFile(path: Fixtures.path("snapshot-v1.snapshot"))
+        // The header's format version, little-endian at offset 16.
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file.path)))
+        #expect(Int(bytes[16]) | Int(bytes[17]) << 8 == 1)
+        #expect(throws: SnapshotError.unsupportedFormat(path: file.path, version: 1)) { try file.read() }
+        #expect(throws: SnapshotError.unsupportedFormat(path: file.path, version: 1)) { try file.readPreview(messages: 1) }
     }
 }
