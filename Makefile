@@ -42,7 +42,7 @@ DIST_STAGE       := .build/dist
 # The demo keeps its database inside the repository, never in the user's real data.
 DEMO_DB := $(CURDIR)/demo/timeline.sqlite
 
-.PHONY: all deps test-deps build test test-takahe bench bench-smoke release demo install uninstall dist dist-check man completions clean
+.PHONY: all deps test-deps build test test-takahe first-day-check bench bench-smoke release demo install uninstall dist dist-check man completions clean
 
 all: build
 
@@ -86,6 +86,7 @@ test: test-deps
 	$(MAKE) --no-print-directory test-takahe
 	$(MAKE) --no-print-directory bench-smoke
 	$(MAKE) --no-print-directory dist-check
+	$(MAKE) --no-print-directory first-day-check
 
 ## test-takahe: the end-to-end suite against a real Mastodon-API server, Takahē, started from
 ## ../shared/real-servers/takahe beside the checkout (its start installs PostgreSQL, python3-venv
@@ -173,6 +174,14 @@ dist: release man completions
 	dpkg-deb --root-owner-group --build $(DIST_STAGE)/tree dist/$(DEB_NAME) >/dev/null
 	cd dist && sha256sum $(DIST_NAME).tar.gz $(DEB_NAME) > SHA256SUMS
 	@cat dist/SHA256SUMS
+
+## first-day-check: the first day as the README tells it (FirstDayReadmeTests), run again with
+## the binary `make install` puts under a scratch prefix, from an empty HOME (part of `make test`).
+FIRST_DAY_PREFIX := $(CURDIR)/.build/first-day/usr
+first-day-check: release man completions
+	rm -rf $(CURDIR)/.build/first-day
+	$(MAKE) --no-print-directory install PREFIX=$(FIRST_DAY_PREFIX)
+	TIMELINE_FIRST_DAY_PREFIX=$(FIRST_DAY_PREFIX) $(SWIFT) test --skip-build --filter FirstDayReadmeTests
 
 ## dist-check: install the Debian package into a scratch root, use it, remove it (part of `make test`).
 dist-check: dist

@@ -260,10 +260,14 @@ final class InteractiveLogin {
     private let errors = Pipe()
     private var errorText = ""
 
-    init(scenario: Scenario, arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: TimelineProcess.executable)
+    convenience init(scenario: Scenario, arguments: [String]) throws {
+        try self.init(executable: TimelineProcess.executable, environment: scenario.timeline.environment, arguments: arguments)
+    }
+
+    init(executable: String, environment: [String: String], arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.environment = scenario.timeline.environment
+        process.environment = environment
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
