@@ -91,9 +91,19 @@ extension TimelineReader {
     private func messageIDs(endingWith suffix: String) throws(SQLiteError) -> Set<String> {
         // substr with a negative start counts from the end, in characters as length() does; no
         // LIKE, so `_` and `%` in what a person typed are only themselves.
-        let statement = try connection.statement("SELECT id FROM messages WHERE substr(id, -length(?1)) = ?1 LIMIT 10")
+        try messageIDs("SELECT id FROM messages WHERE substr(id, -length(?1)) = ?1 LIMIT 10", binding: suffix)
+    }
+
+    /// Stored messages whose web address is `url` (a scan of the table).
+    private func messageIDs(withURL url: String) throws(SQLiteError) -> Set<String> {
+        try messageIDs("SELECT id FROM messages WHERE url = ?1 LIMIT 10", binding: url)
+    }
+
+    /// The IDs a one-parameter query `sql` returns for `value`.
+    private func messageIDs(_ sql: String, binding value: String) throws(SQLiteError) -> Set<String> {
+        let statement = try connection.statement(sql)
         defer { statement.reset() }
-        try statement.bind(suffix, at: 1)
+        try statement.bind(value, at: 1)
         var result = Set<String>()
         while try statement.step() { result.insert(statement.text(at: 0)) }
         return result
@@ -105,15 +115,5 @@ extension TimelineReader {
         defer { statement.reset() }
         try statement.bind(sequence, at: 1)
         return try statement.step() ? statement.text(at: 0) : nil
-    }
-
-    /// Stored messages whose web address is `url` (a scan of the table).
-    private func messageIDs(withURL url: String) throws(SQLiteError) -> Set<String> {
-        let statement = try connection.statement("SELECT id FROM messages WHERE url = ?1 LIMIT 10")
-        defer { statement.reset() }
-        try statement.bind(url, at: 1)
-        var result = Set<String>()
-        while try statement.step() { result.insert(statement.text(at: 0)) }
-        return result
     }
 }

@@ -103,8 +103,8 @@ public struct AccountSyncStatus: Sendable, Equatable {
         /// One line for a terminal: `alice@example.social: the server refused the login 2h ago;
         /// log in again: timeline login mastodon example.social`.
         public var line: String {
-            TerminalText.line(account) + ": " + TerminalText.line(summary) + (isCredentials ? "; log in again: " : "; ")
-                + (isCredentials ? "" : "run ") + TerminalText.line(remedy)
+            TerminalText.line(account) + ": " + TerminalText.line(summary) + (isCredentials ? "; log in again: " : "; run ")
+                + TerminalText.line(remedy)
         }
     }
 }

@@ -76,15 +76,15 @@ struct DeleteCommand: ParsableCommand {
 
         func run() throws(ExitCode) {
             let store = try LocationOptions.openStore(db: db, create: false)
-            let resolved = try reportingErrors { try store.withMessageReferences(ids) { ids throws(TimelineStoreError) in
+            // All or nothing: every message is found (each reference resolved) before any is deleted.
+            var messages = try reportingErrors { try store.withMessageReferences(ids) { ids throws(TimelineStoreError) in
                 let found = try store.messages(ids: ids)
                 if found.count < Set(ids).count {
                     let stored = Set(found.map(\.id))
                     throw .unknownMessages(ids: ids.filter { !stored.contains($0) }, given: ids.count)
                 }
-                return ids
+                return found
             } }
-            var messages = try reportingErrors { try store.messages(ids: resolved) }
             var atServer: [(Message, Account)] = []
             if !local {
                 let accountStore = try reportingErrors { try AccountStore.standard() }
