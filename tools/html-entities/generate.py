@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/TimelineKit/Import/HTMLEntityTable.swift: every named character reference
+"""Writes Sources/TimelineKit/Text/HTMLEntityTable.swift: every named character reference
 of the WHATWG HTML Standard that ends in ';' (2,125 of them), sorted by name, for a binary search.
 
 The list comes from Python's standard library (html.entities.html5), which carries the
@@ -13,7 +13,7 @@ import os
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-out = os.path.join(here, "..", "..", "Sources", "TimelineKit", "Import", "HTMLEntityTable.swift")
+out = os.path.join(here, "..", "..", "Sources", "TimelineKit", "Text", "HTMLEntityTable.swift")
 
 entries = sorted((name[:-1], value) for name, value in html.entities.html5.items() if name.endswith(";"))
 assert all(1 <= len(value) <= 2 for _, value in entries)

@@ -1,0 +1,20 @@
+/// One page of a server's timeline (the home timeline, or notifications) as it arrived: the
+/// entries' server IDs newest first, what they hold, and where the next older page starts.
+struct FetchedPage: Sendable {
+    /// The server's IDs of the entries, newest first: status IDs for the home timeline,
+    /// notification IDs for notifications. Opaque: compared for equality only, never ordered.
+    var entryIDs: [String]
+    /// The users and messages the page holds, their IDs in the server's namespace.
+    var timeline: DecodedTimeline
+    /// The notifications, one per entry, for a notifications page.
+    var notifications: [DecodedNotification]
+    /// The `max_id` that asks for the next older page, taken from the `Link` header's
+    /// `rel="next"` (else the last entry's ID when the server sent no `Link` at all); `nil` when
+    /// the server says there is nothing older.
+    var olderCursor: String?
+    /// Entries of the page left out because they could not be read (an ID of the wrong type,
+    /// a missing author): one bad entry costs that entry, never the page (issue 24).
+    var skipped = PageSkips()
+
+    var isEmpty: Bool { entryIDs.isEmpty }
+}
