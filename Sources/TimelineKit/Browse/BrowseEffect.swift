@@ -1,0 +1,20 @@
+/// What the view asks of the program running it after a key or an update: the work it cannot
+/// do itself because it needs the database, the browser or the process. The program does it
+/// and hands the answer back (`BrowseView.replaceTimeline`, `showThread`, `showSearch`, …).
+public enum BrowseEffect: Sendable, Hashable {
+    /// Leave the view.
+    case quit
+    /// Open this web address in the browser.
+    case open(url: String)
+    /// Mark these messages read (`read` true) or unread, in the store.
+    case setRead(ids: [String], read: Bool)
+    /// Load the page of the timeline after this message (older ones) and hand it to
+    /// `BrowseView.appendOlder`. `unreadOnly` as the timeline being shown.
+    case loadOlder(after: TimelineCursor, unreadOnly: Bool)
+    /// Read the timeline again, unread messages only or all (`BrowseView.replaceTimeline`).
+    case reload(unreadOnly: Bool)
+    /// Search the store for what the loaded entries do not hold (`BrowseView.showSearch`).
+    case searchStore(SearchQuery)
+    /// Read the stored conversation around this message (`BrowseView.showThread`).
+    case thread(messageID: String)
+}

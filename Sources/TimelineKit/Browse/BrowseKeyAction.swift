@@ -1,0 +1,75 @@
+/// What a key asks `timeline browse` to do, and the table of keys: the one place that says which
+/// key does what, read both by the view (`BrowseKeyAction.init?(key:)`) and by the `?` screen
+/// (`BrowseKeyAction.keyTable`), so the help can never list a key that does something else.
+///
+/// The keys are those of less and vim (`j`/`k`, `g`/`G`, `/`, `n`, space and Ctrl-F/Ctrl-B for
+/// pages) and of tut (`t`, `o`, `m`, `u`). `b` is not a page key here, as it is in less: the
+/// issue keeps it for boost, with `f` (favourite) and `r` (reply), which wait for the network
+/// protocol and are bound to nothing until then.
+public enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
+    case down, up
+    case pageDown, pageUp
+    case top, bottom
+    case search, nextMatch, previousMatch
+    case thread
+    case toggleRead
+    case toggleUnreadOnly
+    case open
+    case help
+    case redraw
+    /// Back from a thread or search results; out of the view from the timeline.
+    case back
+
+    /// The command `key` gives in the list, or `nil` for a key that does nothing.
+    public init?(key: BrowseKey) {
+        guard let found = Self.allCases.first(where: { $0.keys.contains(key) }) else { return nil }
+        self = found
+    }
+
+    /// The keys that give this command.
+    public var keys: [BrowseKey] {
+        switch self {
+        case .down: [.character("j"), .down, .control("n"), .enter]
+        case .up: [.character("k"), .up, .control("p")]
+        case .pageDown: [.character(" "), .pageDown, .control("f")]
+        case .pageUp: [.pageUp, .control("b")]
+        case .top: [.character("g"), .home]
+        case .bottom: [.character("G"), .end]
+        case .search: [.character("/")]
+        case .nextMatch: [.character("n")]
+        case .previousMatch: [.character("N")]
+        case .thread: [.character("t")]
+        case .toggleRead: [.character("m")]
+        case .toggleUnreadOnly: [.character("u")]
+        case .open: [.character("o")]
+        case .help: [.character("?")]
+        case .redraw: [.control("l")]
+        case .back: [.character("q"), .escape]
+        }
+    }
+
+    /// The keys as the `?` screen names them, and what they do.
+    public var help: (keys: String, meaning: String) {
+        switch self {
+        case .down: ("j  ↓  Enter", "next entry")
+        case .up: ("k  ↑", "previous entry")
+        case .pageDown: ("Space  PgDn  Ctrl-F", "next page (older)")
+        case .pageUp: ("PgUp  Ctrl-B", "previous page (newer)")
+        case .top: ("g  Home", "the newest entry")
+        case .bottom: ("G  End", "the last entry loaded")
+        case .search: ("/", "search: what is loaded, else the whole store")
+        case .nextMatch: ("n", "next match")
+        case .previousMatch: ("N", "previous match")
+        case .thread: ("t", "the conversation of the entry (as stored)")
+        case .toggleRead: ("m", "mark the entry read (again: unread)")
+        case .toggleUnreadOnly: ("u", "unread entries only (again: all)")
+        case .open: ("o", "open the post in the browser ($BROWSER)")
+        case .help: ("?", "these keys")
+        case .redraw: ("Ctrl-L", "redraw the screen")
+        case .back: ("q  Esc", "back from a thread or search; quit")
+        }
+    }
+
+    /// Every command's line for the `?` screen, in the order of `allCases`.
+    public static var keyTable: [(keys: String, meaning: String)] { allCases.map(\.help) }
+}

@@ -1,0 +1,38 @@
+import Testing
+@testable import TimelineKit
+
+@Suite struct BrowseKeyActionTests {
+    @Test func everyKeyGivesTheActionThatListsIt() {
+        for action in BrowseKeyAction.allCases {
+            #expect(!action.keys.isEmpty)
+            for key in action.keys { #expect(BrowseKeyAction(key: key) == action, "\(key)") }
+        }
+    }
+
+    @Test func noKeyIsBoundTwice() {
+        let keys = BrowseKeyAction.allCases.flatMap(\.keys)
+        #expect(Set(keys).count == keys.count)
+    }
+
+    @Test func theNetworkActionKeysAreNotBoundYet() {
+        // f favourite, b boost, r reply wait for the network protocol: nothing may pretend.
+        for letter: Character in ["f", "b", "r"] { #expect(BrowseKeyAction(key: .character(letter)) == nil) }
+    }
+
+    @Test func theKeysPeopleKnowAreThere() {
+        let expected: [(BrowseKey, BrowseKeyAction)] = [
+            (.character("j"), .down), (.down, .down), (.character("k"), .up), (.up, .up),
+            (.character(" "), .pageDown), (.pageDown, .pageDown), (.control("f"), .pageDown),
+            (.pageUp, .pageUp), (.control("b"), .pageUp), (.character("g"), .top), (.character("G"), .bottom),
+            (.character("/"), .search), (.character("n"), .nextMatch), (.character("t"), .thread),
+            (.character("m"), .toggleRead), (.character("u"), .toggleUnreadOnly), (.character("o"), .open),
+            (.character("?"), .help), (.character("q"), .back), (.escape, .back),
+        ]
+        for (key, action) in expected { #expect(BrowseKeyAction(key: key) == action, "\(key)") }
+    }
+
+    @Test func theHelpTableHasALineForEveryAction() {
+        #expect(BrowseKeyAction.keyTable.count == BrowseKeyAction.allCases.count)
+        #expect(BrowseKeyAction.keyTable.allSatisfy { !$0.keys.isEmpty && !$0.meaning.isEmpty })
+    }
+}
