@@ -25,7 +25,7 @@ struct TimelineCommand: ParsableCommand {
             """,
         version: timelineKitVersion,
         groupedSubcommands: [
-            CommandGroup(name: "Reading", subcommands: [ShowCommand.self, SearchCommand.self, ThreadCommand.self]),
+            CommandGroup(name: "Reading", subcommands: [ShowCommand.self, BrowseCommand.self, SearchCommand.self, ThreadCommand.self]),
             CommandGroup(name: "Your accounts", subcommands: [
                 LoginCommand.self, SyncCommand.self, PostCommand.self, AccountsCommand.self, LogoutCommand.self, InitCommand.self,
             ]),

@@ -19,6 +19,10 @@ if let request = ShowRequest.parse(arguments) {
     let runner = ShowRunner(request: request)
     exit(runner.run())
 }
+// `browse` opens as fast as `show`: its usual command lines skip ArgumentParser too.
+if arguments.first == "browse", let request = BrowseRequest.parse(arguments.dropFirst()) {
+    exit(BrowseRunner(request: request).run())
+}
 // The everyday commands read plain command lines by hand too (see `QuickCommand`).
 if let request = QuickCommand.parse(arguments) {
     exit(QuickCommand.run(request))

@@ -262,7 +262,7 @@ struct FollowLoop {
     /// whole second between checks instead of waking ten times. `nil` where there is no inotify
     /// (macOS) or a file cannot be watched (say, the WAL of a database reached through a symlink
     /// lives elsewhere): then the loop checks every 100 ms, which is just as correct.
-    private static func watchWrites(to databasePath: String) -> Int32? {
+    static func watchWrites(to databasePath: String) -> Int32? {
         #if os(Linux)
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return nil }
@@ -276,12 +276,12 @@ struct FollowLoop {
         #endif
     }
 
-    private static func discardEvents(_ fd: Int32) {
+    static func discardEvents(_ fd: Int32) {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
     }
 
-    private static func milliseconds() -> UInt64 {
+    static func milliseconds() -> UInt64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return UInt64(now.tv_sec) * 1000 + UInt64(now.tv_nsec) / 1_000_000

@@ -1,0 +1,249 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TimelineKit
+
+/// One run of `timeline browse` once the terminal is taken: the view, the database behind it,
+/// and the loop that feeds the view keys, signals and changes and writes its screen.
+struct BrowseSession {
+    var view: BrowseView
+    let terminal: BrowseTerminal
+    let location: TimelineLocation
+    private var store: TimelineStore?
+    private var watcher: TimelineChangeWatcher?
+    private var decoder = BrowseKeyDecoder()
+    /// The lines on the screen, to rewrite only those that change.
+    private var painted: [String] = []
+    private var snapshotNoteShown = false
+
+    /// How many messages a page of older ones, or an unread-only view, reads.
+    static let pageSize = 200
+    /// How many stored messages a search shows.
+    static let searchLimit = 200
+
+    enum Ending {
+        case quit
+        case signal(Int32)
+        case failure(String, Int32)
+    }
+
+    init(view: BrowseView, terminal: BrowseTerminal, location: TimelineLocation) {
+        self.view = view
+        self.terminal = terminal
+        self.location = location
+    }
+
+    // MARK: Starting
+
+    /// Opens the database behind the first paint, then runs the loop until it ends.
+    mutating func start(preview: SnapshotPreview?, signals: Int32) -> Ending {
+        let busyTimeout = Terminal.environment("TIMELINE_BUSY_TIMEOUT_MS").flatMap { Int($0) } ?? ShowRequest.defaultBusyTimeoutMilliseconds
+        do throws(TimelineStoreError) {
+            let store = try TimelineStore(path: location.databasePath, configuration: .init(
+                createIfMissing: false, busyTimeout: .milliseconds(busyTimeout), migrationSizeLimit: ShowRunner.migrationSizeLimit))
+            self.store = store
+            let answer = try store.reconcile(preview, wholeWindow: true)
+            view.replaceTimeline(answer.window, unreadOnly: false)
+            if let baseline = answer.snapshot {
+                watcher = TimelineChangeWatcher(store: store, since: baseline)
+                if !answer.isSnapshotFresh { refreshSnapshot() }
+            }
+        } catch {
+            switch error {
+            case .databaseMissing where preview == nil:
+                return .failure(SyncNotice.emptyTimeline(databasePath: location.databasePath, now: Date()), ExitStatus.success)
+            case .databaseMissing:
+                view.show(note: "the last snapshot: there is no database at \(location.databasePath)")
+            default:
+                if preview == nil { return .failure("timeline: \(error)\n", exitStatus(for: error)) }
+                view.show(note: "not updated: \(error)")
+            }
+        }
+        paint()
+        return loop(signals: signals)
+    }
+
+    // MARK: The loop
+
+    private mutating func loop(signals: Int32) -> Ending {
+        var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: BrowseTerminal.input, events: Int16(POLLIN), revents: 0)]
+        let notifications = store.flatMap { FollowLoop.watchWrites(to: $0.path) }
+        if let notifications { fds.append(pollfd(fd: notifications, events: Int16(POLLIN), revents: 0)) }
+        var settleUntil: UInt64 = 0
+        var ageRefreshAt = FollowLoop.milliseconds() + FollowLoop.ageRefreshMilliseconds
+        while true {
+            for index in fds.indices { fds[index].revents = 0 }
+            let timeout = decoder.isHoldingEscape ? BrowseRunner.escapeWaitMilliseconds
+                : notifications == nil ? FollowLoop.pollMilliseconds
+                : FollowLoop.milliseconds() < settleUntil ? FollowLoop.settlePollMilliseconds : FollowLoop.safetyPollMilliseconds
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            if ready < 0, errno != EINTR {
+                return .failure("timeline: browse stopped: poll failed (\(String(cString: strerror(errno)))).\n", ExitStatus.failure)
+            }
+            if fds[0].revents & Int16(POLLIN) != 0 {
+                for signal in FollowSignals.drain(signals) {
+                    if FollowSignals.ending.contains(signal) { return .signal(signal) }
+                    if signal == FollowSignals.resize {
+                        if let size = Terminal.windowSize() { view.resize(columns: size.columns, rows: size.rows) }
+                        repaintAll()
+                    } else if signal == FollowSignals.suspend {
+                        terminal.suspend()
+                        FollowSignals.stopUntilContinued()
+                        terminal.resume()
+                        if let size = Terminal.windowSize() { view.resize(columns: size.columns, rows: size.rows) }
+                        repaintAll()
+                    }
+                }
+            }
+            // The terminal went away (its window closed without a SIGHUP reaching us).
+            if fds[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .signal(SIGHUP) }
+            if fds[1].revents & Int16(POLLIN) != 0 {
+                var buffer = [UInt8](repeating: 0, count: 1024)
+                let count = buffer.withUnsafeMutableBytes { read(BrowseTerminal.input, $0.baseAddress, $0.count) }
+                if count == 0 { return .signal(SIGHUP) }
+                if count > 0 { decoder.feed(buffer[..<count]) }
+            } else if ready == 0, decoder.isHoldingEscape {
+                decoder.flush()
+            }
+            for key in decoder.keys() {
+                for effect in view.handle(key) {
+                    if let ending = perform(effect) { return ending }
+                }
+                if key == .control("l") { painted = [] }
+            }
+            if let notifications, fds.count > 2, fds[2].revents & Int16(POLLIN) != 0 {
+                FollowLoop.discardEvents(notifications)
+                settleUntil = FollowLoop.milliseconds() + FollowLoop.settleMilliseconds
+            }
+            checkForChanges()
+            if FollowLoop.milliseconds() >= ageRefreshAt {
+                ageRefreshAt = FollowLoop.milliseconds() + FollowLoop.ageRefreshMilliseconds
+                view.refresh(now: Date())
+            }
+            paint()
+        }
+    }
+
+    /// Asks the watcher whether the database moved, and shows what it did.
+    private mutating func checkForChanges() {
+        guard let watcher, let store else { return }
+        do throws(TimelineStoreError) {
+            guard let changes = try watcher.check(), !changes.isEmpty || changes.countsChanged else { return }
+            if view.isUnreadOnly {
+                let loaded = max(view.listings[0].page.messages.count, Self.pageSize)
+                view.replaceTimeline(try store.timeline(limit: loaded, filter: TimelineFilter(unreadOnly: true)), unreadOnly: true)
+            } else {
+                view.updateTimeline(window: changes.window)
+            }
+            refreshSnapshot()
+        } catch {
+            // Another process holds the database: the next tick looks again.
+            if case .busy = error { return }
+            view.show(note: "not updated: \(error)")
+        }
+    }
+
+    // MARK: Effects
+
+    /// Does what the view asked; an ending when it asked to quit.
+    private mutating func perform(_ effect: BrowseEffect) -> Ending? {
+        if case .quit = effect { return .quit }
+        if case let .open(url) = effect {
+            open(url)
+            return nil
+        }
+        guard let store else {
+            view.show(note: "there is no database to read this from")
+            return nil
+        }
+        do throws(TimelineStoreError) {
+            switch effect {
+            case .quit, .open:
+                break
+            case let .setRead(ids, read):
+                try store.markRead(ids: ids, read: read)
+            case let .loadOlder(cursor, unreadOnly):
+                let page = unreadOnly
+                    ? try store.timeline(limit: Self.pageSize, filter: TimelineFilter(unreadOnly: true, beforeID: cursor.id))
+                    : try store.timeline(limit: Self.pageSize, after: cursor)
+                view.appendOlder(page)
+            case let .reload(unreadOnly):
+                if unreadOnly {
+                    view.replaceTimeline(try store.timeline(limit: Self.pageSize, filter: TimelineFilter(unreadOnly: true)), unreadOnly: true)
+                } else if let window = watcher?.baseline.window {
+                    view.replaceTimeline(window, unreadOnly: false)
+                } else {
+                    view.replaceTimeline(try store.timeline(limit: Self.pageSize), unreadOnly: false)
+                }
+            case let .searchStore(query):
+                view.showSearch(try store.search(query, limit: Self.searchLimit))
+            case let .thread(id):
+                let thread = try store.thread(around: id)
+                let focus = thread.entries.first { $0.message.id == id }?.message
+                let name = focus.map { $0.shortReference.isNone ? $0.id : $0.shortReference.text } ?? id
+                view.showThread(thread, named: name)
+            }
+        } catch {
+            view.show(note: "\(error)")
+        }
+        return nil
+    }
+
+    private mutating func open(_ url: String) {
+        switch BrowseOpener.open(url, terminal: terminal) {
+        case let .opened(with: opener):
+            view.show(note: "opened with \(opener): \(url)")
+            painted = []
+        case let .failed(reason):
+            view.show(note: "\(reason): \(url)")
+            painted = []
+        case .noBrowser:
+            view.show(note: "no browser here (set $BROWSER): \(url)")
+        case .notAWebAddress:
+            view.show(note: "not a web address, not opened: \(url)")
+        }
+    }
+
+    // MARK: Output
+
+    /// Writes the lines of the screen that differ from those on it, in one write.
+    mutating func paint() {
+        let lines = view.screen()
+        var output = ""
+        for (row, line) in lines.enumerated() where row >= painted.count || painted[row] != line {
+            output += "\u{1b}[\(row + 1);1H" + line + "\u{1b}[K"
+        }
+        painted = lines
+        if !output.isEmpty { Terminal.emit(output) }
+    }
+
+    /// Clears the screen and writes all of it (after a resize, a return from Ctrl-Z, Ctrl-L).
+    mutating func repaintAll() {
+        painted = []
+        Terminal.emit("\u{1b}[H\u{1b}[2J")
+        paint()
+    }
+
+    /// Brings the snapshot up to date, so that the next `show` paints what this view shows.
+    /// A failure is noted once.
+    mutating func refreshSnapshot() {
+        guard let store, let watcher else { return }
+        do throws(TimelineStoreError) {
+            try store.writeSnapshot(lockTimeout: .milliseconds(ShowRequest.defaultBusyTimeoutMilliseconds), reusing: watcher.baseline)
+        } catch {
+            if snapshotNoteShown { return }
+            snapshotNoteShown = true
+            view.show(note: "could not refresh the snapshot: \(error)")
+        }
+    }
+}
