@@ -41,10 +41,11 @@ public struct BrowseListing: Sendable {
     }
 
     /// The page with `messages` in place of its own, the selection and the top kept on the
-    /// messages they were on when those are still there.
+    /// messages they were on when those are still there. A screen at the top of the list stays
+    /// at the top, so that new messages come into sight there, as in `show -f`.
     mutating func replaceMessages(with new: TimelinePage) {
         let selectedID = selectedMessage?.id
-        let topID = page.messages.indices.contains(top) ? page.messages[top].id : nil
+        let topID = top > 0 && page.messages.indices.contains(top) ? page.messages[top].id : nil
         page = new
         if let selectedID, let index = new.messages.firstIndex(where: { $0.id == selectedID }) { selected = index }
         if let topID, let index = new.messages.firstIndex(where: { $0.id == topID }) { top = index }

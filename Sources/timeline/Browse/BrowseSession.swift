@@ -221,7 +221,9 @@ struct BrowseSession {
         let lines = view.screen()
         var output = ""
         for (row, line) in lines.enumerated() where row >= painted.count || painted[row] != line {
-            output += "\u{1b}[\(row + 1);1H" + line + "\u{1b}[K"
+            // Erased first: with autowrap off, an erase after a line as wide as the window
+            // would take its last character (the cursor stays on the last column).
+            output += "\u{1b}[\(row + 1);1H\u{1b}[2K" + line
         }
         painted = lines
         if !output.isEmpty { Terminal.emit(output) }

@@ -29,6 +29,11 @@ final class Tmux {
         try run(["send-keys", "-t", "main"] + keys, capturingOutput: false)
     }
 
+    /// Resizes the window (the program in it gets SIGWINCH).
+    func resizeWindow(columns: Int, rows: Int) throws {
+        try run(["resize-window", "-t", "main", "-x", "\(columns)", "-y", "\(rows)"], capturingOutput: false)
+    }
+
     /// The terminal device of the window (`/dev/pts/N`), to inspect its settings.
     func paneTTY() throws -> String {
         try run(["display-message", "-p", "-t", "main", "#{pane_tty}"]).trimmingCharacters(in: .whitespacesAndNewlines)

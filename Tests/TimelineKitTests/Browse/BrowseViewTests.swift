@@ -302,3 +302,15 @@ import Testing
         checkShape(view)
     }
 }
+
+extension BrowseViewTests {
+    @Test func atTheTopANewMessageComesIntoSightAndTheSelectionStaysOnItsMessage() {
+        var view = BrowseView(timeline: TimelinePage(messages: (1...5).reversed().map { Samples.message($0) }, users: [Samples.alice]),
+                              columns: 60, rows: 12, options: RenderOptions(), now: Samples.epoch)
+        _ = view.handle(.character("j"))
+        view.updateTimeline(window: TimelinePage(messages: (1...6).reversed().map { Samples.message($0) }, users: [Samples.alice]))
+        #expect(view.current.top == 0)
+        #expect(view.screen()[1].contains("message number 6"))
+        #expect(view.current.selectedMessage?.id == "m4")
+    }
+}
