@@ -11,7 +11,7 @@ import Testing
         ["search", "coffee"], ["export", "-"], ["mark-read", "--all"], ["delete", "m1"],
         ["post", "--as", "mika", "hi"], ["user", "u9", "--handle", "u9", "--name", "U"],
         ["prune", "--older-than", "1d"], ["prune", "--older-than", "1d", "--dry-run"], ["vacuum"], ["upgrade"],
-        ["snapshot"], ["snapshot", "--check"],
+        ["snapshot"], ["snapshot", "--check"], ["browse"],
     ]
 
     enum Foreign: String, CaseIterable, CustomTestStringConvertible {
