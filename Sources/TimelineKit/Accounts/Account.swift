@@ -6,7 +6,8 @@ public struct Account: Sendable, Equatable {
     /// file. Defaults to `username@host` (`alice@mastodon.social`).
     public var name: String
     /// The kind of server: ``Network/mastodon`` (Mastodon and servers speaking its API:
-    /// Pleroma, Akkoma, GoToSocial, …) or ``Network/bluesky`` (any AT Protocol PDS).
+    /// Pleroma, Akkoma, GoToSocial, …), ``Network/bluesky`` (any AT Protocol PDS), or another
+    /// of ``Network/registered``.
     public var network: Network
     /// The server's base URL, `https://host` (or `http://127.0.0.1:PORT` for local tests), no
     /// trailing slash. For Bluesky, the server logged in to (`https://bsky.social`); requests go
@@ -22,12 +23,6 @@ public struct Account: Sendable, Equatable {
     public var client: OAuthClient?
     /// Where the access token comes from.
     public var secret: Secret
-
-    /// The servers `timeline` can log in to.
-    public enum Network: String, Sendable {
-        case mastodon
-        case bluesky
-    }
 
     /// Where an account's access token comes from.
     public enum Secret: Sendable, Equatable {
@@ -58,17 +53,7 @@ public struct Account: Sendable, Equatable {
     /// `timeline login mastodon example.social`, `timeline login bluesky alice.bsky.social`,
     /// with `--service` and `--name` where the account was not logged in with the defaults.
     public var loginCommand: String {
-        var words = ["timeline", "login", network.rawValue]
-        switch network {
-        case .mastodon:
-            // https is what login assumes; another scheme (a loopback test server) is spelled out.
-            words.append(server.hasPrefix("https://") ? String(server.dropFirst("https://".count)) : server)
-            if name != Self.defaultName(username: acct, server: server) { words += ["--name", name] }
-        case .bluesky:
-            words.append(acct)
-            if server != "https://bsky.social" { words += ["--service", server] }
-            if name != Self.defaultBlueskyName(handle: acct) { words += ["--name", name] }
-        }
+        let words = ["timeline", "login", network.rawValue] + network.loginArguments(self)
         return words.map(Self.shellWord).joined(separator: " ")
     }
 

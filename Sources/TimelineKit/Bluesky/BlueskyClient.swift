@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import Synchronization
 
 /// Requests to Bluesky (any AT Protocol PDS) as one account: XRPC queries and procedures with
@@ -45,6 +50,9 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
         self.sessionDidChange = sessionDidChange
         requester = ServerRequester(transport: transport, policy: policy, clock: clock, userAgent: userAgent)
     }
+
+    /// The server a login goes to when none is named: Bluesky's entryway.
+    public static let defaultService = "https://bsky.social"
 
     public var description: String { "BlueskyClient(\(service.baseURL), \(currentSession.map { $0.did } ?? "no session"))" }
 
@@ -112,6 +120,15 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
                                   body: nil, timeout: requester.policy.requestTimeout)
         _ = try await requester.send(request, server: service.baseURL, isRefusedCredential: Self.isRefusedToken)
         session.withLock { $0 = nil }
+    }
+
+    /// Tells Bluesky the person has seen their notifications up to `date`
+    /// (`app.bsky.notification.updateSeen`), so its apps count them as read.
+    public func markNotificationsSeen(at date: Date) async throws(ServerError) {
+        var body: [UInt8] = Array(#"{"seenAt":"#.utf8)
+        JSONLineEncoder.appendString(ServerError.timestamp(date), to: &body)
+        body.append(UInt8(ascii: "}"))
+        _ = try await procedure("app.bsky.notification.updateSeen", json: body)
     }
 
     private func adopt(_ response: HTTPResponse, from url: String) throws(ServerError) -> BlueskySession {

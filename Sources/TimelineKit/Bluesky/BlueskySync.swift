@@ -77,6 +77,13 @@ public struct BlueskySync: Sendable {
         self.options = options
     }
 
+    /// Prepares to sync an account `timeline login bluesky` stored (see ``AccountStore``)
+    /// through `client` (``AccountStore/blueskyClient(for:transport:policy:clock:)``): the same
+    /// inputs as ``MastodonSync/init(store:account:token:transport:options:clock:)``'s.
+    public init(store: TimelineStore, account: Account, client: BlueskyClient, options: Options = Options()) {
+        self.init(store: store, account: account.name, client: client, options: options)
+    }
+
     /// The pager that stores this account's pages: entries under their own URIs, the
     /// account's own posts read.
     var pager: TimelinePager {
@@ -133,10 +140,7 @@ public struct BlueskySync: Sendable {
     /// (`app.bsky.notification.updateSeen`), so its apps count them as read: what
     /// `show --notifications` does on a terminal once it has shown them.
     public func markNotificationsSeen(at date: Date) async throws(ServerError) {
-        var body: [UInt8] = Array(#"{"seenAt":"#.utf8)
-        JSONLineEncoder.appendString(ServerError.timestamp(date), to: &body)
-        body.append(UInt8(ascii: "}"))
-        _ = try await client.procedure("app.bsky.notification.updateSeen", json: body)
+        try await client.markNotificationsSeen(at: date)
     }
 
     /// Syncs one timeline through the shared pager, asking for pages by cursor.

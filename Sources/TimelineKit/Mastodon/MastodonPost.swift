@@ -13,9 +13,7 @@ import Foundation
 /// ```
 public struct MastodonPost: Sendable, Hashable {
     /// Who may see it.
-    public enum Visibility: String, Sendable, Hashable, CaseIterable {
-        case `public`, unlisted, `private`, direct
-    }
+    public typealias Visibility = PostVisibility
 
     /// The text (the server counts and formats it).
     public var text: String

@@ -1,7 +1,7 @@
 import ArgumentParser
 import TimelineKit
 
-extension MastodonPost.Visibility: ExpressibleByArgument {}
+extension PostVisibility: ExpressibleByArgument {}
 
 struct PostCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -49,7 +49,7 @@ struct PostCommand: ParsableCommand {
     var replyTo: String?
 
     @Option(name: .long, help: ArgumentHelp("Who may see it: public, unlisted, private or direct (default: the account's).", valueName: "visibility"))
-    var visibility: MastodonPost.Visibility?
+    var visibility: PostVisibility?
 
     @Option(name: .long, help: ArgumentHelp("The Idempotency-Key to send (default: a new random one); servers that honour it publish a key once.", valueName: "key"))
     var idempotencyKey: String?
@@ -81,7 +81,7 @@ struct PostCommand: ParsableCommand {
         var account: String?
         var cw: String?
         var replyTo: String?
-        var visibility: MastodonPost.Visibility?
+        var visibility: PostVisibility?
         var idempotencyKey: String?
         var local = false
         var handle: String?
@@ -91,7 +91,7 @@ struct PostCommand: ParsableCommand {
         static let options: Set<String> = ["--account", "--cw", "--reply-to", "--visibility", "--idempotency-key", "--as"]
         static let flags: Set<String> = ["--local", "--json"]
 
-        init(db: String?, account: String?, cw: String?, replyTo: String?, visibility: MastodonPost.Visibility?, idempotencyKey: String?,
+        init(db: String?, account: String?, cw: String?, replyTo: String?, visibility: PostVisibility?, idempotencyKey: String?,
              local: Bool, handle: String?, text: String?, json: Bool) {
             (self.db, self.account, self.cw, self.replyTo, self.visibility) = (db, account, cw, replyTo, visibility)
             (self.idempotencyKey, self.local, self.handle, self.text, self.json) = (idempotencyKey, local, handle, text, json)
@@ -99,7 +99,7 @@ struct PostCommand: ParsableCommand {
 
         init?(_ arguments: PlainArguments) {
             guard arguments.positionals.count == 1,
-                  case let .some(visibility) = arguments.value("--visibility", as: MastodonPost.Visibility.init(rawValue:))
+                  case let .some(visibility) = arguments.value("--visibility", as: PostVisibility.init(rawValue:))
             else { return nil }
             self.init(db: arguments.value("--db"), account: arguments.value("--account"), cw: arguments.value("--cw"),
                       replyTo: arguments.value("--reply-to"), visibility: visibility, idempotencyKey: arguments.value("--idempotency-key"),
@@ -157,28 +157,14 @@ struct PostCommand: ParsableCommand {
                 let names = accounts.map { TerminalText.line($0.name) }.joined(separator: ", ")
                 throw fail(ValidationError("several accounts (\(names)): say which with --account NAME, or --local --as HANDLE."))
             }
-            if target.network == .bluesky, cw != nil || visibility != nil || idempotencyKey != nil {
-                throw fail(ValidationError("--cw, --visibility and --idempotency-key are for Mastodon accounts; a Bluesky post is public, and a retry of it never publishes twice anyway."))
-            }
+            var draft = PostDraft(text: text, contentWarning: cw, visibility: visibility, idempotencyKey: idempotencyKey,
+                                  languages: PostDraft.languages(locale: Terminal.environment))
+            if let refusal = target.network.capabilities.refusal(of: draft) { throw fail(ValidationError(refusal)) }
             let store = try LocationOptions.openStore(db: db, create: true)
-            let replyTo = try replyTo.map { reference throws(ExitCode) in try Self.storedID(for: reference, in: store) }
-            let message: Message
-            switch target.network {
-            case .mastodon:
-                let post = MastodonPost(text: text, contentWarning: cw, replyTo: replyTo, visibility: visibility,
-                                        idempotencyKey: idempotencyKey ?? MastodonPost.newIdempotencyKey())
-                message = try reportingErrors {
-                    let token = try target.accessToken()
-                    let sync = try MastodonSync(store: store, account: target, token: token, transport: CurlTransport())
-                    return try waitFor { () async throws(ServerError) -> Message in try await sync.post(post) }
-                }
-            case .bluesky:
-                let post = BlueskyPost(text: text, replyTo: replyTo, languages: Self.languages(Terminal.environment))
-                message = try reportingErrors {
-                    let client = try accountStore.blueskyClient(for: target, transport: CurlTransport())
-                    let sync = BlueskySync(store: store, account: target.name, client: client)
-                    return try waitFor { () async throws(ServerError) -> Message in try await sync.post(post) }
-                }
+            draft.replyTo = try replyTo.map { reference throws(ExitCode) in try Self.storedID(for: reference, in: store) }
+            let message = try reportingErrors {
+                let session = try accountStore.session(for: target, transport: CurlTransport())
+                return try waitFor { [draft] () async throws -> Message in try await session.post(draft, in: store) }
             }
             let author = try reportingErrors { try store.users(ids: [message.authorID]).first }
             report(message, handle: author?.handle)
@@ -194,22 +180,6 @@ struct PostCommand: ParsableCommand {
                 if case .databaseMissing = error { return reference }
                 throw fail(error)
             }
-        }
-
-        /// The language a Bluesky post is written in, as the person's locale says it
-        /// (`LC_ALL`, `LC_MESSAGES`, `LANG`: `pt_BR.UTF-8` gives `pt`), for Bluesky's language
-        /// filters; none for `C`, `POSIX` or an unset locale.
-        static func languages(_ environment: (String) -> String?) -> [String] {
-            var locale = ""
-            for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-                if let value = environment(name), !value.isEmpty {
-                    locale = value
-                    break
-                }
-            }
-            let language = locale.prefix { $0 != "_" && $0 != "." && $0 != "@" }
-            guard (2 ... 3).contains(language.count), language.allSatisfy({ $0 >= "a" && $0 <= "z" }) else { return [] }
-            return [String(language)]
         }
 
         private func postLocally(_ text: String) throws(ExitCode) {

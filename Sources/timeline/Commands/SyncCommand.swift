@@ -153,19 +153,9 @@ struct SyncCommand: ParsableCommand {
         var results: [AccountSync] = []
         for account in accounts {
             do {
-                let summary: SyncSummary
-                switch account.network {
-                case .mastodon:
-                    let token = try account.accessToken()
-                    let sync = try MastodonSync(store: store, account: account, token: token, transport: transport,
-                                                options: MastodonSync.Options(homeDepth: depth ?? 200, timeLimit: syncTimeLimit))
-                    summary = try waitFor { () async throws(ServerError) -> SyncSummary in try await sync.run() }
-                case .bluesky:
-                    let client = try accountStore.blueskyClient(for: account, transport: transport)
-                    let sync = BlueskySync(store: store, account: account.name, client: client,
-                                           options: BlueskySync.Options(homeDepth: depth ?? 200, timeLimit: syncTimeLimit))
-                    summary = try waitFor { () async throws(ServerError) -> SyncSummary in try await sync.run() }
-                }
+                let session = try accountStore.session(for: account, transport: transport)
+                let options = SyncOptions(homeDepth: depth ?? 200, timeLimit: syncTimeLimit)
+                let summary = try waitFor { () async throws -> SyncSummary in try await session.sync(into: store, options: options) }
                 results.append(AccountSync(account: account, summary: summary))
             } catch {
                 results.append(AccountSync(account: account, error: error))

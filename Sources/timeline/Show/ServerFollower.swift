@@ -3,7 +3,7 @@ import TimelineKit
 
 /// `show --follow` with accounts logged in: each account's server feeds the database while
 /// `FollowLoop` paints what is stored, exactly as it paints any other writer's commits. Per
-/// account, `MastodonSync.follow` syncs, then listens to the user's event stream (new statuses,
+/// account, its session's `follow` syncs, then (Mastodon) listens to the user's event stream (new statuses,
 /// edits, deletions, notifications), reconnecting with back-off and syncing again to fill what a
 /// disconnection missed; where the server does not stream (Takahē) it syncs every 30 seconds
 /// and says so once. What
@@ -38,7 +38,7 @@ final class ServerFollower: Sendable {
         if accounts.isEmpty { return nil }
         let gate = SyncGate(databasePath: databasePath)
         let started = accounts.map { account in
-            Task.detached { await follower.follow(account, databasePath: databasePath, gate: gate) }
+            Task.detached { await follower.follow(account, from: store, databasePath: databasePath, gate: gate) }
         }
         follower.tasks.withLock { $0 = started }
         return follower
@@ -62,7 +62,7 @@ final class ServerFollower: Sendable {
         }
     }
 
-    private func follow(_ account: Account, databasePath: String, gate: SyncGate) async {
+    private func follow(_ account: Account, from accounts: AccountStore, databasePath: String, gate: SyncGate) async {
         let name = TerminalText.line(account.name)
         // A server that stops answering is said once, and its return once: `show -f` would
         // otherwise look the same whether nothing is new or nothing can arrive.
@@ -75,17 +75,10 @@ final class ServerFollower: Sendable {
         do {
             let store = try TimelineStore(path: databasePath, configuration: .init(
                 createIfMissing: false, busyTimeout: .seconds(5)))
-            switch account.network {
-            case .mastodon:
-                let sync = try MastodonSync(store: store, account: account, token: try account.accessToken(), transport: CurlTransport())
-                let seconds = MastodonSync.pollInterval.components.seconds
-                try await sync.follow(gate: gate, health: health, onPolling: { [self] reason in
-                    note("timeline: \(name): the server does not stream new posts (\(reason)); checking for them every \(seconds) seconds instead.")
-                })
-            case .bluesky:
-                let client = try AccountStore.standard().blueskyClient(for: account, transport: CurlTransport())
-                try await BlueskySync(store: store, account: account.name, client: client).follow(gate: gate, health: health)
-            }
+            let session = try accounts.session(for: account, transport: CurlTransport())
+            try await session.follow(into: store, gate: gate, health: health, onPolling: { [self] reason, interval in
+                note("timeline: \(name): the server does not stream new posts (\(reason)); checking for them every \(interval.components.seconds) seconds instead.")
+            })
         } catch ServerError.cancelled {
             return
         } catch {

@@ -85,6 +85,14 @@ final class FakePDS: HTTPTransport, Sendable {
                 state.generation += 1
                 state.accessValid = true
                 return Self.json(200, sessionBody(state.generation))
+            case "com.atproto.server.deleteSession":
+                // Ended with the refresh token; neither token works afterwards.
+                guard state.refreshValid, bearer == refresh(state.generation) else {
+                    return Self.json(400, #"{"error":"ExpiredToken","message":"Token has been revoked"}"#)
+                }
+                state.accessValid = false
+                state.refreshValid = false
+                return Self.json(200, "")
             default:
                 guard state.accessValid, bearer == access(state.generation) else {
                     return Self.json(400, #"{"error":"ExpiredToken","message":"Token has expired"}"#)

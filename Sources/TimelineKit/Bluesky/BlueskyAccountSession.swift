@@ -1,0 +1,61 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A Bluesky account's session (``AccountSession``): one ``BlueskyClient`` for the session's
+/// life, whose refreshed sessions are written back to the accounts file at once (a refresh
+/// retires the old refresh token).
+struct BlueskyAccountSession: AccountSession {
+    let account: Account
+    /// The client, or why the account's entry cannot make one: said by the first call, as a
+    /// request would.
+    let client: Result<BlueskyClient, AccountError>
+
+    private func blueskySync(_ store: TimelineStore, _ options: BlueskySync.Options = BlueskySync.Options()) throws -> BlueskySync {
+        BlueskySync(store: store, account: account, client: try client.get(), options: options)
+    }
+
+    func sync(into store: TimelineStore, options: SyncOptions) async throws -> SyncSummary {
+        try await blueskySync(store, BlueskySync.Options(homeDepth: options.homeDepth, timeLimit: options.timeLimit)).run()
+    }
+
+    /// Polls (``BlueskySync/follow(pollInterval:gate:health:)``): Bluesky has no push channel
+    /// for one account's home timeline, so `onPolling` is never called; polling is the way.
+    func follow(into store: TimelineStore, gate: SyncGate?, health: FollowHealth?,
+                onPolling: @escaping @Sendable (ServerError, Duration) -> Void) async throws {
+        try await blueskySync(store).follow(gate: gate, health: health)
+    }
+
+    func post(_ draft: PostDraft, in store: TimelineStore) async throws -> Message {
+        try await blueskySync(store).post(BlueskyPost(text: draft.text, replyTo: draft.replyTo, languages: draft.languages))
+    }
+
+    /// Bluesky keeps no read position of the home timeline: nothing is sent.
+    func syncReadMarker(in store: TimelineStore) async throws -> ReadMarkerSync {
+        ReadMarkerSync(serverLacksMarkers: true)
+    }
+
+    /// Whether the ID is a Bluesky post's (an AT URI): Bluesky's IDs are global, not a server's.
+    func holds(messageID: String) -> Bool {
+        ATURI(messageID) != nil
+    }
+
+    func markNotificationsSeen(at date: Date) async throws {
+        try await client.get().markNotificationsSeen(at: date)
+    }
+
+    func deletePost(_ messageID: String, in store: TimelineStore) async throws {
+        try await blueskySync(store).deletePost(messageID)
+    }
+
+    func end() async -> SessionEnding {
+        do {
+            try await client.get().deleteSession()
+            return .ended("Its session was ended at \(account.server).")
+        } catch {
+            return .leftToPerson("the session could not be ended (\(error)); revoke the app password in Bluesky's settings if it should stop working.")
+        }
+    }
+}

@@ -1,0 +1,40 @@
+extension Account.Network {
+    /// Bluesky (any AT Protocol PDS): logged in to with an app password, whose session is
+    /// stored and refreshed; posts are public, with languages; notifications are marked seen.
+    public static let bluesky: Account.Network = Account.Network(
+        rawValue: "bluesky", displayName: "Bluesky", defaultServer: BlueskyClient.defaultService,
+        login: LoginMethod(
+            kind: .appPassword(AppPasswordLogin(
+                defaultService: BlueskyClient.defaultService,
+                missingPassword: "no app password: type it at the prompt, or pipe it with --app-password-stdin. Make one in Bluesky's settings (Privacy and security → App passwords).",
+                refusedPassword: "Bluesky logs in with an app password, not the account's own password: make one in Settings → Privacy and security → App passwords.",
+                open: { service, identifier, password, name, transport throws(ServerError) in
+                    let client = BlueskyClient(service: service, session: nil, transport: transport, policy: RequestPolicy(maximumAttempts: 1))
+                    let session = try await client.createSession(identifier: identifier, password: password)
+                    return Account(name: name ?? Account.defaultBlueskyName(handle: session.handle), network: .bluesky, server: service.baseURL,
+                                   accountID: session.did, acct: session.handle, client: nil, secret: .session(session))
+                })),
+            phrase: "bluesky",
+            missingAddress: "say which account: timeline login bluesky you.bsky.social",
+            otherMethodsOptions: "Bluesky logs in with an app password: --app-password-stdin, or type it at the prompt (--token-stdin and --token-command are for Mastodon).",
+            // A Bluesky handle is a domain too; the default service's suffix tells them apart.
+            claims: { address in address.lowercased().hasSuffix(".bsky.social") }),
+        capabilities: SessionCapabilities(
+            readMarker: false, notificationsSeen: true, postOptions: [],
+            postOptionsRefusal: "--cw, --visibility and --idempotency-key are for Mastodon accounts; a Bluesky post is public, and a retry of it never publishes twice anyway."),
+        makeSession: { account, store, transport, policy, clock in
+            BlueskyAccountSession(account: account, client: Result { () throws(AccountError) in
+                try store.blueskyClient(for: account, transport: transport, policy: policy, clock: clock)
+            })
+        },
+        ownUserID: { account in account.accountID },
+        loginArguments: { account in
+            var words = [account.acct]
+            if account.server != BlueskyClient.defaultService { words += ["--service", account.server] }
+            if account.name != Account.defaultBlueskyName(handle: account.acct) { words += ["--name", account.name] }
+            return words
+        },
+        // A Bluesky session ends at the server on logout, as a revoked token does.
+        endsAtServer: { _ in true },
+        storedSecret: { _, path in "bluesky, session in \(path)" })
+}

@@ -1,0 +1,73 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A Mastodon-API account's session (``AccountSession``): each call makes the ``MastodonSync``
+/// it needs, with the account's token read then (a `token_command` runs when a request needs
+/// it, never for a logout that sends none).
+struct MastodonAccountSession: AccountSession {
+    let account: Account
+    let transport: any HTTPTransport
+    let policy: RequestPolicy
+    let clock: SyncClock
+
+    /// The sync of this account into `store`, with `options` (the session's request policy).
+    private func mastodonSync(_ store: TimelineStore, _ options: MastodonSync.Options? = nil) throws -> MastodonSync {
+        try MastodonSync(store: store, account: account, token: try account.accessToken(), transport: transport,
+                         options: options ?? MastodonSync.Options(policy: policy), clock: clock)
+    }
+
+    func sync(into store: TimelineStore, options: SyncOptions) async throws -> SyncSummary {
+        let sync = try mastodonSync(store, MastodonSync.Options(homeDepth: options.homeDepth, policy: policy, timeLimit: options.timeLimit))
+        return try await sync.run()
+    }
+
+    func follow(into store: TimelineStore, gate: SyncGate?, health: FollowHealth?,
+                onPolling: @escaping @Sendable (ServerError, Duration) -> Void) async throws {
+        try await mastodonSync(store).follow(gate: gate, health: health, onPolling: { reason in onPolling(reason, MastodonSync.pollInterval) })
+    }
+
+    /// Publishes the draft as a status. Its languages are not sent: the server takes the
+    /// account's default, as before drafts had languages.
+    func post(_ draft: PostDraft, in store: TimelineStore) async throws -> Message {
+        let post = MastodonPost(text: draft.text, contentWarning: draft.contentWarning, replyTo: draft.replyTo, visibility: draft.visibility,
+                                idempotencyKey: draft.idempotencyKey ?? MastodonPost.newIdempotencyKey())
+        return try await mastodonSync(store).post(post)
+    }
+
+    func syncReadMarker(in store: TimelineStore) async throws -> ReadMarkerSync {
+        try await mastodonSync(store).syncReadMarker()
+    }
+
+    /// Whether the ID is in this server's namespace (`mastodon.social/1098…`).
+    func holds(messageID: String) -> Bool {
+        guard let server = try? ServerAddress(account.server) else { return false }
+        return MastodonNamespace(server: server).serverID(of: messageID) != nil
+    }
+
+    /// Sends nothing: Mastodon's notifications are read with the home timeline's sync
+    /// (``SessionCapabilities/notificationsSeen`` is false).
+    func markNotificationsSeen(at date: Date) async throws {}
+
+    func deletePost(_ messageID: String, in store: TimelineStore) async throws {
+        try await mastodonSync(store).deleteStatus(messageID)
+    }
+
+    /// Revokes the token when `timeline login` created it (the account keeps its OAuth
+    /// application); a token made in the server's settings is revoked there.
+    func end() async -> SessionEnding {
+        guard let client = account.client else {
+            return .leftToPerson("the token was made in the server's settings (--token-stdin or --token-command); revoke it there if it should stop working.")
+        }
+        do {
+            let token = try account.accessToken()
+            let login = try MastodonAuthorization(server: account.server, transport: transport)
+            try await login.revoke(token, client: client)
+            return .ended("The token was revoked at \(account.server).")
+        } catch {
+            return .leftToPerson("the token could not be revoked (\(error)); revoke it in the server's settings (authorized apps).")
+        }
+    }
+}

@@ -1,0 +1,98 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// An account's session with its network: everything `timeline` asks of a server for one
+/// account, whatever the network. Made by ``AccountStore/session(for:transport:policy:clock:)``;
+/// the command line holds `any AccountSession` and never asks which network it is.
+///
+/// ```swift
+/// let accounts = try AccountStore.standard()
+/// for account in try accounts.accounts() {
+///     let session = try accounts.session(for: account, transport: CurlTransport())
+///     let summary = try await session.sync(into: store, options: SyncOptions(homeDepth: 200))
+/// }
+/// ```
+///
+/// What a network lacks is said by ``capabilities`` (a read marker is Mastodon's; a post's
+/// content warning, visibility and idempotency key too), in the network's own words, so the
+/// command line refuses it before any request; a method a network lacks does nothing that
+/// could be mistaken for success (it says what it did: ``ReadMarkerSync/serverLacksMarkers``).
+///
+/// **Errors.** Methods throw the errors of the parts they use, so that a caller tells them
+/// apart as it always has: ``AccountError`` when the account's token cannot be had (a
+/// `token_command` that fails), ``ServerError`` for the server and the store (`.store`).
+///
+/// **Adding an action** (favourite, boost, bookmark, follow, edit, vote, a thread or a tag's
+/// timeline from the server): one requirement here, taking and returning network-neutral values
+/// (a stored message ID, a ``PostDraft``-like value), one method in each conformance
+/// (`Mastodon/MastodonAccountSession.swift`, `Bluesky/BlueskyAccountSession.swift`), and, where
+/// a network lacks the action, a ``SessionCapabilities`` flag with the words that refuse it;
+/// the command calls the requirement and checks the flag. No command names a network.
+///
+/// **Adding a network** (an RSS, Atom or JSON Feed source, say): a folder of its own under
+/// `Sources/TimelineKit/` with its conformance of this protocol and its ``Account/Network``
+/// value (word, name, ``LoginMethod``, ``SessionCapabilities``, how a session is made), and one
+/// line in `Networks/NetworkRegistry.swift`. See docs/internals.md, "Networks".
+public protocol AccountSession: Sendable {
+    /// The account this session acts for.
+    var account: Account { get }
+
+    /// What the network can do beyond syncing, following, posting and deleting.
+    var capabilities: SessionCapabilities { get }
+
+    /// Syncs the account's home timeline, notifications and (where the network keeps one) read
+    /// position into `store`, as `timeline sync` does, and rewrites the snapshot once at the end.
+    /// What was stored before a failure stays; the next sync goes on from it.
+    func sync(into store: TimelineStore, options: SyncOptions) async throws -> SyncSummary
+
+    /// Keeps `store` up to date from the server until the task is cancelled (`show -f`):
+    /// listening where the network pushes, polling where it does not. Each sync holds `gate`'s
+    /// lock or is left out while another process syncs; a server that stops answering is told
+    /// to `health` once, and its return once more. `onPolling` is called once with the reason
+    /// and the interval when a server that should push does not, and the follow polls instead.
+    ///
+    /// - Throws: `ServerError.cancelled` when the task is cancelled, errors that trying again
+    ///   cannot cure (`.unauthorized`: log in again).
+    func follow(into store: TimelineStore, gate: SyncGate?, health: FollowHealth?,
+                onPolling: @escaping @Sendable (_ reason: ServerError, _ interval: Duration) -> Void) async throws
+
+    /// Publishes `draft` as the account and stores the server's post in `store`, read (the
+    /// person wrote it). A draft setting a part the network lacks
+    /// (``SessionCapabilities/refusal(of:)``) is refused by the caller first.
+    ///
+    /// - Throws: `ServerError.replyTargetElsewhere` when `replyTo` is not a post of this
+    ///   network, `.rejected` with the server's reason (too long, empty).
+    func post(_ draft: PostDraft, in store: TimelineStore) async throws -> Message
+
+    /// Brings the home read position into step with the server both ways (Mastodon's markers),
+    /// right after a local `mark-read`; a network without one answers
+    /// ``ReadMarkerSync/serverLacksMarkers`` and sends nothing (``SessionCapabilities/readMarker``).
+    func syncReadMarker(in store: TimelineStore) async throws -> ReadMarkerSync
+
+    /// Whether `messageID` (a stored ID) names a post of this account's server: the posts
+    /// whose read state its read position is about.
+    func holds(messageID: String) -> Bool
+
+    /// Tells the server the person has seen the notifications up to `date`, where the network
+    /// counts them (``SessionCapabilities/notificationsSeen``); elsewhere nothing is sent.
+    func markNotificationsSeen(at date: Date) async throws
+
+    /// Deletes the account's own post `messageID` (a stored ID) at the server and then in
+    /// `store`. A post the server no longer has is gone either way: it is forgotten here too.
+    ///
+    /// - Throws: `ServerError.replyTargetElsewhere` when it is not a post of this account's
+    ///   server, the server's refusal (not yours).
+    func deletePost(_ messageID: String, in store: TimelineStore) async throws
+
+    /// Ends the account's access at the server (logout): Mastodon revokes a token `login`
+    /// created, Bluesky deletes the session. Never throws: a logout forgets the account
+    /// whatever the server says; how it went is the answer.
+    func end() async -> SessionEnding
+}
+
+extension AccountSession {
+    public var capabilities: SessionCapabilities { account.network.capabilities }
+}

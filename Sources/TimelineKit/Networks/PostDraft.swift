@@ -1,0 +1,61 @@
+/// A post to publish through an ``AccountSession``: its text and what goes with it. Each
+/// network publishes the parts it has (``SessionCapabilities/postOptions``) and refuses a draft
+/// that sets one it lacks, before any request (``SessionCapabilities/refusal(of:)``).
+///
+/// ```swift
+/// var draft = PostDraft(text: "Shipping today 🚀", replyTo: "mastodon.social/1098…")
+/// draft.languages = PostDraft.languages(locale: { getenv($0).map { String(cString: $0) } })
+/// if let refusal = session.capabilities.refusal(of: draft) { print(refusal) }
+/// let message = try await session.post(draft, in: store)
+/// ```
+public struct PostDraft: Sendable, Hashable {
+    /// The text (the server counts and formats it).
+    public var text: String
+    /// The message replied to: a stored message's ID, or the server's own ID of the post.
+    public var replyTo: String?
+    /// A content warning, shown instead of the text until opened.
+    public var contentWarning: String?
+    /// Who may see it; the account's default when `nil`.
+    public var visibility: PostVisibility?
+    /// The key that makes a retry publish once; a new random one when `nil` (where the network
+    /// has such keys; Bluesky's record key does the same without being asked).
+    public var idempotencyKey: String?
+    /// The languages it is written in (BCP 47: `en`, `pt`), where the network records them
+    /// (Bluesky's language filters); none when `[]`.
+    public var languages: [String]
+
+    public init(text: String, replyTo: String? = nil, contentWarning: String? = nil, visibility: PostVisibility? = nil,
+                idempotencyKey: String? = nil, languages: [String] = []) {
+        self.text = text
+        self.replyTo = replyTo
+        self.contentWarning = contentWarning
+        self.visibility = visibility
+        self.idempotencyKey = idempotencyKey
+        self.languages = languages
+    }
+
+    /// The optional parts this draft sets.
+    var options: SessionCapabilities.PostOptions {
+        var options: SessionCapabilities.PostOptions = []
+        if contentWarning != nil { options.insert(.contentWarning) }
+        if visibility != nil { options.insert(.visibility) }
+        if idempotencyKey != nil { options.insert(.idempotencyKey) }
+        return options
+    }
+
+    /// The language a post is written in, as the person's locale says it (`LC_ALL`,
+    /// `LC_MESSAGES`, `LANG`, the first set: `pt_BR.UTF-8` gives `pt`); none for `C`, `POSIX`
+    /// or an unset locale. `environment` reads a variable.
+    public static func languages(locale environment: (String) -> String?) -> [String] {
+        var locale = ""
+        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            if let value = environment(name), !value.isEmpty {
+                locale = value
+                break
+            }
+        }
+        let language = locale.prefix { $0 != "_" && $0 != "." && $0 != "@" }
+        guard (2 ... 3).contains(language.count), language.allSatisfy({ $0 >= "a" && $0 <= "z" }) else { return [] }
+        return [String(language)]
+    }
+}

@@ -1,0 +1,42 @@
+/// What a network's sessions can do beyond syncing, following, posting text and deleting the
+/// account's own posts, so that the command line can refuse what a network lacks in the
+/// network's own words, before any request.
+public struct SessionCapabilities: Sendable, Hashable {
+    /// The parts of a ``PostDraft`` a network may lack.
+    public struct PostOptions: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// A content warning shown instead of the text.
+        public static let contentWarning = PostOptions(rawValue: 1 << 0)
+        /// Who may see the post.
+        public static let visibility = PostOptions(rawValue: 1 << 1)
+        /// A key that makes a retried post publish once.
+        public static let idempotencyKey = PostOptions(rawValue: 1 << 2)
+        /// Every option.
+        public static let all: PostOptions = [.contentWarning, .visibility, .idempotencyKey]
+    }
+
+    /// The session keeps a read position of the home timeline at the server (Mastodon's
+    /// markers), which ``AccountSession/syncReadMarker(in:)`` moves.
+    public var readMarker: Bool
+    /// The session can tell the server the notifications were seen
+    /// (``AccountSession/markNotificationsSeen(at:)``).
+    public var notificationsSeen: Bool
+    /// The parts of a draft this network publishes.
+    public var postOptions: PostOptions
+    /// Said when a draft uses a part the network lacks (it names the options as typed:
+    /// `--cw, --visibility and --idempotency-key are for Mastodon accounts; …`).
+    public var postOptionsRefusal: String
+
+    public init(readMarker: Bool, notificationsSeen: Bool, postOptions: PostOptions, postOptionsRefusal: String = "") {
+        self.readMarker = readMarker
+        self.notificationsSeen = notificationsSeen
+        self.postOptions = postOptions
+        self.postOptionsRefusal = postOptionsRefusal
+    }
+
+    /// Why `draft` cannot be published as it is on this network, or `nil` when it can.
+    public func refusal(of draft: PostDraft) -> String? {
+        draft.options.isSubset(of: postOptions) ? nil : postOptionsRefusal
+    }
+}
