@@ -54,8 +54,7 @@ struct AccountsCommand: ParsableCommand {
                 object.add("account_id", account.accountID)
                 object.add("acct", account.acct)
                 object.add("token_source", source)
-                // A Bluesky session ends at the server on logout, as a revoked token does.
-                object.add("revocable", account.client != nil || account.network == .bluesky)
+                object.add("revocable", account.isRevocable)
                 object.add("last_sync", status.map { $0.lastAttempt.formatted(.iso8601) })
                 object.add("last_success", status?.lastSuccess.map { $0.formatted(.iso8601) })
                 object.add("sync_problem", status?.problem?.rawValue)
@@ -63,8 +62,7 @@ struct AccountsCommand: ParsableCommand {
                 object.add("attention", attention?.line)
                 Terminal.emit(object.finish() + "\n")
             } else {
-                let from = source == "command" ? "token from its token_command"
-                    : account.network == .bluesky ? "bluesky, session in \(store.path)" : "token in \(store.path)"
+                let from = account.secretSource(accountsPath: store.path)
                 Terminal.emit("\(TerminalText.line(account.name))  \(account.server)  @\(TerminalText.line(account.acct))  (\(from))\n")
                 if let attention {
                     Terminal.emit("  needs attention: \(attention.line)\n")

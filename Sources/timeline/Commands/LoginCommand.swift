@@ -57,20 +57,23 @@ struct LoginCommand: ParsableCommand {
     @Option(name: .customLong("token-command"), help: ArgumentHelp("A command that prints the access token; stored and run when needed.", valueName: "command"))
     var tokenCommand: String?
 
+    /// The network the first word names; `validate` has made sure it names one.
+    private var chosenNetwork: Account.Network? { Account.Network(rawValue: network) }
+
     func validate() throws {
-        guard network == "mastodon" || network == "bluesky" else {
+        guard let chosen = chosenNetwork else {
             throw ValidationError(Self.unknownNetwork(network, server: serverArgument))
         }
         guard serverArgument != nil else {
-            throw ValidationError(network == "mastodon"
-                ? "say which server: timeline login mastodon example.social"
-                : "say which account: timeline login bluesky you.bsky.social")
+            throw ValidationError(chosen.login.missingAddress)
         }
-        if network == "bluesky", tokenStdin || tokenCommand != nil {
-            throw ValidationError("Bluesky logs in with an app password: --app-password-stdin, or type it at the prompt (--token-stdin and --token-command are for Mastodon).")
+        // Each login method has its options; the other method's are refused in the network's words.
+        let usesOtherMethodsOptions = switch chosen.login.kind {
+        case .appPassword: tokenStdin || tokenCommand != nil
+        case .browserAuthorization: appPasswordStdin || service != nil
         }
-        if network == "mastodon", appPasswordStdin || service != nil {
-            throw ValidationError("--app-password-stdin and --service are for Bluesky; a Mastodon server is the second argument.")
+        if usesOtherMethodsOptions {
+            throw ValidationError(chosen.login.otherMethodsOptions)
         }
         if let name, let problem = Account.nameProblem(name) {
             throw ValidationError("--name: \(problem).")
@@ -82,8 +85,18 @@ struct LoginCommand: ParsableCommand {
 
     func run() throws {
         let store = try reportingErrors { try AccountStore.standard() }
-        if network == "bluesky" { return try logInToBluesky(store) }
-        let login = try reportingErrors { try MastodonAuthorization(server: server, transport: CurlTransport()) }
+        guard let chosen = chosenNetwork else { throw ValidationError(Self.unknownNetwork(network, server: serverArgument)) }
+        switch chosen.login.kind {
+        case let .appPassword(login):
+            try logIn(with: login, to: store)
+        case let .browserAuthorization(authorization):
+            let login = try reportingErrors { try authorization(server, CurlTransport()) }
+            try logIn(with: login, to: store)
+        }
+    }
+
+    /// Signs in in a browser, or verifies the token given instead, and stores the account.
+    private func logIn(with login: some BrowserAuthorization, to store: AccountStore) throws {
         let account: Account
         if tokenStdin || tokenCommand != nil {
             let secret: Account.Secret = try tokenCommand.map { .command($0) } ?? .token(readToken())
@@ -100,37 +113,34 @@ struct LoginCommand: ParsableCommand {
     }
 
     /// Opens a session with the app password and stores it; the password is not kept.
-    private func logInToBluesky(_ store: AccountStore) throws(ExitCode) {
-        let service = try reportingErrors { try ServerAddress(self.service ?? "https://bsky.social") }
+    private func logIn(with login: AppPasswordLogin, to store: AccountStore) throws(ExitCode) {
+        let service = try reportingErrors { try ServerAddress(self.service ?? login.defaultService) }
         let handle = server.hasPrefix("@") ? String(server.dropFirst()) : server
         if StandardInput.isTerminal && !appPasswordStdin { Terminal.emitError("App password for \(TerminalText.line(handle)) (not shown): ") }
         guard StandardInput.isTerminal || appPasswordStdin, let line = StandardInput.readLine(hidden: true),
               case let password = String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()),
               !password.isEmpty else {
-            Terminal.emitError("timeline: no app password: type it at the prompt, or pipe it with --app-password-stdin. Make one in Bluesky's settings (Privacy and security → App passwords).\n")
+            Terminal.emitError("timeline: \(login.missingPassword)\n")
             throw ExitCode(ExitStatus.usage)
         }
-        // A person waits at the keyboard: a server that cannot be reached is said at once, as for
-        // Mastodon, not after four attempts and seven seconds of back-off.
-        let client = BlueskyClient(service: service, session: nil, transport: CurlTransport(), policy: RequestPolicy(maximumAttempts: 1))
-        let session: BlueskySession
+        // A person waits at the keyboard: the login makes one attempt, so a server that cannot be
+        // reached is said at once, not after four attempts and seven seconds of back-off.
+        let account: Account
         do throws(ServerError) {
-            session = try waitFor { () async throws(ServerError) -> BlueskySession in
-                try await client.createSession(identifier: handle, password: password)
+            account = try waitFor { [name] () async throws(ServerError) -> Account in
+                try await login.logIn(service: service, identifier: handle, password: password, name: name, transport: CurlTransport())
             }
         } catch let .unreachable(transportError, _) {
             throw fail(transportError)
         } catch let .rejected(url, status, reason) where status == 401 {
             Terminal.emitError("timeline: \(ServerError.rejected(url: url, status: status, reason: reason))\n")
-            Terminal.emitError("Bluesky logs in with an app password, not the account's own password: make one in Settings → Privacy and security → App passwords.\n")
+            Terminal.emitError(login.refusedPassword + "\n")
             throw ExitCode(ExitStatus.noPermission)
         } catch {
             throw fail(error)
         }
-        let account = Account(name: name ?? Account.defaultBlueskyName(handle: session.handle), network: .bluesky, server: service.baseURL, accountID: session.did,
-                              acct: session.handle, client: nil, secret: .session(session))
         let replaced = try reportingErrors { try store.save(account, replacing: replace) }
-        Terminal.emit("Logged in to \(service.baseURL) as @\(TerminalText.line(session.handle)) (account \(TerminalText.line(account.name))\(replaced == nil ? "" : ", replacing the earlier login of that name")).\n")
+        Terminal.emit("Logged in to \(account.server) as @\(TerminalText.line(account.acct)) (account \(TerminalText.line(account.name))\(replaced == nil ? "" : ", replacing the earlier login of that name")).\n")
         Terminal.emit(Self.nextStep)
     }
 
@@ -144,7 +154,7 @@ struct LoginCommand: ParsableCommand {
     }
 
     /// The out-of-band flow: the person approves in a browser and types the code back.
-    private func signInInBrowser(_ login: MastodonAuthorization) throws(ExitCode) -> Account {
+    private func signInInBrowser<Login: BrowserAuthorization>(_ login: Login) throws(ExitCode) -> Account {
         let pending = try reportingErrors { try waitFor { () throws(LoginError) in try await login.begin() } }
         Terminal.emitError("Open this page, approve timeline, and copy the code it shows:\n\n  \(pending.authorizationURL)\n\n")
         if Browser.openIfAtHand(pending.authorizationURL) { Terminal.emitError("(It was opened in your browser.)\n") }
@@ -169,13 +179,12 @@ struct LoginCommand: ParsableCommand {
     /// What to say when the first word is not a network: people type the server first
     /// (`timeline login mastodon.social`) or misspell the network (`timeline login mastodn x`).
     static func unknownNetwork(_ word: String, server: String?) -> String {
-        let known = "timeline logs in to mastodon servers (Mastodon and servers speaking its API) and to bluesky"
+        let known = "timeline logs in to " + Account.Network.loginList
         if server == nil, word.contains(".") || word.hasPrefix("@") {
-            // A Bluesky handle is a domain too; the default service's suffix tells them apart.
-            let network = word.lowercased().hasSuffix(".bsky.social") ? "bluesky" : "mastodon"
+            let network = Account.Network.likely(forAddress: word).rawValue
             return "'\(word)' is not a network; did you mean: timeline login \(network) \(word)"
         }
-        if let suggestion = CommandSuggestion.closest(to: word, among: ["mastodon", "bluesky"]) {
+        if let suggestion = CommandSuggestion.closest(to: word, among: Account.Network.registered.map(\.rawValue)) {
             return "\(known); did you mean: timeline login \(suggestion)\(server.map { " " + $0 } ?? "")"
         }
         return "\(known); '\(word)' is not one it knows."

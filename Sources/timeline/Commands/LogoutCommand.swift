@@ -29,25 +29,10 @@ struct LogoutCommand: ParsableCommand {
         }
         let account = try reportingErrors { try store.account(named: name) }
         var outcome = ""
-        if account.network == .bluesky {
-            do {
-                let client = try store.blueskyClient(for: account, transport: CurlTransport())
-                try waitFor { () async throws(ServerError) in try await client.deleteSession() }
-                outcome = " Its session was ended at \(account.server)."
-            } catch {
-                Terminal.emitError("timeline: the session could not be ended (\(error)); revoke the app password in Bluesky's settings if it should stop working.\n")
-            }
-        } else if let client = account.client {
-            do {
-                let token = try account.accessToken()
-                let login = try MastodonAuthorization(server: account.server, transport: CurlTransport())
-                try waitFor { () throws(LoginError) in try await login.revoke(token, client: client) }
-                outcome = " The token was revoked at \(account.server)."
-            } catch {
-                Terminal.emitError("timeline: the token could not be revoked (\(error)); revoke it in the server's settings (authorized apps).\n")
-            }
-        } else {
-            Terminal.emitError("timeline: the token was made in the server's settings (--token-stdin or --token-command); revoke it there if it should stop working.\n")
+        let session = try reportingErrors { try store.session(for: account, transport: CurlTransport()) }
+        switch waitFor({ () async -> SessionEnding in await session.end() }) {
+        case let .ended(sentence): outcome = " " + sentence
+        case let .leftToPerson(advice): Terminal.emitError("timeline: \(advice)\n")
         }
         _ = try reportingErrors { try store.remove(named: account.name) }
         Terminal.emit("Logged out of \(TerminalText.line(account.name)).\(outcome)\n")

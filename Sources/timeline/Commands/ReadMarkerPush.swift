@@ -4,7 +4,7 @@ import TimelineKit
 /// phone opens where the terminal stopped without waiting for the next `timeline sync`.
 ///
 /// Only accounts that own a message marked (its ID is in the account's server namespace; every
-/// account with `--all`) are asked, one `MastodonSync.syncReadMarker()` each: read the marker,
+/// account with `--all`) are asked, one `AccountSession.syncReadMarker(in:)` each: read the marker,
 /// set it when the read part of the home timeline is past it. The network must not make a local
 /// command slow or fail: one attempt per request with a 5-second limit, and a failure is a note
 /// that the next sync will do it; the marking itself stands either way (exit 0). A server
@@ -28,20 +28,17 @@ struct ReadMarkerPush {
     static func push(for ids: [String]?, store: TimelineStore) -> [Outcome] {
         guard let accountStore = try? AccountStore.standard(), accountStore.hasAccountsFile,
               let accounts = try? accountStore.accounts() else { return [] }
-        // Bluesky keeps no read position of the home timeline: only Mastodon accounts have one to set.
-        let concerned = accounts.filter { account in
-            guard account.network == .mastodon else { return false }
-            guard let ids else { return true }
-            guard let server = try? ServerAddress(account.server) else { return false }
-            let namespace = MastodonNamespace(server: server)
-            return ids.contains { namespace.serverID(of: $0) != nil }
+        // Only networks that keep a read position of the home timeline (Mastodon) have one to set.
+        let concerned = accounts.compactMap { account -> (any AccountSession)? in
+            guard account.network.capabilities.readMarker,
+                  let session = try? accountStore.session(for: account, transport: CurlTransport(), policy: policy) else { return nil }
+            guard let ids else { return session }
+            return ids.contains { session.holds(messageID: $0) } ? session : nil
         }
-        return concerned.map { account in
+        return concerned.map { session in
+            let account = session.account
             do {
-                let token = try account.accessToken()
-                let sync = try MastodonSync(store: store, account: account, token: token, transport: CurlTransport(),
-                                            options: .init(policy: policy))
-                let result = try waitFor { () async throws(ServerError) -> ReadMarkerSync in try await sync.syncReadMarker() }
+                let result = try waitFor { () async throws -> ReadMarkerSync in try await session.syncReadMarker(in: store) }
                 return Outcome(account: account.name, markerSet: result.markerSet,
                                lacksMarkers: result.serverLacksMarkers ? result.lackNoticedNow : nil)
             } catch {

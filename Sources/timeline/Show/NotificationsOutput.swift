@@ -48,19 +48,19 @@ struct NotificationsOutput {
         }
     }
 
-    /// Tells Bluesky that the notifications a person just read on a terminal were seen, so its
-    /// apps stop counting them (a script reading a pipe has not read them). One try of 5 s at
-    /// most per account; a failure is a note, not an error: the notifications were shown.
+    /// Tells the servers that count notifications seen (Bluesky) that the ones a person just read
+    /// on a terminal were seen, so their apps stop counting them (a script reading a pipe has not
+    /// read them). One try of 5 s at most per account; a failure is a note, not an error: the
+    /// notifications were shown.
     private func markSeen(accounts names: Set<String>, at date: Date, store: TimelineStore) {
         guard let accountStore = try? AccountStore.standard(), accountStore.hasAccountsFile,
               let accounts = try? accountStore.accounts() else { return }
-        for account in accounts where account.network == .bluesky && names.contains(account.name) {
+        for account in accounts where account.network.capabilities.notificationsSeen && names.contains(account.name) {
             do {
-                let client = try accountStore.blueskyClient(for: account, transport: CurlTransport(), policy: ReadMarkerPush.policy)
-                let sync = BlueskySync(store: store, account: account.name, client: client)
-                try waitFor { () async throws(ServerError) in try await sync.markNotificationsSeen(at: date) }
+                let session = try accountStore.session(for: account, transport: CurlTransport(), policy: ReadMarkerPush.policy)
+                try waitFor { () async throws in try await session.markNotificationsSeen(at: date) }
             } catch {
-                Terminal.emitError("timeline: \(TerminalText.line(account.name)): Bluesky was not told these were seen (\(error)).\n")
+                Terminal.emitError("timeline: \(TerminalText.line(account.name)): \(account.network.displayName) was not told these were seen (\(error)).\n")
             }
         }
     }
