@@ -61,10 +61,13 @@ extension Account {
             self = network
         }
 
+        /// The network's word, as the accounts file and `login` write it.
         public var description: String { rawValue }
 
+        /// Networks are equal when their words are.
         public static func == (lhs: Network, rhs: Network) -> Bool { lhs.rawValue == rhs.rawValue }
 
+        /// Hashes the network's word.
         public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
     }
 

@@ -94,5 +94,6 @@ public protocol AccountSession: Sendable {
 }
 
 extension AccountSession {
+    /// The network's capabilities (a conformance whose server may lack more says so itself).
     public var capabilities: SessionCapabilities { account.network.capabilities }
 }

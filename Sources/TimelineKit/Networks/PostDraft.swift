@@ -24,6 +24,7 @@ public struct PostDraft: Sendable, Hashable {
     /// (Bluesky's language filters); none when `[]`.
     public var languages: [String]
 
+    /// A draft of `text`; every other part is optional (see each property).
     public init(text: String, replyTo: String? = nil, contentWarning: String? = nil, visibility: PostVisibility? = nil,
                 idempotencyKey: String? = nil, languages: [String] = []) {
         self.text = text

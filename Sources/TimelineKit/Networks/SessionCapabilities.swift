@@ -5,6 +5,7 @@ public struct SessionCapabilities: Sendable, Hashable {
     /// The parts of a ``PostDraft`` a network may lack.
     public struct PostOptions: OptionSet, Sendable, Hashable {
         public let rawValue: Int
+        /// The options whose bits `rawValue` sets.
         public init(rawValue: Int) { self.rawValue = rawValue }
         /// A content warning shown instead of the text.
         public static let contentWarning = PostOptions(rawValue: 1 << 0)
@@ -28,6 +29,8 @@ public struct SessionCapabilities: Sendable, Hashable {
     /// `--cw, --visibility and --idempotency-key are for Mastodon accounts; …`).
     public var postOptionsRefusal: String
 
+    /// What a network's sessions can do; `postOptionsRefusal` is said for a draft that sets an
+    /// option outside `postOptions`.
     public init(readMarker: Bool, notificationsSeen: Bool, postOptions: PostOptions, postOptionsRefusal: String = "") {
         self.readMarker = readMarker
         self.notificationsSeen = notificationsSeen

@@ -6,6 +6,7 @@ public struct SyncOptions: Sendable, Hashable {
     /// How long the sync may take in all; `nil`: as long as its requests take.
     public var timeLimit: Duration?
 
+    /// The first sync's depth (200 by default) and the time limit (``RequestPolicy/defaultSyncTimeLimit``).
     public init(homeDepth: Int = 200, timeLimit: Duration? = RequestPolicy.defaultSyncTimeLimit) {
         self.homeDepth = homeDepth
         self.timeLimit = timeLimit
