@@ -55,7 +55,3 @@ public struct RequestPolicy: Sendable, Hashable {
         return min(wait, maximumBackoff)
     }
 }
-
-/// The name `RequestPolicy` had while only Mastodon-API servers were synced.
-@available(*, deprecated, renamed: "RequestPolicy")
-public typealias MastodonRequestPolicy = RequestPolicy

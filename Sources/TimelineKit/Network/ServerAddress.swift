@@ -94,7 +94,3 @@ public struct ServerAddress: Sendable, Hashable {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
-
-/// The name `ServerAddress` had while only Mastodon-API servers were synced.
-@available(*, deprecated, renamed: "ServerAddress")
-public typealias MastodonServer = ServerAddress

@@ -136,7 +136,3 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         return message.isEmpty ? nil : message
     }
 }
-
-/// The name `ServerError` had while only Mastodon-API servers were synced.
-@available(*, deprecated, renamed: "ServerError")
-public typealias MastodonError = ServerError

@@ -44,7 +44,3 @@ public struct SyncSummary: Sendable, Equatable {
         if firstSkipReason == nil { firstSkipReason = skipped.firstReason }
     }
 }
-
-/// The name `SyncSummary` had while only Mastodon-API servers were synced.
-@available(*, deprecated, renamed: "SyncSummary")
-public typealias MastodonSyncSummary = SyncSummary
