@@ -1,5 +1,4 @@
-/// One step of the coding path that `BinaryEncodingError` and `BinaryDecodingError` report: a
-/// property name, a dictionary key, or an array index.
+/// One step of the path that `BinaryDecodingError` reports: a field name or an array index.
 ///
 /// Codable's own keys (`any CodingKey`) are not `Sendable`, so the errors keep this copy of each
 /// key's string and integer values instead.
@@ -43,9 +42,7 @@ public struct BinaryCodingKey: CodingKey, Sendable, Hashable, CustomStringConver
     }
 }
 
-/// The key of an array element while it is being coded. Cheaper than `BinaryCodingKey` on the
-/// hot path: it is built for every element that is itself a container, and stores only the index
-/// (small enough to live inline in an `any CodingKey`), making its string only when asked.
+/// The key of an array element in an error's path, making its string only when asked.
 struct IndexCodingKey: CodingKey {
     let index: Int
 

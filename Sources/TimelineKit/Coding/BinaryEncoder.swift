@@ -1,110 +1,66 @@
-/// Encodes `Encodable` values into a compact binary form that `BinaryDecoder` reads back quickly.
+/// Encodes a `TimelineSnapshot` into the compact binary form of the snapshot file's payload,
+/// which `BinaryDecoder` reads back quickly.
 ///
-/// TimelineKit writes its snapshot (the newest messages, painted at every terminal launch) with
-/// it. Compared with JSON the bytes are a fraction of the size and decoding is many times
-/// faster, because nothing is parsed or looked up by name: values are read in order.
+/// `SnapshotFile` writes and reads the whole file (a header, then this payload in one standard
+/// LZ4 frame: see docs/snapshot-format.md); these two are for a program that holds a payload on
+/// its own, from `lz4 -dc` for example. Compared with JSON the bytes are a fraction of the size
+/// and decoding is many times faster, because nothing is parsed or looked up by name: values are
+/// read in order.
 ///
 /// ```swift
-/// let bytes = try BinaryEncoder().encode(snapshot)
+/// let bytes = BinaryEncoder().encode(snapshot)
 /// let again = try BinaryDecoder().decode(TimelineSnapshot.self, from: bytes)
 /// ```
 ///
-/// `encode` throws only `BinaryEncodingError` (typed throws); an error thrown by a value's own
-/// `encode(to:)` arrives wrapped in `BinaryEncodingError.Reason.valueRejected`.
+/// ## Only the snapshot
+///
+/// The coder codes the snapshot's own types, by their field lists (`SnapshotPayload.swift`), and
+/// nothing else: it is not a general `Encoder`/`Decoder` for any Codable type. It was one (keyed,
+/// unkeyed and single-value containers, 650 lines), which the snapshot itself never used once its
+/// types listed their fields, because the containers cost a type lookup and an allocation per
+/// value on the path of a terminal's first paint. A program embedding TimelineKit that wants its
+/// own types in bytes is better served by `JSONEncoder` (in FoundationEssentials) or a
+/// serialisation library: this format stores no keys, no types and no version of its own, so the
+/// bytes mean something only to the exact shape of the type that wrote them, and a coder kept
+/// for that use alone would be code the snapshot pays to keep right. `TimelineSnapshot` and the
+/// model types in it stay `Codable` all the same (`timeline snapshot --dump` prints one with
+/// `JSONEncoder`), and the payload's bytes are those their synthesized `Codable` conformances
+/// wrote through the old containers, field for field, in declaration order.
 ///
 /// ## Format
 ///
-/// A value's encoding is the encodings of its parts in the order its `encode(to:)` writes them,
-/// with no header, no padding and no type information:
+/// A value's encoding is the encodings of its fields in the order its type lists them, with no
+/// header, no padding and no type information:
 ///
 /// | value | bytes |
 /// |---|---|
 /// | `UInt`, `UInt16`, `UInt32`, `UInt64` | unsigned LEB128 varint: 7 bits a byte, lowest first, high bit set on all bytes but the last; at most 10 bytes |
 /// | `Int`, `Int16`, `Int32`, `Int64` | zigzag (0, -1, 1, -2, … → 0, 1, 2, 3, …), then as unsigned |
-/// | `UInt8`, `Int8` | one byte (two's complement for `Int8`): never longer than a varint, and it makes `[UInt8]` and `Data` their count and bytes |
+/// | `UInt8`, `Int8` | one byte (two's complement for `Int8`) |
 /// | `Bool` | one byte, 0 or 1 |
 /// | `Float`, `Double` | the IEEE 754 bits, 4 or 8 bytes little-endian (NaN payloads and -0 survive) |
 /// | `String` | varint byte count, then the UTF-8 bytes |
 /// | `Date` | its `timeIntervalSinceReferenceDate` as a `Double`, as `Date`'s own Codable does |
 /// | optional | presence byte: 0 absent, or 1 followed by the value |
-/// | struct (keyed container) | its values in encoding order: no keys, no count |
-/// | array, set (unkeyed container) | varint element count, then the elements |
-/// | enum with a raw value | the raw value |
+/// | record (a snapshot type) | its fields in the order its list gives: no keys, no count |
+/// | array | varint element count, then the elements |
 ///
 /// Each of these types' bytes is written, read and stepped over in one place, its `BinaryField`
-/// conformance. The snapshot's own types (`TimelineSnapshot` and the model types in it) list
-/// their fields once, as `BinaryRecord`s, and are written and read by those lists; the bytes are
-/// the same as their synthesized Codable conformances write, so the payload stays a Codable
-/// payload.
+/// conformance; each record's fields are listed in one place, its `BinaryRecord` conformance.
 ///
-/// ### Keyed containers are positional; the model's shape is part of the format
+/// ### The model's shape is part of the format
 ///
-/// Keys of keyed containers are not stored: synthesized Codable encodes and decodes a type's
-/// properties in declaration order, so position identifies them. The bytes are therefore only
-/// meaningful for the exact shape of the type that wrote them. Adding, removing, reordering or
-/// retyping a stored property of any type inside the value changes the format. The snapshot
-/// file carries a format version (`TimelineSnapshot.formatVersion`), which must change with
-/// every such model change; files of another version are rebuilt from the database, never decoded.
-///
-/// ### What it does not code
-///
-/// What a snapshot and a program embedding TimelineKit need, and no more: dictionaries (their
-/// keys would need storing), nested containers (which enums with associated values, and cases of
-/// enums without a raw value, use), super encoders, and `Int128`/`UInt128` are refused with an
-/// error that names them (`BinaryEncodingError.Reason.unsupported`, or the standard library's
-/// own error for the 128-bit integers), never coded wrong.
-///
-/// ### Optionals
-///
-/// Every optional value takes a presence byte, so that the values after it stay in place:
-/// `encodeNil` writes 0; `encodeIfPresent` (every overload, all overridden) and encoding a value
-/// of an `Optional` type write 0, or 1 and the value. On the decoding side, a keyed container
-/// `contains(_:)` every key (keys are not stored, and every property has its place);
-/// `decodeNil(forKey:)` and the single-value and unkeyed `decodeNil()` read the presence byte:
-/// `true` for absent, `false` for present, after which the value is decoded as usual. Custom
-/// `encode(to:)` code must therefore write a value that may be nil as an `Optional`
-/// (`encodeIfPresent`, or `encode` of the optional), not as `encodeNil()` or the unwrapped value.
-///
-/// ### Limits
-///
-/// - Each element of an unkeyed container takes at least one byte, so that the decoder can
-///   refuse a count larger than the bytes left; encoding an array of a type that encodes to
-///   nothing (an empty struct) throws `.emptyElement`.
-/// - Values nest at most `maximumNesting` levels deep (64).
-/// - `userInfo` is empty, and so is `codingPath` of the encoder and its containers: tracking it
-///   cost several percent of the decoding time. Errors carry the full path all the same: each container
-///   adds its key as an error passes through it.
+/// Field names are not stored: position identifies them. Adding, removing, reordering or
+/// retyping a field of any type inside the snapshot changes the format, so the snapshot file
+/// carries a format version (`TimelineSnapshot.formatVersion`), which must change with every
+/// such change; files of another version are rebuilt from the database, never decoded.
 public struct BinaryEncoder: Sendable {
-    /// How deeply values may nest inside each other, in both `BinaryEncoder` and `BinaryDecoder`.
-    /// Real models nest a handful of levels; the limit stops reference cycles and hostile input
-    /// long before the stack runs out.
-    static let maximumNesting = 64
+    public init() {}
 
-    /// Whether the snapshot's types are written by their field lists; `false` only in tests, to
-    /// check that their synthesized `encode(to:)` writes the same bytes.
-    let writesRecords: Bool
-
-    public init() {
-        writesRecords = true
-    }
-
-    init(writesRecords: Bool) {
-        self.writesRecords = writesRecords
-    }
-
-    /// Encodes `value` into a new byte array.
-    ///
-    /// - Throws: `BinaryEncodingError` if the value cannot be represented (see its `Reason`),
-    ///   with the coding path of the failing part.
-    public func encode<T: Encodable>(_ value: T) throws(BinaryEncodingError) -> [UInt8] {
-        let writer = BinaryWriter(writesRecords: writesRecords)
-        do {
-            try writer.encodeValue(value)
-        } catch let error as BinaryEncodingError {
-            throw error
-        } catch {
-            throw writer.error(.valueRejected(error))
-        }
+    /// The payload bytes of `snapshot`. Every snapshot can be encoded, so this never fails.
+    public func encode(_ snapshot: TimelineSnapshot) -> [UInt8] {
+        let writer = BinaryWriter()
+        snapshot.write(to: writer)
         return writer.bytes
     }
 }

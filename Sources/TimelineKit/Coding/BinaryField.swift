@@ -4,10 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A type whose bytes are written, read and stepped over here, once: the values that Codable
-/// containers hand over one by one (`BinaryEncodingContainers.swift`, `BinaryDecodingContainers.swift`)
-/// and the types a `BinaryRecord` field can hold. The bytes are those of the format table at
-/// `BinaryEncoder`, which is also what each type's own Codable conformance writes.
+/// A type whose bytes are written, read and stepped over here, once: the types a
+/// `BinaryRecord` field can hold. The bytes are those of the format table at `BinaryEncoder`.
 protocol BinaryField {
     func write(to writer: BinaryWriter)
     static func read(from reader: BinaryReader) throws(BinaryDecodingError) -> Self

@@ -1,16 +1,15 @@
-/// The input of one `BinaryDecoder` call: the bytes and a cursor that record fields
-/// (`BinaryField`) and every Codable container read from, in order (see `BinaryEncoder` for the
-/// format). It is also the `Decoder` handed to `init(from:)` (`BinaryDecodingContainers.swift`).
+/// The input of one decoding: the bytes and a cursor that record fields (`BinaryField`) read
+/// from, in order (see `BinaryEncoder` for the format).
 ///
 /// Safety: the input is read through an unsafe buffer pointer, for speed. Every read first checks
 /// `cursor + size <= end`, and `end <= bytes.count` always holds (`end` starts at `bytes.count`
 /// and only ever drops, to 0, in `invalidate()`), so no read leaves the buffer. The buffer is
 /// valid only while `BinaryDecoder` runs; it calls `invalidate()` before returning, so a reader
-/// that a type's `init(from:)` kept reads nothing afterwards instead of freed memory.
+/// kept by mistake reads nothing afterwards instead of freed memory.
 ///
-/// Coding paths: the reader does not track where it is while decoding (that bookkeeping cost
-/// several percent of the decoding time), so `codingPath` is always empty. A failure's path is
-/// built instead as its `BinaryDecodingError` travels up: each field and container adds its key.
+/// Field paths: the reader does not track where it is while decoding (that bookkeeping cost
+/// several percent of the decoding time). A failure's path is built instead as its
+/// `BinaryDecodingError` travels up: each field adds its name, each array element its index.
 final class BinaryReader {
     // The mutable state is `@exclusivity(unchecked)`: the dynamic exclusivity checks Swift
     // would otherwise run on every access to a class property cost more than the reads. The
@@ -22,19 +21,10 @@ final class BinaryReader {
     @exclusivity(unchecked) private(set) var cursor = 0
     /// The end of the readable input: `bytes.count`, or 0 once invalidated.
     @exclusivity(unchecked) private(set) var end: Int
-    /// An error found where Codable gives no way to throw (single-value `decodeNil()`, `allKeys`);
-    /// thrown by the next single-value decode, and at the end at the latest.
-    @exclusivity(unchecked) private(set) var deferredError: BinaryDecodingError?
-    /// How many `init(from:)` calls are running inside each other.
-    @exclusivity(unchecked) private var nesting = 0
-    /// Whether `BinaryRecord` types are read by their field lists (always, except in the tests
-    /// that check that their synthesized `init(from:)` reads the same bytes).
-    let readsRecords: Bool
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, readsRecords: Bool = true) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         self.end = bytes.count
-        self.readsRecords = readsRecords
     }
 
     /// Makes every later read fail: called before the input's memory goes away.
@@ -47,56 +37,11 @@ final class BinaryReader {
     @inline(__always)
     var remaining: Int { end - cursor }
 
-    // MARK: Values
-
-    /// Decodes any value: a `BinaryRecord` by its field list, anything else through its
-    /// `init(from:)` (optionals included: their presence byte is read by `decodeNil()`).
-    func decodeValue<T: Decodable>(_: T.Type) throws -> T {
-        if readsRecords, let record = T.self as? any BinaryRecord.Type {
-            return try record.read(from: self, as: T.self)
-        }
-        if T.self is any BinaryUnsupportedCollection.Type {
-            throw fail(.unsupported(what: "a dictionary"), at: cursor)
-        }
-        nesting += 1
-        defer { nesting -= 1 }
-        guard nesting <= BinaryEncoder.maximumNesting else {
-            throw fail(.nestingTooDeep(limit: BinaryEncoder.maximumNesting), at: cursor)
-        }
-        do {
-            let value = try T(from: self)
-            // A refusal that could not be thrown where it was found leaves with this value, so
-            // that the containers around it add their keys to its path.
-            if let deferredError { throw deferredError }
-            return value
-        } catch let error as BinaryDecodingError {
-            throw error
-        } catch {
-            // The type's own error, unless it only followed from something this reader refused.
-            throw deferredError ?? fail(.valueRejected(error), at: cursor)
-        }
-    }
-
-    /// Decodes the value stored under `key` (a property name or an array index): a failure
-    /// inside it gets `key` in front of its coding path.
-    func decodeValue<T: Decodable>(_: T.Type, at key: some CodingKey) throws -> T {
-        do {
-            return try decodeValue(T.self)
-        } catch let error as BinaryDecodingError {
-            throw error.prefixed(with: key)
-        }
-    }
-
     // MARK: Errors
 
-    /// An error at `offset`; fields and containers add its coding path as it travels up.
+    /// An error at `offset`; fields add its path as it travels up.
     func fail(_ reason: BinaryDecodingError.Reason, at offset: Int) -> BinaryDecodingError {
         BinaryDecodingError(reason, offset: offset)
-    }
-
-    /// Remembers the first error found where Codable gives no way to throw.
-    func deferError(_ error: BinaryDecodingError) {
-        if deferredError == nil { deferredError = error }
     }
 
     // MARK: Primitives

@@ -19,16 +19,15 @@
 /// to its list is therefore written, read and skipped alike, with no other edit; the format
 /// version must change with it all the same (`TimelineSnapshot.formatVersion`).
 ///
-/// The bytes are those that the type's synthesized `Codable` conformance writes through
-/// `BinaryEncoder`'s containers when the list follows the order of declaration, as it must: the
-/// payload stays a Codable payload that `init(from:)` reads too, and a test checks that both
-/// routes give the same bytes and values. Records are read and written without Codable only
-/// because its containers cost a type lookup and an allocation per value, several times the
-/// reading itself, on the path of a terminal's first paint.
+/// The list is the type's binary form and nothing else: its `Codable` conformance (for JSON)
+/// stays synthesized from its declaration. A test checks that every `Codable` key is in the list
+/// and every name in the list is a `Codable` key, so that a property added to the type and not to
+/// its list fails. The lists keep the order of declaration, which is the order the payload had
+/// when `BinaryEncoder` wrote it through Codable's containers.
 ///
 /// A record must not hold itself (directly, or through an optional or an array): hostile input
 /// could then nest it as deep as the input is long.
-protocol BinaryRecord: BinaryField, Codable {
+protocol BinaryRecord: BinaryField {
     /// A value for reading to fill in: every field is overwritten, so any value will do.
     static var blank: Self { get }
 
@@ -83,12 +82,6 @@ extension BinaryRecord {
     static func skip(in reader: BinaryReader, scratch: inout Self) throws(BinaryDecodingError) {
         var fields = FieldSkipper(reader: reader)
         try scratch.visitFields(&fields)
-    }
-
-    /// `read(from:)` as `T`, which is this type: `BinaryReader.decodeValue` found this method by
-    /// casting `T.self`, so the cast below always succeeds.
-    static func read<T>(from reader: BinaryReader, as _: T.Type) throws(BinaryDecodingError) -> T {
-        try read(from: reader) as! T
     }
 }
 

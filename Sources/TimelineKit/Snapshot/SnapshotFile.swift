@@ -61,9 +61,7 @@ public struct SnapshotFile: Sendable {
 
     /// The file's bytes for `snapshot`.
     public static func encode(_ snapshot: TimelineSnapshot, path: String = "snapshot") throws(SnapshotError) -> [UInt8] {
-        let writer = BinaryWriter()
-        snapshot.write(to: writer)
-        let payload = writer.bytes
+        let payload = BinaryEncoder().encode(snapshot)
         let frame: [UInt8]
         do throws(LZ4FrameError) {
             frame = try LZ4Frame.compress(payload)
@@ -93,7 +91,7 @@ public struct SnapshotFile: Sendable {
         let (header, payload) = try verifiedPayload(of: file, path: path)
         let preview: SnapshotPreview
         do {
-            preview = try BinaryDecoder().decodeWithReader(from: payload) { reader in
+            preview = try BinaryDecoder().decodeWithReader(from: payload) { reader throws(BinaryDecodingError) in
                 let (snapshot, count, restOffset) = try SnapshotPreviewReader.read(from: reader, messages: count)
                 return SnapshotPreview(windowMessageCount: count, headSnapshot: snapshot, restOffset: restOffset,
                                        payload: payload, header: header, path: path)
@@ -109,7 +107,7 @@ public struct SnapshotFile: Sendable {
     static func decodeRemainder(of preview: SnapshotPreview) throws(SnapshotError) -> TimelineSnapshot {
         let snapshot: TimelineSnapshot
         do {
-            snapshot = try BinaryDecoder().decodeWithReader(from: preview.payload) { reader in
+            snapshot = try BinaryDecoder().decodeWithReader(from: preview.payload) { reader throws(BinaryDecodingError) in
                 try SnapshotRemainderReader.read(from: reader, head: preview.head.messages, restOffset: preview.restOffset)
             }
         } catch {
@@ -146,7 +144,7 @@ public struct SnapshotFile: Sendable {
     static func decodePayload(_ payload: [UInt8], header: SnapshotHeader, path: String) throws(SnapshotError) -> TimelineSnapshot {
         let snapshot: TimelineSnapshot
         do {
-            snapshot = try BinaryDecoder().decodeWithReader(from: payload) { reader in try TimelineSnapshot.read(from: reader) }
+            snapshot = try BinaryDecoder().decode(TimelineSnapshot.self, from: payload)
         } catch {
             throw .corrupt(path: path, reason: "payload does not decode: \(error)")
         }

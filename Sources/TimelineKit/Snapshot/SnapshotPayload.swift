@@ -6,9 +6,8 @@ import Foundation
 
 // The snapshot's payload, format version 2 (`TimelineSnapshot.formatVersion`): each type's
 // fields in the order they are written, read and stepped over, listed once here (see
-// `BinaryRecord`; `BinaryEncoder` has the bytes of each kind of field). The lists follow the
-// order of declaration, so the bytes are also what each type's synthesized Codable writes; the
-// names are the Codable keys, as errors report them.
+// `BinaryRecord`; `BinaryEncoder` has the bytes of each kind of field). The names are the
+// Codable keys, as errors report them; the lists follow the order of declaration.
 //
 // Changing a list changes the format: bump `TimelineSnapshot.formatVersion`, keep the old
 // version's file in `Fixtures/`, and see `SnapshotFormatVersionTests`. `SnapshotPreviewReader`

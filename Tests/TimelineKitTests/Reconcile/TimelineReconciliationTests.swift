@@ -15,7 +15,7 @@ import Testing
     /// The snapshot file of `snapshot`, with the text of message `id` (past the preview's head)
     /// made invalid UTF-8: the checksums pass, the preview decodes, `complete()` fails.
     private func writeSnapshotWithABrokenRest(_ snapshot: TimelineSnapshot, brokenID id: String, to file: SnapshotFile) throws {
-        var payload = try BinaryEncoder().encode(snapshot)
+        var payload = BinaryEncoder().encode(snapshot)
         let text = try #require(snapshot.window.messages.first { $0.id == id }?.text)
         let start = try #require(payload.indices.first { payload[$0...].starts(with: Array(text.utf8)) })
         payload[start + 1] = 0xFF

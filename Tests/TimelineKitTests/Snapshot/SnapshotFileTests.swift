@@ -29,7 +29,7 @@ import Testing
         try file.write(snapshot)
         #expect(try file.read() == snapshot)
         #expect(try file.readHeader() == SnapshotHeader(
-            formatVersion: TimelineSnapshot.formatVersion, payloadLength: try BinaryEncoder().encode(snapshot).count,
+            formatVersion: TimelineSnapshot.formatVersion, payloadLength: BinaryEncoder().encode(snapshot).count,
             generation: 4242, limit: 200, databaseID: snapshot.state.databaseID))
     }
 

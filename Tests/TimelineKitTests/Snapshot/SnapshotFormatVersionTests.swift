@@ -80,7 +80,12 @@ import Testing
         let file = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("snapshot-v2.snapshot"))))
         let (header, payloadOffset) = try SnapshotHeader.decode(file, path: "fixture")
         let payload = try LZ4Frame.decompress(file[payloadOffset...], maxContentSize: header.payloadLength)
-        #expect(try BinaryEncoder().encode(Self.version2Sample()) == payload)
+        #expect(BinaryEncoder().encode(Self.version2Sample()) == payload)
+        // And so does the file a store writes: the same header, and the same payload in its frame.
+        let written = try SnapshotFile.encode(Self.version2Sample())
+        let (writtenHeader, writtenOffset) = try SnapshotHeader.decode(written, path: "written")
+        #expect(written[..<writtenOffset] == file[..<payloadOffset])
+        #expect(try LZ4Frame.decompress(written[writtenOffset...], maxContentSize: writtenHeader.payloadLength) == payload)
     }
 
     /// Version 1 (before short references) is no longer read: it is refused as an older

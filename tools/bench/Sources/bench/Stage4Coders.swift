@@ -73,7 +73,7 @@ func stageCoders(_ config: Config, _ data: DataSets, _ report: Report) throws {
     let plistDecoder = PropertyListDecoder()
     let coders: [Coder] = [
         Coder(key: "binary", name: "BinaryEncoder/BinaryDecoder",
-              encode: { try binaryEncoder.encode(snapshot) },
+              encode: { binaryEncoder.encode(snapshot) },
               decode: { try binaryDecoder.decode(TimelineSnapshot.self, from: $0) }),
         Coder(key: "binary_lz4", name: "binary + LZ4 (SnapshotFile, the real file)",
               encode: { try SnapshotFile.encode(snapshot) },
