@@ -43,6 +43,16 @@ import TimelineKit
         #expect(try Self.homeRequests(server) == before + 1)
     }
 
+    /// Issue 26: the summary line counts as every other line of timeline does (`Counted`: digits
+    /// grouped, "1 message"); it had a count of its own that printed "1000 new messages".
+    @Test func theSummaryLineGroupsItsDigits() throws {
+        let server = try MastodonTestServer(statuses: 1_100)
+        let scenario = try Self.loggedIn(to: server)
+        let sync = try scenario.timeline.run(["sync", "--depth", "1000"])
+        #expect(sync.status == 0, "\(sync.errors)")
+        #expect(sync.output.hasPrefix("Synced tester@127.0.0.1:\(server.port): 1,000 new messages, "), "\(sync.output)")
+    }
+
     @Test func ifOlderSkipsARecentSyncWithoutARequestAndWithoutOutput() throws {
         let server = try MastodonTestServer()
         let scenario = try Self.loggedIn(to: server)

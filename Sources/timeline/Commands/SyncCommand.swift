@@ -202,14 +202,13 @@ struct SyncCommand: ParsableCommand {
         }
         let done = results.compactMap(\.summary)
         guard !done.isEmpty else { return }
-        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
         let statuses = done.reduce(0) { $0 + $1.newStatuses }
         let notifications = done.reduce(0) { $0 + $1.newNotifications }
         let read = done.reduce(0) { $0 + $1.markedRead }
         let requests = done.reduce(0) { $0 + $1.requests }
         let gaps = done.reduce(0) { $0 + $1.gapsLeft }
-        let who = done.count == 1 ? TerminalText.line(done[0].account) : count(done.count, "account")
-        var line = "Synced \(who): \(count(statuses, "new message")), \(count(notifications, "notification")), \(read) marked read (\(count(requests, "request")))"
+        let who = done.count == 1 ? TerminalText.line(done[0].account) : "\(Counted(done.count, "account"))"
+        var line = "Synced \(who): \(Counted(statuses, "new message")), \(Counted(notifications, "notification")), \(Counted.grouped(read)) marked read (\(Counted(requests, "request")))"
         if gaps > 0 { line += "; older messages are still to fetch: run `timeline sync` again" }
         Terminal.emit(line + ".\n")
     }
