@@ -10,6 +10,10 @@ enum CommandSuggestion {
     /// after `help`, is not a command; `nil` when every such word names one.
     static func unknownCommand(in arguments: some Collection<String>) -> String? {
         var words = arguments[...]
+        // `--db PATH`, every command's, may come before the command's name (`TimelineCommand`).
+        while let first = words.first, first == "--db" || first.hasPrefix("--db=") {
+            words = words.dropFirst(first == "--db" ? 2 : 1)
+        }
         var command: any ParsableCommand.Type = TimelineCommand.self
         if words.first == "help" {
             words = words.dropFirst()

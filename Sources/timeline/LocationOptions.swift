@@ -9,12 +9,8 @@ struct LocationOptions: ParsableArguments {
         valueName: "path"), completion: .file())
     var db: String?
 
+    /// Where the database is: `--db`, else the environment's choice.
     func location() throws(ExitCode) -> TimelineLocation {
-        try Self.location(db: db)
-    }
-
-    /// Where the database is: `db` (`--db`), else the environment's choice.
-    static func location(db: String?) throws(ExitCode) -> TimelineLocation {
         do throws(TimelineLocation.ResolutionError) {
             return try TimelineLocation.resolve(explicitPath: db)
         } catch {
@@ -25,18 +21,13 @@ struct LocationOptions: ParsableArguments {
     /// Opens the store. Commands that only read pass `create: false` and get a friendly error
     /// when there is no database yet; with `create: true` the database is created by the first
     /// write that succeeds, so a command that fails before it creates nothing. A database locked
-    /// by another process is waited for 5 s, or `TIMELINE_WRITE_TIMEOUT_MS` (separate from
-    /// `show`'s short `TIMELINE_BUSY_TIMEOUT_MS`).
+    /// by another process is waited for 5 s, or `TIMELINE_WRITE_TIMEOUT_MS` (`BusyTimeout.write`,
+    /// separate from `show`'s short `TIMELINE_BUSY_TIMEOUT_MS`).
     func openStore(create: Bool) throws(ExitCode) -> TimelineStore {
-        try Self.openStore(db: db, create: create)
-    }
-
-    /// `openStore(create:)` for the database `db` names (`--db`), for a command read by hand.
-    static func openStore(db: String?, create: Bool) throws(ExitCode) -> TimelineStore {
-        let location = try location(db: db)
+        let location = try location()
         do throws(TimelineStoreError) {
             var configuration = TimelineStore.Configuration(createIfMissing: create)
-            if let milliseconds = Terminal.environment("TIMELINE_WRITE_TIMEOUT_MS").flatMap({ Int($0) }), milliseconds >= 0 {
+            if let milliseconds = BusyTimeout.write {
                 configuration.busyTimeout = .milliseconds(milliseconds)
             }
             return try TimelineStore(path: location.databasePath, configuration: configuration)

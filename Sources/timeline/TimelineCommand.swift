@@ -37,4 +37,9 @@ struct TimelineCommand: ParsableCommand {
             ]),
         ],
         defaultSubcommand: ShowCommand.self)
+
+    /// `--db` before the command's name (`timeline --db other.sqlite import -`) as after it: every
+    /// command declares the same `LocationOptions`, and ArgumentParser hands the value read here
+    /// to the command's own group.
+    @OptionGroup var location: LocationOptions
 }

@@ -8,7 +8,7 @@ import Darwin
 import ArgumentParser
 
 // `timeline show` is the launch path of every terminal: it skips ArgumentParser unless its
-// arguments need it (help, errors), which saves the reflection's ~2 ms.
+// arguments need it (help, errors), which saves the reflection's ~2 ms (`LaunchArguments`).
 // A file-size limit (ulimit -f) must turn a snapshot write into an error the store reports and
 // cleans up after, not a SIGXFSZ that kills the process halfway through.
 signal(SIGXFSZ, SIG_IGN)
@@ -19,13 +19,10 @@ if let request = ShowRequest.parse(arguments) {
     let runner = ShowRunner(request: request)
     exit(runner.run())
 }
-// `browse` opens as fast as `show`: its usual command lines skip ArgumentParser too.
+// `browse` opens as fast as `show`: its usual command lines skip ArgumentParser too, through the
+// same reader. Every other command is read by ArgumentParser alone.
 if arguments.first == "browse", let request = BrowseRequest.parse(arguments.dropFirst()) {
     exit(BrowseRunner(request: request).run())
-}
-// The everyday commands read plain command lines by hand too (see `QuickCommand`).
-if let request = QuickCommand.parse(arguments) {
-    exit(QuickCommand.run(request))
 }
 // A mistyped command would otherwise read as an argument to `show`, the default command.
 if let unknown = CommandSuggestion.unknownCommand(in: arguments) {

@@ -7,7 +7,8 @@ import Testing
     @Test(arguments: [
         (["shwo"], "shwo", "show"), (["imprt", "feed.jsonl"], "imprt", "import"), (["mark-raed", "--all"], "mark-raed", "mark-read"),
         (["serach", "coffee"], "serach", "search"), (["imp"], "imp", "import"), (["help", "shwo"], "shwo", "show"),
-        (["help", "stast"], "stast", "stats"),
+        (["help", "stast"], "stast", "stats"), (["--db", "/tmp/x.sqlite", "imprt", "f"], "imprt", "import"),
+        (["--db=/tmp/x.sqlite", "shwo"], "shwo", "show"),
     ])
     func aMistypedCommandGetsASuggestion(arguments: [String], typed: String, meant: String) throws {
         let result = try Scenario().timeline.run(arguments)

@@ -141,4 +141,21 @@ import TimelineKit
         }
         #expect(scenario.fileBytes(scenario.snapshotPath) == snapshotBefore)
     }
+
+    /// Issue 26: a filtered page (`--unread`, `--author`, `--before`) waits as long as
+    /// `TIMELINE_BUSY_TIMEOUT_MS` says, as the plain timeline does; it waited its 100 ms whatever
+    /// the environment said, and gave up (exit 75) under a lock the person had allowed for.
+    @Test func aFilteredPageWaitsAsLongAsTheEnvironmentSays() throws {
+        let scenario = Scenario()
+        try scenario.importSample()
+        var patient = scenario.timeline
+        patient.environment["TIMELINE_BUSY_TIMEOUT_MS"] = "20000"
+        for filter in [["--unread"], ["--author", "mika"]] {
+            let holder = try scenario.holdExclusively(seconds: 0.5)
+            defer { holder.waitUntilExit() }
+            let shown = try patient.run(["show", "-n", "3", "--json"] + filter)
+            #expect(shown.status == 0, "\(filter): exit \(shown.status) \(shown.errors)")
+            #expect(shown.output.split(separator: "\n").count == 3, "\(filter): \(shown.output)")
+        }
+    }
 }

@@ -77,7 +77,7 @@ struct BrowseRunner {
     private func showInstead() -> Int32 {
         var show = ShowRequest()
         show.databasePath = request.databasePath
-        show.color = request.color
+        show.style.color = request.color
         show.expand = request.expand
         return ShowRunner(request: show).run()
     }

@@ -46,7 +46,7 @@ struct BrowseSession {
 
     /// Opens the database behind the first paint, then runs the loop until it ends.
     mutating func start(preview: SnapshotPreview?, signals: Int32) -> Ending {
-        let busyTimeout = Terminal.environment("TIMELINE_BUSY_TIMEOUT_MS").flatMap { Int($0) } ?? ShowRequest.defaultBusyTimeoutMilliseconds
+        let busyTimeout = BusyTimeout.show(nil)
         do throws(TimelineStoreError) {
             let store = try TimelineStore(path: location.databasePath, configuration: .init(
                 createIfMissing: false, busyTimeout: .milliseconds(busyTimeout), migrationSizeLimit: ShowRunner.migrationSizeLimit))
@@ -241,7 +241,7 @@ struct BrowseSession {
     mutating func refreshSnapshot() {
         guard let store, let watcher else { return }
         do throws(TimelineStoreError) {
-            try store.writeSnapshot(lockTimeout: .milliseconds(ShowRequest.defaultBusyTimeoutMilliseconds), reusing: watcher.baseline)
+            try store.writeSnapshot(lockTimeout: .milliseconds(BusyTimeout.showDefault), reusing: watcher.baseline)
         } catch {
             if snapshotNoteShown { return }
             snapshotNoteShown = true

@@ -42,117 +42,88 @@ struct DeleteCommand: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object: {\"deleted\": N, \"deleted_at_server\": M}.")
     var json = false
 
-    var request: Request { Request(db: location.db, ids: ids, local: local, yes: yes, json: json) }
+    func validate() throws {
+        if ids.isEmpty { throw ValidationError("Give at least one message ID.") }
+    }
 
-    func validate() throws { try request.validate() }
-
-    func run() throws { try request.run() }
-
-    /// What `delete` was asked, read by ArgumentParser or by hand (`QuickCommand`).
-    struct Request: QuickRequest {
-        var db: String?
-        var ids: [String]
-        var local = false
-        var yes = false
-        var json = false
-
-        static let options: Set<String> = []
-        static let flags: Set<String> = ["--json", "--local", "--yes"]
-
-        init(db: String?, ids: [String], local: Bool, yes: Bool, json: Bool) {
-            (self.db, self.ids, self.local, self.yes, self.json) = (db, ids, local, yes, json)
-        }
-
-        init?(_ arguments: PlainArguments) {
-            self.init(db: arguments.value("--db"), ids: arguments.positionals, local: arguments.flag("--local"),
-                      yes: arguments.flag("--yes"), json: arguments.flag("--json"))
-            if (try? validate()) == nil { return nil }
-        }
-
-        /// Refuses what cannot be done, for ArgumentParser to report.
-        func validate() throws(ValidationError) {
-            if ids.isEmpty { throw ValidationError("Give at least one message ID.") }
-        }
-
-        func run() throws(ExitCode) {
-            let store = try LocationOptions.openStore(db: db, create: false)
-            // All or nothing: every message is found (each reference resolved) before any is deleted.
-            var messages = try reportingErrors { try store.withMessageReferences(ids) { ids throws(TimelineStoreError) in
-                let found = try store.messages(ids: ids)
-                if found.count < Set(ids).count {
-                    let stored = Set(found.map(\.id))
-                    throw .unknownMessages(ids: ids.filter { !stored.contains($0) }, given: ids.count)
-                }
-                return found
-            } }
-            var atServer: [(Message, Account)] = []
-            if !local {
-                let accountStore = try reportingErrors { try AccountStore.standard() }
-                for message in messages {
-                    if let account = try reportingErrors({ try accountStore.author(of: message) }) { atServer.append((message, account)) }
-                }
-                if !atServer.isEmpty && !yes { try confirm(atServer) }
-                var deletedAtServer = 0
-                for (message, account) in atServer {
-                    do {
-                        try waitFor { () async throws in
-                            try await accountStore.deleteAtServer(message, of: account, in: store, transport: CurlTransport())
-                        }
-                        deletedAtServer += 1
-                    } catch {
-                        Terminal.emitError("timeline: \(TerminalText.line(account.name)): \(TerminalText.line(message.id)) was not deleted at the server: \(error)\n")
-                        if deletedAtServer > 0 {
-                            Terminal.emitError("timeline: \(Counted(deletedAtServer, "post")) before it \(deletedAtServer == 1 ? "was" : "were") deleted at the server and here; nothing else was changed.\n")
-                        }
-                        throw ExitCode(exitStatus(for: error))
+    func run() throws {
+        let store = try location.openStore(create: false)
+        // All or nothing: every message is found (each reference resolved) before any is deleted.
+        var messages = try reportingErrors { try store.withMessageReferences(ids) { ids throws(TimelineStoreError) in
+            let found = try store.messages(ids: ids)
+            if found.count < Set(ids).count {
+                let stored = Set(found.map(\.id))
+                throw .unknownMessages(ids: ids.filter { !stored.contains($0) }, given: ids.count)
+            }
+            return found
+        } }
+        var atServer: [(Message, Account)] = []
+        if !local {
+            let accountStore = try reportingErrors { try AccountStore.standard() }
+            for message in messages {
+                if let account = try reportingErrors({ try accountStore.author(of: message) }) { atServer.append((message, account)) }
+            }
+            if !atServer.isEmpty && !yes { try confirm(atServer) }
+            var deletedAtServer = 0
+            for (message, account) in atServer {
+                do {
+                    try waitFor { () async throws in
+                        try await accountStore.deleteAtServer(message, of: account, in: store, transport: CurlTransport())
                     }
+                    deletedAtServer += 1
+                } catch {
+                    Terminal.emitError("timeline: \(TerminalText.line(account.name)): \(TerminalText.line(message.id)) was not deleted at the server: \(error)\n")
+                    if deletedAtServer > 0 {
+                        Terminal.emitError("timeline: \(Counted(deletedAtServer, "post")) before it \(deletedAtServer == 1 ? "was" : "were") deleted at the server and here; nothing else was changed.\n")
+                    }
+                    throw ExitCode(exitStatus(for: error))
                 }
-                let own = Set(atServer.map(\.0.id))
-                messages.removeAll { own.contains($0.id) }
             }
-            let forgotten = try reportingErrors { try store.deleteMessages(ids: messages.map(\.id), unknownIDs: .refuse) }
-            report(deletedAtServer: atServer.count, forgotten: forgotten)
+            let own = Set(atServer.map(\.0.id))
+            messages.removeAll { own.contains($0.id) }
         }
+        let forgotten = try reportingErrors { try store.deleteMessages(ids: messages.map(\.id), unknownIDs: .refuse) }
+        report(deletedAtServer: atServer.count, forgotten: forgotten)
+    }
 
-        /// Deleting at a server cannot be undone: a person says yes to it, or a script says --yes.
-        private func confirm(_ posts: [(Message, Account)]) throws(ExitCode) {
-            guard StandardInput.isTerminal else {
-                Terminal.emitError("timeline: \(posts.count == 1 ? "that is your post" : "\(Counted(posts.count, "of them", plural: "of them")) are your posts"); deleting at the server asks first, but standard input is not a terminal. Add --yes to delete at the server, or --local to forget here only. Nothing was deleted.\n")
-                throw ExitCode(ExitStatus.usage)
-            }
-            for (message, account) in posts.prefix(5) {
-                let text = TerminalText.line(message.contentWarning ?? message.text)
-                Terminal.emitError("  \(TerminalText.line(account.name)): \"\(text.count > 60 ? text.prefix(59) + "…" : Substring(text))\"\n")
-            }
-            if posts.count > 5 { Terminal.emitError("  and \(Counted(posts.count - 5, "more post"))\n") }
-            Terminal.emitError("Delete \(posts.count == 1 ? "this post" : "these \(Counted(posts.count, "post"))") at the server, for everyone? [y/N] ")
-            let answer = StandardInput.readLine()?.filter { !$0.isWhitespace }.lowercased()
-            guard answer == "y" || answer == "yes" else {
-                if answer == nil { Terminal.emitError("\n") }
-                Terminal.emitError("Nothing was deleted.\n")
-                throw ExitCode(ExitStatus.failure)
-            }
+    /// Deleting at a server cannot be undone: a person says yes to it, or a script says --yes.
+    private func confirm(_ posts: [(Message, Account)]) throws(ExitCode) {
+        guard StandardInput.isTerminal else {
+            Terminal.emitError("timeline: \(posts.count == 1 ? "that is your post" : "\(Counted(posts.count, "of them", plural: "of them")) are your posts"); deleting at the server asks first, but standard input is not a terminal. Add --yes to delete at the server, or --local to forget here only. Nothing was deleted.\n")
+            throw ExitCode(ExitStatus.usage)
         }
+        for (message, account) in posts.prefix(5) {
+            let text = TerminalText.line(message.contentWarning ?? message.text)
+            Terminal.emitError("  \(TerminalText.line(account.name)): \"\(text.count > 60 ? text.prefix(59) + "…" : Substring(text))\"\n")
+        }
+        if posts.count > 5 { Terminal.emitError("  and \(Counted(posts.count - 5, "more post"))\n") }
+        Terminal.emitError("Delete \(posts.count == 1 ? "this post" : "these \(Counted(posts.count, "post"))") at the server, for everyone? [y/N] ")
+        let answer = StandardInput.readLine()?.filter { !$0.isWhitespace }.lowercased()
+        guard answer == "y" || answer == "yes" else {
+            if answer == nil { Terminal.emitError("\n") }
+            Terminal.emitError("Nothing was deleted.\n")
+            throw ExitCode(ExitStatus.failure)
+        }
+    }
 
-        private func report(deletedAtServer: Int, forgotten: Int) {
-            if json {
-                var object = JSONObjectWriter()
-                object.add("deleted", deletedAtServer + forgotten)
-                object.add("deleted_at_server", deletedAtServer)
-                Terminal.emit(object.finish() + "\n")
-                return
-            }
-            if deletedAtServer > 0 {
-                Terminal.emit("Deleted \(Counted(deletedAtServer, "post")) at the server and here.\n")
-            }
-            guard forgotten > 0 || deletedAtServer == 0 else { return }
-            if local {
-                Terminal.emit("Forgot \(Counted(forgotten, "message")) here only.\n")
-            } else if (try? AccountStore.standard().hasAccountsFile) == true {
-                Terminal.emit("Forgot \(Counted(forgotten, "message")) here only: other people's posts cannot be deleted at their servers, and a sync may bring them back.\n")
-            } else {
-                Terminal.emit("Deleted \(Counted(forgotten, "message")).\n")
-            }
+    private func report(deletedAtServer: Int, forgotten: Int) {
+        if json {
+            var object = JSONObjectWriter()
+            object.add("deleted", deletedAtServer + forgotten)
+            object.add("deleted_at_server", deletedAtServer)
+            Terminal.emit(object.finish() + "\n")
+            return
+        }
+        if deletedAtServer > 0 {
+            Terminal.emit("Deleted \(Counted(deletedAtServer, "post")) at the server and here.\n")
+        }
+        guard forgotten > 0 || deletedAtServer == 0 else { return }
+        if local {
+            Terminal.emit("Forgot \(Counted(forgotten, "message")) here only.\n")
+        } else if (try? AccountStore.standard().hasAccountsFile) == true {
+            Terminal.emit("Forgot \(Counted(forgotten, "message")) here only: other people's posts cannot be deleted at their servers, and a sync may bring them back.\n")
+        } else {
+            Terminal.emit("Deleted \(Counted(forgotten, "message")).\n")
         }
     }
 }

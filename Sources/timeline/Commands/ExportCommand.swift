@@ -26,43 +26,22 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The file to write (created private, 0600), or - for standard output.", valueName: "file"), completion: .file())
     var file: String = "-"
 
-    var request: Request { Request(db: location.db, file: file) }
-
-    func run() throws { try request.run() }
-
-    /// What `export` was asked, read by ArgumentParser or by hand (`QuickCommand`).
-    struct Request: QuickRequest {
-        var db: String?
-        var file = "-"
-
-        static let options: Set<String> = []
-
-        init(db: String?, file: String) {
-            (self.db, self.file) = (db, file)
+    func run() throws {
+        let store = try location.openStore(create: false)
+        let exporter = JSONLinesExporter(store: store) { () throws(TimelineStoreError) in try store.allUsers() }
+        if file == "-" {
+            _ = try reportingErrors { try exporter.export(toFileDescriptor: STDOUT_FILENO) }
+            return
         }
-
-        init?(_ arguments: PlainArguments) {
-            guard arguments.positionals.count <= 1 else { return nil }
-            self.init(db: arguments.value("--db"), file: arguments.positionals.first ?? "-")
+        let output: FileDescriptor
+        do {
+            output = try FileDescriptor.open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions: 0o600)
+        } catch {
+            Terminal.emitError("timeline: cannot create \(file): \(error)\n")
+            throw ExitCode(ExitStatus.failure)
         }
-
-        func run() throws(ExitCode) {
-            let store = try LocationOptions.openStore(db: db, create: false)
-            let exporter = JSONLinesExporter(store: store) { () throws(TimelineStoreError) in try store.allUsers() }
-            if file == "-" {
-                _ = try reportingErrors { try exporter.export(toFileDescriptor: STDOUT_FILENO) }
-                return
-            }
-            let output: FileDescriptor
-            do {
-                output = try FileDescriptor.open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions: 0o600)
-            } catch {
-                Terminal.emitError("timeline: cannot create \(file): \(error)\n")
-                throw ExitCode(ExitStatus.failure)
-            }
-            defer { output.close() }
-            let summary = try reportingErrors { try exporter.export(toFileDescriptor: output.rawValue, name: file) }
-            Terminal.emitError("Exported \(Counted(summary.users, "user")) and \(Counted(summary.messages, "message")) to \(file).\n")
-        }
+        defer { output.close() }
+        let summary = try reportingErrors { try exporter.export(toFileDescriptor: output.rawValue, name: file) }
+        Terminal.emitError("Exported \(Counted(summary.users, "user")) and \(Counted(summary.messages, "message")) to \(file).\n")
     }
 }

@@ -42,77 +42,43 @@ struct MarkReadCommand: ParsableCommand {
     @Flag(name: .long, help: "Do not set your accounts' read markers on their servers now (the next sync does).")
     var offline = false
 
-    var request: Request {
-        Request(db: location.db, all: all, unread: unread, idsFile: idsFile, ids: ids, json: json, offline: offline)
+    func validate() throws {
+        if all && (!ids.isEmpty || idsFile != nil) { throw ValidationError("--all cannot be combined with IDs.") }
+        if all && unread { throw ValidationError("--all marks everything read; --unread needs IDs.") }
+        if !all && ids.isEmpty && idsFile == nil { throw ValidationError("Give message IDs, --ids-file, or --all.") }
     }
 
-    func validate() throws { try request.validate() }
-
-    func run() throws { try request.run() }
-
-    /// What `mark-read` was asked, read by ArgumentParser or by hand (`QuickCommand`).
-    struct Request: QuickRequest {
-        var db: String?
-        var all = false
-        var unread = false
-        var idsFile: String?
-        var ids: [String] = []
-        var json = false
-        var offline = false
-
-        static let options: Set<String> = ["--ids-file"]
-        static let flags: Set<String> = ["--all", "--unread", "--json", "--offline"]
-
-        init(db: String?, all: Bool, unread: Bool, idsFile: String?, ids: [String], json: Bool, offline: Bool) {
-            (self.db, self.all, self.unread, self.idsFile, self.ids, self.json, self.offline) = (db, all, unread, idsFile, ids, json, offline)
+    func run() throws {
+        let store = try location.openStore(create: false)
+        var ids = ids
+        if let idsFile {
+            ids += try reportingErrors { try LineReader.lines(of: idsFile) }
         }
-
-        init?(_ arguments: PlainArguments) {
-            self.init(db: arguments.value("--db"), all: arguments.flag("--all"), unread: arguments.flag("--unread"),
-                      idsFile: arguments.value("--ids-file"), ids: arguments.positionals, json: arguments.flag("--json"),
-                      offline: arguments.flag("--offline"))
-            if (try? validate()) == nil { return nil }
+        let given = ids
+        let changed = try reportingErrors {
+            all ? try store.markAllRead() : try store.withMessageReferences(given) { resolved throws(TimelineStoreError) in
+                ids = resolved  // what the server's marker is then set from
+                return try store.markRead(ids: resolved, read: !unread, unknownIDs: .refuse)
+            }
         }
-
-        /// Refuses what cannot be done, for ArgumentParser to report.
-        func validate() throws(ValidationError) {
-            if all && (!ids.isEmpty || idsFile != nil) { throw ValidationError("--all cannot be combined with IDs.") }
-            if all && unread { throw ValidationError("--all marks everything read; --unread needs IDs.") }
-            if !all && ids.isEmpty && idsFile == nil { throw ValidationError("Give message IDs, --ids-file, or --all.") }
+        // A marker only moves forward: marking unread has nothing to tell a server.
+        let pushes = offline || unread || changed == 0 ? [] : ReadMarkerPush.push(for: all ? nil : ids, store: store)
+        for push in pushes {
+            if push.lacksMarkers == true {
+                Terminal.emitError("timeline: \(TerminalText.line(push.account)): this server has no \(ServerFeature.markers.name): marked read on this computer only. (Said once.)\n")
+            }
+            if let failure = push.failure {
+                Terminal.emitError("timeline: \(TerminalText.line(push.account)): the server's read marker was not set now (\(failure)); the next `timeline sync` sets it.\n")
+            }
         }
-
-        func run() throws(ExitCode) {
-            let store = try LocationOptions.openStore(db: db, create: false)
-            var ids = ids
-            if let idsFile {
-                ids += try reportingErrors { try LineReader.lines(of: idsFile) }
-            }
-            let given = ids
-            let changed = try reportingErrors {
-                all ? try store.markAllRead() : try store.withMessageReferences(given) { resolved throws(TimelineStoreError) in
-                    ids = resolved  // what the server's marker is then set from
-                    return try store.markRead(ids: resolved, read: !unread, unknownIDs: .refuse)
-                }
-            }
-            // A marker only moves forward: marking unread has nothing to tell a server.
-            let pushes = offline || unread || changed == 0 ? [] : ReadMarkerPush.push(for: all ? nil : ids, store: store)
-            for push in pushes {
-                if push.lacksMarkers == true {
-                    Terminal.emitError("timeline: \(TerminalText.line(push.account)): this server has no \(ServerFeature.markers.name): marked read on this computer only. (Said once.)\n")
-                }
-                if let failure = push.failure {
-                    Terminal.emitError("timeline: \(TerminalText.line(push.account)): the server's read marker was not set now (\(failure)); the next `timeline sync` sets it.\n")
-                }
-            }
-            if json {
-                var object = JSONObjectWriter()
-                object.add("changed", changed)
-                object.add("read", !unread)
-                object.add("markers_set", pushes.filter { $0.markerSet != nil }.count)
-                Terminal.emit(object.finish() + "\n")
-            } else {
-                Terminal.emit("Marked \(Counted(changed, "message")) \(unread ? "unread" : "read").\n")
-            }
+        if json {
+            var object = JSONObjectWriter()
+            object.add("changed", changed)
+            object.add("read", !unread)
+            object.add("markers_set", pushes.filter { $0.markerSet != nil }.count)
+            Terminal.emit(object.finish() + "\n")
+        } else {
+            Terminal.emit("Marked \(Counted(changed, "message")) \(unread ? "unread" : "read").\n")
         }
     }
 }

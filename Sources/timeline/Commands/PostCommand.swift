@@ -66,157 +66,114 @@ struct PostCommand: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object: the new message's id, author, handle, created_at and url.")
     var json = false
 
-    var request: Request {
-        Request(db: location.db, account: account, cw: cw, replyTo: replyTo, visibility: visibility, idempotencyKey: idempotencyKey,
-                local: local, handle: handle, text: text, json: json)
+    func validate() throws {
+        if local, account != nil { throw ValidationError("--local keeps the message here; it cannot go to --account too.") }
+        if local || handle != nil, cw != nil || replyTo != nil || visibility != nil || idempotencyKey != nil {
+            throw ValidationError("--cw, --reply-to, --visibility and --idempotency-key are for publishing to an account, not for --local posts.")
+        }
     }
 
-    func validate() throws { try request.validate() }
+    /// The largest text read from standard input: far past any server's limit (Mastodon's is
+    /// 500 characters by default), small enough that a wrong pipe is refused at once.
+    static let standardInputLimit = 1 << 20
 
-    func run() throws { try request.run() }
-
-    /// What `post` was asked, read by ArgumentParser or by hand (`QuickCommand`).
-    struct Request: QuickRequest {
-        var db: String?
-        var account: String?
-        var cw: String?
-        var replyTo: String?
-        var visibility: PostVisibility?
-        var idempotencyKey: String?
-        var local = false
-        var handle: String?
-        var text: String?
-        var json = false
-
-        static let options: Set<String> = ["--account", "--cw", "--reply-to", "--visibility", "--idempotency-key", "--as"]
-        static let flags: Set<String> = ["--local", "--json"]
-
-        init(db: String?, account: String?, cw: String?, replyTo: String?, visibility: PostVisibility?, idempotencyKey: String?,
-             local: Bool, handle: String?, text: String?, json: Bool) {
-            (self.db, self.account, self.cw, self.replyTo, self.visibility) = (db, account, cw, replyTo, visibility)
-            (self.idempotencyKey, self.local, self.handle, self.text, self.json) = (idempotencyKey, local, handle, text, json)
-        }
-
-        init?(_ arguments: PlainArguments) {
-            guard arguments.positionals.count == 1,
-                  case let .some(visibility) = arguments.value("--visibility", as: PostVisibility.init(rawValue:))
-            else { return nil }
-            self.init(db: arguments.value("--db"), account: arguments.value("--account"), cw: arguments.value("--cw"),
-                      replyTo: arguments.value("--reply-to"), visibility: visibility, idempotencyKey: arguments.value("--idempotency-key"),
-                      local: arguments.flag("--local"), handle: arguments.value("--as"), text: arguments.positionals[0], json: arguments.flag("--json"))
-            if (try? validate()) == nil { return nil }
-        }
-
-        /// Refuses what cannot be done, for ArgumentParser to report.
-        func validate() throws(ValidationError) {
-            if local, account != nil { throw ValidationError("--local keeps the message here; it cannot go to --account too.") }
-            if local || handle != nil, cw != nil || replyTo != nil || visibility != nil || idempotencyKey != nil {
-                throw ValidationError("--cw, --reply-to, --visibility and --idempotency-key are for publishing to an account, not for --local posts.")
+    /// The text to post: the argument, or standard input for `-` (or no argument on a pipe).
+    /// What is only white space is refused: a person who meant to post something did not.
+    func resolvedText() throws(ExitCode) -> String {
+        var resolved: String
+        if let text, text != "-" {
+            resolved = text
+        } else if text == "-" || !StandardInput.isTerminal {
+            guard let input = StandardInput.readAll(limit: Self.standardInputLimit) else {
+                throw fail(ValidationError("standard input holds more than \(Counted(Self.standardInputLimit, "byte")): that is not a post."))
             }
+            resolved = input
+            while resolved.last?.isNewline == true { resolved.removeLast() }
+        } else {
+            throw fail(ValidationError("give the text to post as an argument, or - to read it from standard input (echo hello | timeline post -)."))
         }
+        if resolved.allSatisfy(\.isWhitespace) {
+            throw fail(ValidationError("the text is empty, so nothing was posted\(text == nil || text == "-" ? " (standard input held none)" : "")."))
+        }
+        return resolved
+    }
 
-        /// The largest text read from standard input: far past any server's limit (Mastodon's is
-        /// 500 characters by default), small enough that a wrong pipe is refused at once.
-        static let standardInputLimit = 1 << 20
+    func run() throws {
+        let text = try resolvedText()
+        let accountStore = try reportingErrors { try AccountStore.standard() }
+        let accounts = try reportingErrors { try accountStore.hasAccountsFile ? accountStore.accounts() : [] }
+        if local || handle != nil || (accounts.isEmpty && account == nil) {
+            try postLocally(text)
+            return
+        }
+        let target: Account
+        if let account {
+            target = try reportingErrors { try accountStore.account(named: account) }
+        } else if accounts.count == 1 {
+            target = accounts[0]
+        } else {
+            let names = accounts.map { TerminalText.line($0.name) }.joined(separator: ", ")
+            throw fail(ValidationError("several accounts (\(names)): say which with --account NAME, or --local --as HANDLE."))
+        }
+        var draft = PostDraft(text: text, contentWarning: cw, visibility: visibility, idempotencyKey: idempotencyKey,
+                              languages: PostDraft.languages(locale: Terminal.environment))
+        if let refusal = target.network.capabilities.refusal(of: draft) { throw fail(ValidationError(refusal)) }
+        let store = try location.openStore(create: true)
+        draft.replyTo = try replyTo.map { reference throws(ExitCode) in try Self.storedID(for: reference, in: store) }
+        let message = try reportingErrors {
+            let session = try accountStore.session(for: target, transport: CurlTransport())
+            return try waitFor { [draft] () async throws -> Message in try await session.post(draft, in: store) }
+        }
+        let author = try reportingErrors { try store.users(ids: [message.authorID]).first }
+        report(message, handle: author?.handle)
+    }
 
-        /// The text to post: the argument, or standard input for `-` (or no argument on a pipe).
-        /// What is only white space is refused: a person who meant to post something did not.
-        func resolvedText() throws(ExitCode) -> String {
-            var resolved: String
-            if let text, text != "-" {
-                resolved = text
-            } else if text == "-" || !StandardInput.isTerminal {
-                guard let input = StandardInput.readAll(limit: Self.standardInputLimit) else {
-                    throw fail(ValidationError("standard input holds more than \(Counted(Self.standardInputLimit, "byte")): that is not a post."))
-                }
-                resolved = input
-                while resolved.last?.isNewline == true { resolved.removeLast() }
+    /// The stored message `reference` names (a server's own ID, a post's web address), or
+    /// `reference` itself when none is stored: the server may still know the post.
+    static func storedID(for reference: String, in store: TimelineStore) throws(ExitCode) -> String {
+        do throws(TimelineStoreError) {
+            return try store.resolveMessageReferences([reference])[0]
+        } catch {
+            if case .unknownMessages = error { return reference }
+            if case .databaseMissing = error { return reference }
+            throw fail(error)
+        }
+    }
+
+    private func postLocally(_ text: String) throws(ExitCode) {
+        guard let handle else {
+            throw fail(ValidationError("a local post needs its author: --as HANDLE (or log in to an account: timeline login mastodon URL)."))
+        }
+        let store = try location.openStore(create: true)
+        let bare = handle.hasPrefix("@") ? String(handle.dropFirst()) : handle
+        let authors = try reportingErrors { try store.users(handle: bare) }
+        guard authors.count == 1, let author = authors.first else {
+            if authors.isEmpty {
+                Terminal.emitError("timeline: no user has the handle @\(bare). Add one first: timeline user ID --handle \(bare) --name \"Your Name\"\n")
             } else {
-                throw fail(ValidationError("give the text to post as an argument, or - to read it from standard input (echo hello | timeline post -)."))
+                Terminal.emitError("timeline: several users have the handle @\(bare) (IDs \(authors.map(\.id).joined(separator: ", "))). Give them different handles with `timeline user ID --handle NEW`.\n")
             }
-            if resolved.allSatisfy(\.isWhitespace) {
-                throw fail(ValidationError("the text is empty, so nothing was posted\(text == nil || text == "-" ? " (standard input held none)" : "")."))
-            }
-            return resolved
+            throw ExitCode(ExitStatus.dataError)
         }
+        let message = try reportingErrors { try store.post(text, authorID: author.id) }
+        report(message, handle: author.handle)
+    }
 
-        func run() throws(ExitCode) {
-            let text = try resolvedText()
-            let accountStore = try reportingErrors { try AccountStore.standard() }
-            let accounts = try reportingErrors { try accountStore.hasAccountsFile ? accountStore.accounts() : [] }
-            if local || handle != nil || (accounts.isEmpty && account == nil) {
-                try postLocally(text)
-                return
-            }
-            let target: Account
-            if let account {
-                target = try reportingErrors { try accountStore.account(named: account) }
-            } else if accounts.count == 1 {
-                target = accounts[0]
-            } else {
-                let names = accounts.map { TerminalText.line($0.name) }.joined(separator: ", ")
-                throw fail(ValidationError("several accounts (\(names)): say which with --account NAME, or --local --as HANDLE."))
-            }
-            var draft = PostDraft(text: text, contentWarning: cw, visibility: visibility, idempotencyKey: idempotencyKey,
-                                  languages: PostDraft.languages(locale: Terminal.environment))
-            if let refusal = target.network.capabilities.refusal(of: draft) { throw fail(ValidationError(refusal)) }
-            let store = try LocationOptions.openStore(db: db, create: true)
-            draft.replyTo = try replyTo.map { reference throws(ExitCode) in try Self.storedID(for: reference, in: store) }
-            let message = try reportingErrors {
-                let session = try accountStore.session(for: target, transport: CurlTransport())
-                return try waitFor { [draft] () async throws -> Message in try await session.post(draft, in: store) }
-            }
-            let author = try reportingErrors { try store.users(ids: [message.authorID]).first }
-            report(message, handle: author?.handle)
-        }
-
-        /// The stored message `reference` names (a server's own ID, a post's web address), or
-        /// `reference` itself when none is stored: the server may still know the post.
-        static func storedID(for reference: String, in store: TimelineStore) throws(ExitCode) -> String {
-            do throws(TimelineStoreError) {
-                return try store.resolveMessageReferences([reference])[0]
-            } catch {
-                if case .unknownMessages = error { return reference }
-                if case .databaseMissing = error { return reference }
-                throw fail(error)
-            }
-        }
-
-        private func postLocally(_ text: String) throws(ExitCode) {
-            guard let handle else {
-                throw fail(ValidationError("a local post needs its author: --as HANDLE (or log in to an account: timeline login mastodon URL)."))
-            }
-            let store = try LocationOptions.openStore(db: db, create: true)
-            let bare = handle.hasPrefix("@") ? String(handle.dropFirst()) : handle
-            let authors = try reportingErrors { try store.users(handle: bare) }
-            guard authors.count == 1, let author = authors.first else {
-                if authors.isEmpty {
-                    Terminal.emitError("timeline: no user has the handle @\(bare). Add one first: timeline user ID --handle \(bare) --name \"Your Name\"\n")
-                } else {
-                    Terminal.emitError("timeline: several users have the handle @\(bare) (IDs \(authors.map(\.id).joined(separator: ", "))). Give them different handles with `timeline user ID --handle NEW`.\n")
-                }
-                throw ExitCode(ExitStatus.dataError)
-            }
-            let message = try reportingErrors { try store.post(text, authorID: author.id) }
-            report(message, handle: author.handle)
-        }
-
-        /// One line for a person, or one JSON object for a script; the server's text is neutralised
-        /// either way.
-        private func report(_ message: Message, handle: String?) {
-            if json {
-                var object = JSONObjectWriter()
-                object.add("id", message.id)
-                object.add("author", message.authorID)
-                if let handle { object.add("handle", handle) }
-                object.add("created_at", message.createdAt.formatted(.iso8601))
-                if let url = message.url { object.add("url", url) }
-                Terminal.emit(object.finish() + "\n")
-            } else {
-                var line = "Posted \(TerminalText.line(message.id))"
-                if let url = message.url { line += " \(TerminalText.line(url))" }
-                Terminal.emit(line + ".\n")
-            }
+    /// One line for a person, or one JSON object for a script; the server's text is neutralised
+    /// either way.
+    private func report(_ message: Message, handle: String?) {
+        if json {
+            var object = JSONObjectWriter()
+            object.add("id", message.id)
+            object.add("author", message.authorID)
+            if let handle { object.add("handle", handle) }
+            object.add("created_at", message.createdAt.formatted(.iso8601))
+            if let url = message.url { object.add("url", url) }
+            Terminal.emit(object.finish() + "\n")
+        } else {
+            var line = "Posted \(TerminalText.line(message.id))"
+            if let url = message.url { line += " \(TerminalText.line(url))" }
+            Terminal.emit(line + ".\n")
         }
     }
 }

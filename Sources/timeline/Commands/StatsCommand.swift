@@ -17,58 +17,35 @@ struct StatsCommand: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object.")
     var json = false
 
-    var request: Request { Request(db: location.db, json: json) }
+    func run() throws {
+        let store = try location.openStore(create: false)
+        let state = try reportingErrors { try store.state() }
+        let status = try reportingErrors { try store.snapshotStatus() }
+        let usage = store.diskUsage()
+        let (databaseBytes, walBytes, snapshotBytes) = (usage.database, usage.writeAheadLog, usage.snapshot)
+        if json {
+            var object = JSONObjectWriter()
+            object.add("messages", state.messageCount)
+            object.add("users", state.userCount)
+            object.add("unread", state.unreadCount)
+            object.add("generation", Int(state.generation))
+            object.add("snapshot_fresh", status.isFresh)
+            object.add("snapshot_status", "\(status)")
+            object.add("database", store.path)
+            object.add("database_bytes", databaseBytes)
+            object.add("wal_bytes", walBytes)
+            object.add("snapshot", store.snapshotFile.path)
+            object.add("snapshot_bytes", snapshotBytes)
+            Terminal.emit(object.finish() + "\n")
+        } else {
+            Terminal.emit("""
+                messages    \(state.messageCount) (\(state.unreadCount) unread)
+                users       \(state.userCount)
+                generation  \(state.generation)
+                database    \(store.path) (\(databaseBytes) bytes, WAL \(walBytes) bytes)
+                snapshot    \(store.snapshotFile.path) (\(snapshotBytes) bytes): \(status)
 
-    func run() throws { try request.run() }
-
-    /// What `stats` was asked, read by ArgumentParser or by hand (`QuickCommand`).
-    struct Request: QuickRequest {
-        var db: String?
-        var json = false
-
-        static let options: Set<String> = []
-        static let flags: Set<String> = ["--json"]
-
-        init(db: String?, json: Bool) {
-            self.db = db
-            self.json = json
-        }
-
-        init?(_ arguments: PlainArguments) {
-            guard arguments.positionals.isEmpty else { return nil }
-            self.init(db: arguments.value("--db"), json: arguments.flag("--json"))
-        }
-
-        func run() throws(ExitCode) {
-            let store = try LocationOptions.openStore(db: db, create: false)
-            let state = try reportingErrors { try store.state() }
-            let status = try reportingErrors { try store.snapshotStatus() }
-            let usage = store.diskUsage()
-            let (databaseBytes, walBytes, snapshotBytes) = (usage.database, usage.writeAheadLog, usage.snapshot)
-            if json {
-                var object = JSONObjectWriter()
-                object.add("messages", state.messageCount)
-                object.add("users", state.userCount)
-                object.add("unread", state.unreadCount)
-                object.add("generation", Int(state.generation))
-                object.add("snapshot_fresh", status.isFresh)
-                object.add("snapshot_status", "\(status)")
-                object.add("database", store.path)
-                object.add("database_bytes", databaseBytes)
-                object.add("wal_bytes", walBytes)
-                object.add("snapshot", store.snapshotFile.path)
-                object.add("snapshot_bytes", snapshotBytes)
-                Terminal.emit(object.finish() + "\n")
-            } else {
-                Terminal.emit("""
-                    messages    \(state.messageCount) (\(state.unreadCount) unread)
-                    users       \(state.userCount)
-                    generation  \(state.generation)
-                    database    \(store.path) (\(databaseBytes) bytes, WAL \(walBytes) bytes)
-                    snapshot    \(store.snapshotFile.path) (\(snapshotBytes) bytes): \(status)
-
-                    """)
-            }
+                """)
         }
     }
 }

@@ -37,15 +37,11 @@ struct ThreadCommand: ParsableCommand {
     @Flag(name: .long, help: "Print JSON Lines, as `show --json` does, each with its \"depth\".")
     var json = false
 
-    @Option(name: .long, help: "Colour: auto, always or never.")
-    var color: ColorChoice = .auto
-
-    @Option(name: .long, help: "Wrap to this many columns (default: the terminal's width, else 80).")
-    var width: Int?
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
         if limit < 0 { throw ValidationError("-n/--limit cannot be negative.") }
-        if let width, width < 20 { throw ValidationError("--width must be at least 20, not \(width).") }
+        if let width = output.width, width < 20 { throw ValidationError("--width must be at least 20, not \(width).") }
     }
 
     /// How far replies are indented at most: deeper ones line up with the last step, so a long
@@ -75,18 +71,20 @@ struct ThreadCommand: ParsableCommand {
             return
         }
         let onTerminal = Terminal.standardOutputIsTerminal
-        let columns = width ?? (onTerminal ? Terminal.windowSize()?.columns : nil) ?? 80
-        let colored = color.usesColor(onTerminal: onTerminal)
+        let columns = output.style.columns(window: onTerminal ? Terminal.windowSize() : nil)
         let now = Date()
         var text = ""
         if let missing = thread.missingParentID {
             text += "↑ it replies to \(TerminalText.line(missing)), which is not stored\n\n"
         }
+        var renderers: [Int: TimelineRenderer] = [:]
         for (index, entry) in thread.entries.enumerated() {
             let steps = min(entry.depth, Self.deepestIndent)
             let indent = String(repeating: "  ", count: steps)
-            let renderer = TimelineRenderer(options: RenderOptions(
-                width: max(20, columns - indent.count), color: colored, revealsContentWarnings: true, symbols: Terminal.symbols))
+            // One renderer per depth shown: each narrower by its indent.
+            let renderer = renderers[steps] ?? output.style.renderer(
+                columns: max(20, columns - indent.count), onTerminal: onTerminal, revealsContentWarnings: true)
+            renderers[steps] = renderer
             let page = TimelinePage(messages: [entry.message], related: thread.page.related, users: thread.page.users)
             let rendered = TimelineRenderer.text(of: renderer.render(page, now: now))
             if index > 0 { text += "\n" }

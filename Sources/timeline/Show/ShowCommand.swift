@@ -1,8 +1,6 @@
 import ArgumentParser
 import TimelineKit
 
-extension ColorChoice: ExpressibleByArgument {}
-
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
@@ -47,11 +45,7 @@ struct ShowCommand: ParsableCommand {
     @Flag(name: .long, help: "Print JSON Lines: one message per line in the import format, with its author under \"user\".")
     var json = false
 
-    @Option(name: .long, help: "Colour: auto, always or never.")
-    var color: ColorChoice = .auto
-
-    @Option(name: .long, help: "Wrap to this many columns (default: the terminal's width, else 80).")
-    var width: Int?
+    @OptionGroup var output: OutputOptions
 
     @Flag(name: .long, help: "Paint from the snapshot and stop: do not open the database.")
     var noReconcile = false
@@ -86,37 +80,20 @@ struct ShowCommand: ParsableCommand {
     @Flag(name: .long, help: "Show your accounts' notifications (stored by `timeline sync`): who did what, newest first.")
     var notifications = false
 
-    func validate() throws {
-        if notifications && (follow || noReconcile || fromDb) {
-            throw ValidationError("--notifications lists what `timeline sync` stored; it cannot be combined with --follow, --no-reconcile or --from-db.")
-        }
-        if follow && noReconcile { throw ValidationError("--follow needs the database; it cannot be used with --no-reconcile.") }
-        if markRead && (follow || noReconcile || notifications) {
-            throw ValidationError("--mark-read marks what one show printed; it cannot be combined with --follow, --no-reconcile or --notifications.")
-        }
-        if unread || author != nil || before != nil {
-            if follow || noReconcile || fromDb || notifications {
-                throw ValidationError("--unread, --author and --before show a page of the database; they cannot be combined with --follow, --no-reconcile, --from-db or --notifications.")
-            }
-            if let author, author.isEmpty || author == "@" { throw ValidationError("--author needs a handle, e.g. --author alice.") }
-            if let before, before.isEmpty { throw ValidationError("--before needs a message ID.") }
-        }
-        try MessageTemplate.validate(format, json: json)
-        if let limit, limit < 1 { throw ValidationError("-n/--limit must be at least 1, not \(limit).") }
-        if let width, width < 1 { throw ValidationError("--width must be at least 1, not \(width).") }
-        if let busyTimeout, busyTimeout < 0 { throw ValidationError("--busy-timeout cannot be negative.") }
-    }
+    /// The rules of which flags go together are `ShowRequest`'s, which the launch reader shares.
+    func validate() throws { try request.validate() }
 
     var request: ShowRequest {
-        ShowRequest(databasePath: location.db, limit: limit, json: json, color: color, width: width,
+        ShowRequest(databasePath: location.db, limit: limit, json: json, style: output.style,
                     reconcile: !noReconcile, fromDatabase: fromDb, busyTimeoutMilliseconds: busyTimeout,
                     follow: follow, expand: expand, format: format, markRead: markRead,
-                    filter: TimelineFilter(unreadOnly: unread, authorHandle: author, beforeID: before))
+                    filter: TimelineFilter(unreadOnly: unread, authorHandle: author, beforeID: before),
+                    notifications: notifications)
     }
 
     func run() throws {
         if notifications {
-            try NotificationsOutput(location: location, limit: limit ?? 20, json: json, width: width).print()
+            try NotificationsOutput(location: location, limit: limit ?? 20, json: json, width: output.width).print()
             return
         }
         let status = ShowRunner(request: request).run()

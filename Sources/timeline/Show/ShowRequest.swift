@@ -1,20 +1,25 @@
+import ArgumentParser
 import TimelineKit
 
-/// What `timeline show` was asked to do.
+/// What `timeline show` was asked to do, and the one statement of which of its flags go together
+/// (`validate()`), whichever reader built it.
 ///
-/// `show` runs at every terminal start, so its flags are parsed here by hand: ArgumentParser's
-/// reflection costs about 2 ms a launch. Anything this parser does not recognise (`--help`, a typo,
-/// a missing value) makes it step aside, and ArgumentParser parses the same arguments for its
-/// proper help and error messages (`ShowCommand` declares the same flags). A test holds the two
-/// parsers to the same results.
+/// `show` runs at every terminal start, so `main` reads its command line by hand
+/// (`parse(_:)`, through `LaunchArguments` and `flagTable`): ArgumentParser's reflection costs
+/// about 2 ms a launch. Anything the hand reader does not take (`--help`, a typo, a missing
+/// value, an invalid combination) makes it step aside, and ArgumentParser reads the same
+/// arguments for its proper help and error messages (`ShowCommand` declares the flags; its
+/// `request` is this type). `LaunchArgumentsTests` holds the table to ArgumentParser's and the two
+/// readers to the same requests.
 struct ShowRequest: Sendable, Equatable {
     var databasePath: String?
     var limit: Int?
     var json = false
-    var color = ColorChoice.auto
-    var width: Int?
+    /// `--color`, `--width`.
+    var style = OutputOptions.Style()
     var reconcile = true
     var fromDatabase = false
+    /// `--busy-timeout`; `busyTimeout` is what is waited.
     var busyTimeoutMilliseconds: Int?
     /// `--follow`/`-f`: after the usual paint, stay and show each change (see `FollowLoop`).
     var follow = false
@@ -27,85 +32,87 @@ struct ShowRequest: Sendable, Equatable {
     var markRead = false
     /// `--unread`, `--author HANDLE`, `--before ID`: a filtered page of the database.
     var filter = TimelineFilter()
+    /// `--notifications`: the stored notifications instead of the timeline (`NotificationsOutput`).
+    var notifications = false
 
     /// The parsed `format`, when there is one and it parses.
     var template: MessageTemplate? { format.flatMap { try? MessageTemplate($0) } }
 
-    /// How long `show` waits for a locked database unless told otherwise: short enough that a
-    /// shell start never feels it.
-    static let defaultBusyTimeoutMilliseconds = 100
+    /// How long a locked database is waited for, in milliseconds (`BusyTimeout.show`).
+    var busyTimeout: Int { BusyTimeout.show(busyTimeoutMilliseconds) }
 
-    /// Parses `[show] [flags]`; `nil` when ArgumentParser should take over.
-    static func parse(_ arguments: some Collection<String>) -> ShowRequest? {
-        var request = ShowRequest()
-        var rest = arguments[...]
+    /// `show`'s options and flags as `ShowCommand` declares them for ArgumentParser (`--db` from
+    /// `LocationOptions`, `--color` and `--width` from `OutputOptions`).
+    static let flagTable = LaunchArguments.Table("""
+        --db <value>
+        --limit -n <value>
+        --json
+        --color <value>
+        --width <value>
+        --no-reconcile
+        --from-db
+        --busy-timeout <value>
+        --follow -f
+        --expand
+        --format <value>
+        --mark-read
+        --unread
+        --author <value>
+        --before <value>
+        --notifications
+        """)
+
+    /// Reads `[show] [flags]` by hand; `nil` when ArgumentParser should read them: anything
+    /// unusual, every invalid value or combination (ArgumentParser explains those), and
+    /// `--notifications`, which is not the launch path.
+    static func parse(_ arguments: ArraySlice<String>) -> ShowRequest? {
+        var rest = arguments
         if rest.first == "show" { rest = rest.dropFirst() }
-        while let argument = rest.popFirst() {
-            // `--name=value` and `--name value` are the same; `-n5` and `-n 5` too.
-            var name = argument
-            var attached: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                attached = String(argument[argument.index(after: equals)...])
-            } else if argument.hasPrefix("-n"), argument.count > 2, !argument.hasPrefix("--") {
-                name = "-n"
-                attached = String(argument.dropFirst(2))
-            }
-            func value() -> String? { attached ?? rest.popFirst() }
-            func positiveNumber() -> Int? { value().flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } }
-
-            switch name {
-            case "-n", "--limit":
-                guard let limit = positiveNumber() else { return nil }
-                request.limit = limit
-            case "--width":
-                guard let width = positiveNumber() else { return nil }
-                request.width = width
-            case "--busy-timeout":
-                guard let text = value(), let timeout = Int(text), timeout >= 0 else { return nil }
-                request.busyTimeoutMilliseconds = timeout
-            case "--color":
-                guard let choice = value().flatMap(ColorChoice.init(rawValue:)) else { return nil }
-                request.color = choice
-            case "--db":
-                guard let path = value(), !path.isEmpty, !path.hasPrefix("-") || attached != nil else { return nil }
-                request.databasePath = path
-            case "--json" where attached == nil:
-                request.json = true
-            case "--no-reconcile" where attached == nil:
-                request.reconcile = false
-            case "--from-db" where attached == nil:
-                request.fromDatabase = true
-            case "-f":
-                request.follow = true
-            case "--follow" where attached == nil:
-                request.follow = true
-            case "--expand" where attached == nil:
-                request.expand = true
-            case "--mark-read" where attached == nil:
-                request.markRead = true
-            case "--unread" where attached == nil:
-                request.filter.unreadOnly = true
-            case "--author":
-                guard let handle = value(), !handle.isEmpty, handle != "@", !handle.hasPrefix("-") || attached != nil else { return nil }
-                request.filter.authorHandle = handle
-            case "--before":
-                guard let id = value(), !id.isEmpty, !id.hasPrefix("-") || attached != nil else { return nil }
-                request.filter.beforeID = id
-            case "--format":
-                // A template that does not parse is ArgumentParser's to explain.
-                guard let template = value(), (try? MessageTemplate(template)) != nil else { return nil }
-                request.format = template
-            default:
-                return nil
-            }
-        }
-        // Following needs the database; ArgumentParser says why the two do not go together.
-        if request.follow && !request.reconcile { return nil }
-        if request.json && request.format != nil { return nil }
-        if request.markRead && (request.follow || !request.reconcile) { return nil }
-        // A filtered page comes from the database: ArgumentParser says what does not go with it.
-        if !request.filter.isEmpty && (request.follow || !request.reconcile || request.fromDatabase) { return nil }
+        // The launch of every day (the shell hook's `timeline show`): nothing to read.
+        if rest.isEmpty { return ShowRequest() }
+        guard var given = LaunchArguments(rest, table: flagTable),
+              case let .some(limit) = given.value("--limit", as: { Int($0) }),
+              case let .some(width) = given.value("--width", as: { Int($0) }),
+              case let .some(color) = given.value("--color", as: ColorChoice.init(rawValue:)),
+              case let .some(busyTimeout) = given.value("--busy-timeout", as: { Int($0) })
+        else { return nil }
+        let request = ShowRequest(
+            databasePath: given.value("--db"), limit: limit, json: given.flag("--json"),
+            style: OutputOptions.Style(color: color ?? .auto, width: width),
+            reconcile: !given.flag("--no-reconcile"), fromDatabase: given.flag("--from-db"), busyTimeoutMilliseconds: busyTimeout,
+            follow: given.flag("--follow"), expand: given.flag("--expand"), format: given.value("--format"),
+            markRead: given.flag("--mark-read"),
+            filter: TimelineFilter(unreadOnly: given.flag("--unread"), authorHandle: given.value("--author"), beforeID: given.value("--before")),
+            notifications: given.flag("--notifications"))
+        guard given.isEmpty, !request.notifications, (try? request.validate()) != nil else { return nil }
         return request
+    }
+
+    /// `parse(_:)` of a whole array (tests).
+    static func parse(_ arguments: [String]) -> ShowRequest? {
+        parse(arguments[...])
+    }
+
+    /// Refuses what cannot be done, for ArgumentParser to report (`ShowCommand.validate`); the
+    /// hand reader steps aside for the same.
+    func validate() throws(ValidationError) {
+        if notifications && (follow || !reconcile || fromDatabase) {
+            throw ValidationError("--notifications lists what `timeline sync` stored; it cannot be combined with --follow, --no-reconcile or --from-db.")
+        }
+        if follow && !reconcile { throw ValidationError("--follow needs the database; it cannot be used with --no-reconcile.") }
+        if markRead && (follow || !reconcile || notifications) {
+            throw ValidationError("--mark-read marks what one show printed; it cannot be combined with --follow, --no-reconcile or --notifications.")
+        }
+        if !filter.isEmpty {
+            if follow || !reconcile || fromDatabase || notifications {
+                throw ValidationError("--unread, --author and --before show a page of the database; they cannot be combined with --follow, --no-reconcile, --from-db or --notifications.")
+            }
+            if let author = filter.authorHandle, author.isEmpty || author == "@" { throw ValidationError("--author needs a handle, e.g. --author alice.") }
+            if let before = filter.beforeID, before.isEmpty { throw ValidationError("--before needs a message ID.") }
+        }
+        try MessageTemplate.validate(format, json: json)
+        if let limit, limit < 1 { throw ValidationError("-n/--limit must be at least 1, not \(limit).") }
+        if let width = style.width, width < 1 { throw ValidationError("--width must be at least 1, not \(width).") }
+        if let busyTimeoutMilliseconds, busyTimeoutMilliseconds < 0 { throw ValidationError("--busy-timeout cannot be negative.") }
     }
 }

@@ -44,9 +44,8 @@ struct ShowRunner {
         // JSON and templates are for programs: one line per message, never a live block.
         let onTerminal = !request.json && request.format == nil && Terminal.standardOutputIsTerminal
         let window = onTerminal ? Terminal.windowSize() : nil
-        let renderer = TimelineRenderer(options: RenderOptions(
-            width: request.width ?? window?.columns ?? 80, color: useColor(onTerminal: onTerminal),
-            revealsContentWarnings: request.expand, symbols: Terminal.symbols))
+        let renderer = request.style.renderer(columns: request.style.columns(window: window), onTerminal: onTerminal,
+                                              revealsContentWarnings: request.expand)
         let now = Date()
         if !request.filter.isEmpty {
             return showFiltered(location: location, renderer: renderer, onTerminal: onTerminal, now: now)
@@ -72,7 +71,7 @@ struct ShowRunner {
             }
         }
         retained.preview = preview
-        let screen = onTerminal ? ScreenBlock(renderer: renderer, limit: request.limit, fixedWidth: request.width, window: window) : nil
+        let screen = onTerminal ? ScreenBlock(renderer: renderer, limit: request.limit, fixedWidth: request.style.width, window: window) : nil
         let painted = onTerminal && preview != nil
         if let preview, let paint = screen?.paint(preview.head, now: now) { Terminal.emit(paint) }
         retained.screen = screen
@@ -82,9 +81,7 @@ struct ShowRunner {
         }
 
         // 2. Reconcile with the database, waiting at most `busyTimeout` for a lock.
-        let busyTimeout = request.busyTimeoutMilliseconds
-            ?? Terminal.environment("TIMELINE_BUSY_TIMEOUT_MS").flatMap { Int($0) }
-            ?? ShowRequest.defaultBusyTimeoutMilliseconds
+        let busyTimeout = request.busyTimeout
         let store: TimelineStore
         do throws(TimelineStoreError) {
             store = try TimelineStore(path: location.databasePath, configuration: .init(
@@ -153,14 +150,13 @@ struct ShowRunner {
 
     /// 3. A new snapshot, when the one painted was stale or unusable: what was shown is right
     /// either way, so a snapshot that cannot be written is worth a note, never a failed shell start.
-    /// A snapshot too small for `--limit` (`outgrownLimit`) grows to it, up to
-    /// `largestGrownSnapshot`, so the next `show -n` paints from it; that is said once.
+    /// A snapshot too small for `--limit` (`outgrownLimit`) grows as far as the library says
+    /// (`TimelineSnapshot.grownLimit`), so the next `show -n` paints from it; that is said once.
     private func writeSnapshot(
         of answer: TimelineReconciliation, to store: TimelineStore, readProblem: SnapshotError?, outgrownLimit: Int?, busyTimeout: Int
     ) {
         var grownLimit: Int?
-        if let old = outgrownLimit, let asked = request.limit, min(asked, Self.largestGrownSnapshot) > old {
-            let grown = min(asked, Self.largestGrownSnapshot)
+        if let old = outgrownLimit, let asked = request.limit, let grown = TimelineSnapshot.grownLimit(from: old, asked: asked) {
             grownLimit = grown
             var note = "timeline: the snapshot held \(Counted(old, "message")), fewer than the \(Counted.grouped(asked)) asked for; showing the database and keeping \(Counted.grouped(grown)) in the snapshot from now on"
             if asked > grown { note += " (`timeline snapshot --limit \(asked)` keeps more)" }
@@ -186,7 +182,7 @@ struct ShowRunner {
     /// is neither read nor written: it holds the plain timeline. On a terminal, a note says how
     /// to read the next page back.
     private func showFiltered(location: TimelineLocation, renderer: TimelineRenderer, onTerminal: Bool, now: Date) -> Int32 {
-        let busyTimeout = request.busyTimeoutMilliseconds ?? ShowRequest.defaultBusyTimeoutMilliseconds
+        let busyTimeout = request.busyTimeout
         do throws(TimelineStoreError) {
             let store = try TimelineStore(path: location.databasePath, configuration: .init(
                 createIfMissing: false, busyTimeout: .milliseconds(busyTimeout), migrationSizeLimit: Self.migrationSizeLimit))
@@ -218,17 +214,11 @@ struct ShowRunner {
         }
     }
 
-    /// `--mark-read`: the entries shown, and the posts they repost or quote (shown inside them),
-    /// marked read in one statement. A failure is a note: what was shown stays shown.
+    /// `--mark-read`: the entries shown, and what the library counts as seen with them
+    /// (`TimelineStore.markShownRead`). A failure is a note: what was shown stays shown.
     private func markRead(_ shown: [String], of page: TimelinePage, in store: TimelineStore) {
-        let messages = page.messagesByID
-        var ids = shown
-        for id in shown {
-            if let original = messages[id]?.repostOfID { ids.append(original) }
-            if let quoted = messages[id]?.quoteOfID { ids.append(quoted) }
-        }
         do throws(TimelineStoreError) {
-            try store.markRead(ids: ids)
+            try store.markShownRead(shown, of: page)
         } catch {
             Terminal.emitError("timeline: the messages shown were not marked read: \(error)\n")
         }
@@ -241,14 +231,6 @@ struct ShowRunner {
         if let author = request.filter.authorHandle { text += " --author \(TerminalText.line(author))" }
         return text
     }
-
-    private func useColor(onTerminal: Bool) -> Bool {
-        request.color.usesColor(onTerminal: onTerminal)
-    }
-
-    /// The most messages a snapshot grows to by itself for `show -n`: every write rewrites the
-    /// snapshot, and 1,000 messages keep that rewrite small. `timeline snapshot --limit` sets more.
-    static let largestGrownSnapshot = 1_000
 
     /// The largest database `show` upgrades by itself when a new timeline meets an older schema:
     /// 32 MiB is some 50,000 messages, well under a second. A larger one would hold a shell's
