@@ -45,7 +45,7 @@ public enum AccountError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .tokenCommandFailed(account, command, reason):
             return "The token_command of account \(account) (\(command)) \(reason). Run it yourself to check it prints the token on its first line."
         case let .invalidName(name, reason):
-            return "\(TerminalText.line(ImportError.quoted(name))) cannot be an account's name: \(reason). Choose another with --name."
+            return "\(TerminalText.line(QuotedValue.quoted(name))) cannot be an account's name: \(reason). Choose another with --name."
         case let .nameTaken(name, network, server):
             return "An account named \(TerminalText.line(name)) already exists (\(network), \(TerminalText.line(server))), and this login is another account. Give this one another name with --name, or replace that one with --replace."
         }

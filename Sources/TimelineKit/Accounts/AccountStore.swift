@@ -142,7 +142,7 @@ public struct AccountStore: Sendable {
     /// The line `accounts` and `sync` say about an entry that cannot be used.
     public static func unusableNote(_ entry: UnreadableEntry, path: String) -> String {
         let name = TerminalText.line(entry.name)
-        return "timeline: the account entry \(ImportError.quoted(name)) in \(path) cannot be used (\(TerminalText.line(entry.reason))); the other accounts work. Fix it there, or remove it: timeline logout \(ImportError.quoted(name))\n"
+        return "timeline: the account entry \(QuotedValue.quoted(name)) in \(path) cannot be used (\(TerminalText.line(entry.reason))); the other accounts work. Fix it there, or remove it: timeline logout \(QuotedValue.quoted(name))\n"
     }
 
     /// The entries of the file that cannot be used, in file order.
@@ -206,7 +206,7 @@ public struct AccountStore: Sendable {
         do throws(JSONLineFailure) {
             root = try JSONFields.document(bytes)
         } catch {
-            throw invalid(error.offset, ImportError(source: path, problem: error.problem).sentence)
+            throw invalid(error.offset, error.problem.sentence(field: nil))
         }
         guard root.isObject else { throw invalid(root.offset, "it must be a JSON object with version and accounts") }
         guard case let .number(digits, isInteger: true, isNegative: false)? = root["version"]?.value, let version = Int(digits) else {

@@ -138,7 +138,7 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
         tokensHeld.withLock { $0 += [fresh.accessToken.value, fresh.refreshToken.value] }
         // Every later call would carry the token to the PDS the DID document names.
         if let pds = fresh.pds, !service.mayReceiveCredentials(pds) {
-            throw .invalidResponse(url: url, problem: "its DID document names the PDS \(ImportError.quoted(pds)), plain http, and a token of \(service.origin) never goes over plain http. Log in with --service naming the PDS's https address.")
+            throw .invalidResponse(url: url, problem: "its DID document names the PDS \(QuotedValue.quoted(pds)), plain http, and a token of \(service.origin) never goes over plain http. Log in with --service naming the PDS's https address.")
         }
         session.withLock { $0 = fresh }
         sessionDidChange(fresh)

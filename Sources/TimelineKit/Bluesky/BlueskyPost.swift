@@ -162,7 +162,7 @@ extension BlueskySync {
         return try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
             let object = try JSONObjectView(document, path: "", expected: "a posts answer")
             guard let first = try object.array("posts", expected: "an array of post views")?.first else {
-                throw object.unexpected("the post to reply to, \(ImportError.quoted(target)), was not found (deleted?)")
+                throw object.unexpected("the post to reply to, \(QuotedValue.quoted(target)), was not found (deleted?)")
             }
             let view = try JSONObjectView(first, path: "posts[0]", expected: "a post view object")
             let parent = (uri: try view.requiredString("uri"), cid: try view.requiredString("cid"))

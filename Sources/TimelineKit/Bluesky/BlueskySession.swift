@@ -35,7 +35,7 @@ public struct BlueskySession: Sendable, Equatable, CustomStringConvertible {
     static func read(_ document: JSONNode) throws(JSONLineFailure) -> BlueskySession {
         let view = try JSONObjectView(document, path: "", expected: "a session object")
         let did = try view.requiredString("did")
-        guard did.hasPrefix("did:") else { throw view.unexpected("`did` is not a DID: \(ImportError.quoted(did))") }
+        guard did.hasPrefix("did:") else { throw view.unexpected("`did` is not a DID: \(QuotedValue.quoted(did))") }
         let access = try view.requiredString("accessJwt")
         let refresh = try view.requiredString("refreshJwt")
         guard let accessToken = AccessToken(access) else { throw view.unexpected("`accessJwt` is not a token") }

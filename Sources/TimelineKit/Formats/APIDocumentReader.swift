@@ -24,7 +24,7 @@ enum APIDocumentReader {
         guard let failure else { return timeline }
         let position = failure.offset.map { offset in bytes.withUnsafeBufferPointer { SourcePosition(offset: offset, in: $0) } }
         throw ImportError(source: sourceName, line: position?.line, column: position?.column,
-                          field: failure.field, problem: failure.problem)
+                          field: failure.field, problem: .init(failure.problem))
     }
 
     /// Where the JSON starts: after a byte order mark and a Twitter archive's assignment.

@@ -12,7 +12,8 @@
 struct APIDocumentStream {
     /// The largest element of an array, or document that is not an array: a status is a few
     /// kilobytes, a v2 page a few megabytes.
-    static let maximumValueBytes = TimelineImporter.maximumInputBytes
+    /// 256 MiB (`TimelineImporter.maximumInputBytes`).
+    static let maximumValueBytes = 256 << 20
 
     private let file: FileDescriptor
     private let sourceName: String
@@ -103,9 +104,9 @@ struct APIDocumentStream {
     /// A decoder's failure in the value `next()` returned last, placed in the file.
     func placed(_ failure: JSONLineFailure) -> ImportError {
         guard let offset = failure.offset else {
-            return ImportError(source: sourceName, field: failure.field, problem: failure.problem)
+            return ImportError(source: sourceName, field: failure.field, problem: .init(failure.problem))
         }
-        return self.failure(at: start + offset, field: failure.field, failure.problem)
+        return self.failure(at: start + offset, field: failure.field, .init(failure.problem))
     }
 
     // MARK: Values

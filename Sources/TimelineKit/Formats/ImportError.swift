@@ -90,52 +90,15 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         return TerminalText.body("\(location): \(sentence)\(advice)")
     }
 
-    /// The field's path in backticks. A path can hold an unknown key copied from the file, so it
-    /// is escaped like a quoted value.
-    private var fieldName: String {
-        guard let field else { return "the value" }
-        return "`" + Self.escaped(String(field.unicodeScalars.prefix(80))) + "`"
-    }
-
     var sentence: String {
+        let json: JSONProblem
         switch problem {
         case let .cannotRead(error):
             return "cannot read the file: \(error)."
-        case let .malformedJSON(detail):
-            return "malformed JSON: \(detail)."
-        case .invalidUTF8:
-            return "\(field == nil ? "the line" : fieldName) holds bytes that are not valid UTF-8; save the file as UTF-8."
-        case let .loneSurrogate(escape):
-            return "\(fieldName): \(escape) is half of a UTF-16 surrogate pair without its other half; "
-                + "write characters outside the BMP as a pair such as \\ud83d\\ude00, or as UTF-8."
-        case let .lineTooLong(limit):
-            return "the line is longer than the limit of \(Counted.grouped(limit)) bytes (1 MiB); "
-                + "each record must be on its own line. Is this a JSON Lines file?"
-        case .missingField:
-            return "the required field \(fieldName) is missing."
-        case .duplicateField:
-            return "the field \(fieldName) appears twice in the object; keep one."
-        case let .wrongType(expected, found):
-            return "\(fieldName) must be \(expected), found \(found)."
-        case let .numberTooLarge(value):
-            // The scanner let only digits through: the value is safe to print as it is.
-            return "\(fieldName): \(value) is too large (at most \(Counted.grouped(Int(Int64.max))))."
-        case let .unknownRecordType(type):
-            return "unknown record type \(Self.quoted(type)); type must be \"user\" or \"message\"."
-        case .emptyID:
-            return "\(fieldName) is empty; IDs must have at least one character."
-        case .nulInID:
-            return "\(fieldName) holds the character U+0000 (\\u0000), which no ID may hold; remove it."
-        case let .invalidTime(value, reason):
-            return "\(fieldName): \(Self.quoted(value)) \(reason)."
-        case let .textTooLong(bytes, limit):
-            return "\(fieldName) is \(Counted.grouped(bytes)) bytes long; the limit is \(Counted.grouped(limit)) bytes of UTF-8."
         case let .unknownAuthor(messageID, authorID):
-            return "message \(Self.quoted(messageID)) names author \(Self.quoted(authorID)), but neither the file "
-                + "nor the database has a user with that ID. Add a {\"type\":\"user\",\"id\":\(Self.quoted(authorID)),…} "
+            return "message \(QuotedValue.quoted(messageID)) names author \(QuotedValue.quoted(authorID)), but neither the file "
+                + "nor the database has a user with that ID. Add a {\"type\":\"user\",\"id\":\(QuotedValue.quoted(authorID)),…} "
                 + "line anywhere in the file."
-        case let .unexpectedContent(detail):
-            return (field == nil ? "" : "\(fieldName): ") + "\(detail)."
         case let .unknownFormat(detail):
             return "cannot tell the format: \(detail). Name it with --format jsonl, mastodon or twitter."
         case let .inputTooLarge(limit):
@@ -145,7 +108,23 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
             // This one comes after a successful commit: the import is in the database.
             if case .snapshotNotWritten = error { return "the import was saved. \(error)" }
             return "the import was not saved: \(error)"
+        // The problems of reading JSON, worded once where JSON is read (a sync words them the same).
+        case let .malformedJSON(detail): json = .malformedJSON(detail)
+        case .invalidUTF8: json = .invalidUTF8
+        case let .loneSurrogate(detail): json = .loneSurrogate(detail)
+        case let .lineTooLong(limit): json = .lineTooLong(limit: limit)
+        case .missingField: json = .missingField
+        case .duplicateField: json = .duplicateField
+        case let .wrongType(expected, found): json = .wrongType(expected: expected, found: found)
+        case let .numberTooLarge(detail): json = .numberTooLarge(detail)
+        case let .unknownRecordType(detail): json = .unknownRecordType(detail)
+        case .emptyID: json = .emptyID
+        case .nulInID: json = .nulInID
+        case let .invalidTime(value, reason): json = .invalidTime(value: value, reason: reason)
+        case let .textTooLong(bytes, limit): json = .textTooLong(bytes: bytes, limit: limit)
+        case let .unexpectedContent(detail): json = .unexpectedContent(detail)
         }
+        return json.sentence(field: field)
     }
 
     private var advice: String {
@@ -160,43 +139,27 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
             return " Nothing was imported."
         }
     }
+}
 
-    /// `value` as a JSON string literal, shortened, so that whatever the file held (escape
-    /// sequences, newlines, megabytes) prints as one harmless line.
-    static func quoted(_ value: String) -> String {
-        let limit = 80
-        var shown = Substring(value)
-        var suffix = ""
-        if value.unicodeScalars.count > limit {
-            shown = Substring(value.unicodeScalars.prefix(limit))
-            suffix = "…"
+extension ImportError.Problem {
+    /// The import's name for a problem of reading JSON, which the JSON layer reports in a
+    /// `JSONLineFailure`.
+    init(_ problem: JSONProblem) {
+        switch problem {
+        case let .malformedJSON(detail): self = .malformedJSON(detail)
+        case .invalidUTF8: self = .invalidUTF8
+        case let .loneSurrogate(detail): self = .loneSurrogate(detail)
+        case let .lineTooLong(limit): self = .lineTooLong(limit: limit)
+        case .missingField: self = .missingField
+        case .duplicateField: self = .duplicateField
+        case let .wrongType(expected, found): self = .wrongType(expected: expected, found: found)
+        case let .numberTooLarge(detail): self = .numberTooLarge(detail)
+        case let .unknownRecordType(detail): self = .unknownRecordType(detail)
+        case .emptyID: self = .emptyID
+        case .nulInID: self = .nulInID
+        case let .invalidTime(value, reason): self = .invalidTime(value: value, reason: reason)
+        case let .textTooLong(bytes, limit): self = .textTooLong(bytes: bytes, limit: limit)
+        case let .unexpectedContent(detail): self = .unexpectedContent(detail)
         }
-        return "\"" + escaped(String(shown)) + "\"" + suffix
-    }
-
-    /// `value` escaped as inside a JSON string literal (controls, C1, U+2028/U+2029), and its
-    /// invisible format characters too (`TerminalText.isFormat`: U+202E shows as `\u202e`), so an
-    /// error message shows what the input holds, and nothing in it can reorder the message.
-    static func escaped(_ value: String) -> String {
-        let hexDigits = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        JSONLineEncoder.appendString(value, to: &bytes)
-        let json = String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self)
-        guard json.unicodeScalars.contains(where: { TerminalText.isFormat($0.value) }) else { return json }
-        var result = ""
-        for scalar in json.unicodeScalars {
-            guard TerminalText.isFormat(scalar.value) else {
-                result.unicodeScalars.append(scalar)
-                continue
-            }
-            // As JSON writes it: UTF-16 code units, a surrogate pair beyond the BMP.
-            for unit in String(scalar).utf16 {
-                result += "\\u"
-                for shift: UInt16 in [12, 8, 4, 0] {
-                    result.unicodeScalars.append(Unicode.Scalar(hexDigits[Int(unit >> shift & 0xF)]))
-                }
-            }
-        }
-        return result
     }
 }

@@ -14,7 +14,7 @@ public enum OverlongText: Sendable, Hashable {
 
     /// The text kept of a `text` of `bytes` UTF-8 bytes: what ends a cut text.
     public static func cutMark(originalBytes bytes: Int) -> String {
-        "… [cut by timeline: the post has \(bytes) bytes; the first \(JSONLineParser.maximumTextBytes) are kept]"
+        "… [cut by timeline: the post has \(bytes) bytes; the first \(MessageText.maximumBytes) are kept]"
     }
 
     /// `text` itself when it has at most `limit` UTF-8 bytes; otherwise its first whole

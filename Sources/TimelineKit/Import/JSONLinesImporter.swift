@@ -58,9 +58,9 @@
 /// `ImportError` with the file, line, column and field.
 public struct JSONLinesImporter: Sendable {
     /// The longest line accepted, in bytes, without its line ending: 1 MiB.
-    public static let maximumLineBytes = 1_048_576
+    public static let maximumLineBytes = JSONLinesReader.maximumLineBytes
     /// The longest message `text` accepted, in bytes of UTF-8.
-    public static let maximumTextBytes = JSONLineParser.maximumTextBytes
+    public static let maximumTextBytes = MessageText.maximumBytes
 
     /// The store that receives the records.
     public let store: TimelineStore

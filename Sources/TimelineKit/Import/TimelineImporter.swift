@@ -31,7 +31,7 @@ import Darwin
 public struct TimelineImporter: Sendable {
     /// The largest single value of a Mastodon or Twitter file, in bytes: 256 MiB. An array's
     /// elements count one by one, so an array of any size is read.
-    public static let maximumInputBytes = 256 << 20
+    public static let maximumInputBytes = APIDocumentStream.maximumValueBytes
     /// How much of the input detection may read.
     static let detectionBytes = 1 << 20
 
@@ -95,35 +95,15 @@ public struct TimelineImporter: Sendable {
             detected(detection)
             chosen = detection.format
         }
-        let decode: (JSONNode, Int?, inout DecodedTimeline) throws(JSONLineFailure) -> Void
-        switch chosen {
-        case .jsonl:
+        let read = bytes
+        guard let decoder = try TimelineDecoders.decoder(for: chosen, path: path, start: { () throws(ImportError) in
+            read.isEmpty && input.isRegularFile ? try input.peek(512) : read
+        }) else {
             preconditionFailure("JSON Lines is imported by JSONLinesImporter above")
-        case .mastodon:
-            let decoder = MastodonDecoder()
-            decode = { node, index, timeline throws(JSONLineFailure) in
-                if let index { try decoder.decode(element: node, index: index, into: &timeline) } else { try decoder.decode(document: node, into: &timeline) }
-            }
-        case .bluesky:
-            let decoder = BlueskyDecoder()
-            decode = { node, index, timeline throws(JSONLineFailure) in
-                if let index {
-                    // An array of feed items (a `feed` saved on its own).
-                    _ = try decoder.feedItem(try JSONObjectView(node, path: "[\(index)]", expected: "a Bluesky feed item"), into: &timeline)
-                } else {
-                    try decoder.decode(document: node, into: &timeline)
-                }
-            }
-        case .twitter:
-            let start = bytes.isEmpty && input.isRegularFile ? try input.peek(512) : bytes
-            let decoder = TwitterDecoder(archiveOwner: path == "-" ? nil : TwitterArchiveOwner.owner(besideTweetsAt: path, tweets: start))
-            decode = { node, index, timeline throws(JSONLineFailure) in
-                if let index { try decoder.decode(element: node, index: index, into: &timeline) } else { try decoder.decode(document: node, into: &timeline) }
-            }
         }
         var stream = APIDocumentStream(file: input.descriptor, alreadyRead: bytes, sourceName: sourceName)
         return try storeStreaming(&stream, sourceName: sourceName, totalBytes: input.totalBytes, namespace: namespace,
-                                  decode: decode, progress: progress)
+                                  decoder: decoder, progress: progress)
     }
 
     /// Decodes and stores the values of `stream` in one transaction, a batch of values at a
@@ -131,7 +111,7 @@ public struct TimelineImporter: Sendable {
     /// are kept, in a temporary table on disk, to count each user and message once.
     private func storeStreaming(
         _ stream: inout APIDocumentStream, sourceName: String, totalBytes: Int?, namespace: MastodonNamespace?,
-        decode: (JSONNode, Int?, inout DecodedTimeline) throws(JSONLineFailure) -> Void,
+        decoder: any TimelineDecoder,
         progress: (ImportProgress) -> Void
     ) throws(ImportError) -> ImportSummary {
         var summary = ImportSummary()
@@ -151,7 +131,11 @@ public struct TimelineImporter: Sendable {
                 }
                 while let value = try stream.next() {
                     do throws(JSONLineFailure) {
-                        try decode(value.node, value.index, &batch)
+                        if let index = value.index {
+                            try decoder.decode(element: value.node, index: index, into: &batch)
+                        } else {
+                            try decoder.decode(document: value.node, into: &batch)
+                        }
                     } catch {
                         throw stream.placed(error)
                     }

@@ -5,5 +5,5 @@ struct JSONLineFailure: Error {
     var offset: Int?
     /// The field's path (`likes`, `attachments[1].kind`) when the failure is inside one.
     var field: String?
-    var problem: ImportError.Problem
+    var problem: JSONProblem
 }

@@ -97,10 +97,4 @@ struct JSONObjectView {
     func rfc3339Time(_ key: String) throws(JSONLineFailure) -> Int64? {
         try node[key]?.rfc3339Time(at: path(key))
     }
-
-    /// Message text made from the field `key`, held to the one limit of every import (or to
-    /// `limit`: HTML content is held to its own before it is converted).
-    func checkedText(_ text: String, key: String, limit: Int = JSONLineParser.maximumTextBytes) throws(JSONLineFailure) -> String {
-        try JSONLineParser.checkedText(text, offset: field(key)?.offset ?? node.offset, field: path(key), limit: limit)
-    }
 }

@@ -450,7 +450,7 @@ struct JSONScanner {
 
     // MARK: Failures
 
-    func failure(_ problem: ImportError.Problem) -> JSONLineFailure {
+    func failure(_ problem: JSONProblem) -> JSONLineFailure {
         JSONLineFailure(offset: index, field: nil, problem: problem)
     }
 

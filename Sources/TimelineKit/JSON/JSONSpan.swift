@@ -25,7 +25,7 @@ extension JSONSpan.Kind {
     /// written. The one wording of every reader (JSON Lines, Mastodon, Twitter).
     func found(_ text: () -> String) -> String {
         switch self {
-        case .string: return "a string, \(ImportError.quoted(text()))"
+        case .string: return "a string, \(QuotedValue.quoted(text()))"
         case .number:
             let number = text()
             return "the number \(number.prefix(60))" + (number.count > 60 ? "…" : "")

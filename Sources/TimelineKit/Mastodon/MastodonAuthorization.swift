@@ -43,20 +43,13 @@ public struct MastodonAuthorization: Sendable {
     /// A server address as the accounts file keeps it. `https://` is assumed when no scheme
     /// is given; a query or fragment is refused.
     public static func normalizedServer(_ text: String) throws(LoginError) -> String {
-        let trimmed = String(text.trimmingWhitespace())
-        let withScheme = trimmed.contains("://") ? trimmed : "https://" + trimmed
-        let url: RequestURL
-        do throws(HTTPTransportError) {
-            url = try RequestURL(withScheme)
+        do throws(ServerError) {
+            return try ServerAddress.normalized(text)
         } catch {
-            throw .invalidServer(text, reason: "\(error)")
+            // `normalized` refuses with `.invalidServer` only; its reason is the login's.
+            guard case let .invalidServer(_, reason) = error else { throw .invalidServer(text, reason: "\(error)") }
+            throw .invalidServer(text, reason: reason)
         }
-        guard !url.pathAndQuery.contains("?"), !url.pathAndQuery.contains("#") else {
-            throw .invalidServer(text, reason: "give the server's address only, without ? or #")
-        }
-        var path = Substring(url.pathAndQuery)
-        while path.last == "/" { path = path.dropLast() }
-        return url.origin + path
     }
 
     /// An authorization that waits for the code the person copies from the server's page.
@@ -158,7 +151,7 @@ public struct MastodonAuthorization: Sendable {
             throw .transport(error)
         }
         let secrets = [token?.value] + (form ?? []).filter { ["code", "client_secret", "token", "code_verifier"].contains($0.name) }.map(\.value)
-        let message = Self.serverMessage(response.body, hiding: secrets.compactMap { $0 })
+        let message = ServerResponseReader.errorMessage(response.body, hiding: secrets.compactMap { $0 })
         switch response.status {
         case 200:
             break
@@ -174,16 +167,6 @@ public struct MastodonAuthorization: Sendable {
             throw .unexpectedAnswer(url: url, status: response.status, reason: "its body is not the JSON expected")
         }
         return answer
-    }
-
-    /// The `error` (and `error_description`, or XRPC's `message`) of a JSON error body, made safe for a terminal,
-    /// shortened, and with any secret of the request removed should the server quote one.
-    static func serverMessage(_ body: [UInt8], hiding secrets: [String]) -> String {
-        guard let answer = try? JSONFields.document(body) else { return "" }
-        var text = [answer.text("error"), answer.text("error_description"), answer.text("message")].compactMap { $0 }.joined(separator: ": ")
-        text = Secrets(secrets).hide(in: text)
-        let safe = TerminalText.line(text)
-        return safe.count > 200 ? String(safe.prefix(200)) + "…" : safe
     }
 }
 

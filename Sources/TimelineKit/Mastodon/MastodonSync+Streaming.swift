@@ -175,7 +175,7 @@ extension MastodonSync {
     /// Stores one event of the stream. Returns what it changed; `previous` is the entry of each
     /// timeline that this connection placed last.
     func apply(_ event: ServerSentEvent, url: String, previous: inout [SyncedTimeline: String]) throws(ServerError) -> MastodonStreamEvent {
-        let source = url + " (event \(ImportError.quoted(event.type)))"
+        let source = url + " (event \(QuotedValue.quoted(event.type)))"
         switch event.type {
         case "update":
             let (id, timeline) = try Self.status(inBody: Array(event.data.utf8), from: source, namespace: namespace)

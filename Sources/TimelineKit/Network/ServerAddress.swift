@@ -19,25 +19,45 @@ public struct ServerAddress: Sendable, Hashable {
 
     /// Reads a server's address as `timeline login` stores it (`https://mastodon.social`), or as a
     /// person types it (`mastodon.social` means `https://`), with the login's rules
-    /// (`MastodonAuthorization.normalizedServer(_:)`): plain `http://` only to this machine.
+    /// (`normalized(_:)`): plain `http://` only to this machine.
     ///
     /// - Throws: `ServerError.invalidServer` for anything else, or one with a user name, query
     ///   or fragment.
     public init(_ text: String) throws(ServerError) {
+        let normalized = try Self.normalized(text)
         let url: RequestURL
-        do {
-            url = try RequestURL(MastodonAuthorization.normalizedServer(text))
+        do throws(HTTPTransportError) {
+            url = try RequestURL(normalized)
         } catch {
-            guard case let .invalidServer(_, reason) = error as? LoginError else {
-                throw .invalidServer(text, reason: "\(error)")
-            }
-            throw .invalidServer(text, reason: reason)
+            throw .invalidServer(text, reason: "\(error)")
         }
         let host = url.host.contains(":") ? "[\(url.host)]" : url.host
         let isDefaultPort = url.port == (url.scheme == "https" ? 443 : 80)
         authority = host + (url.port.flatMap { isDefaultPort ? nil : ":\($0)" } ?? "")
         origin = url.scheme + "://" + authority
         baseURL = origin + (url.pathAndQuery == "/" ? "" : url.pathAndQuery)
+    }
+
+    /// A server address as the accounts file keeps it (`https://mastodon.social`): `https://` is
+    /// assumed when no scheme is given, trailing slashes are dropped; a query or fragment is
+    /// refused. The one reading of an address a person types, for every network's login.
+    ///
+    /// - Throws: `ServerError.invalidServer`, naming `text` and why.
+    static func normalized(_ text: String) throws(ServerError) -> String {
+        let trimmed = String(text.trimmingWhitespace())
+        let withScheme = trimmed.contains("://") ? trimmed : "https://" + trimmed
+        let url: RequestURL
+        do throws(HTTPTransportError) {
+            url = try RequestURL(withScheme)
+        } catch {
+            throw .invalidServer(text, reason: "\(error)")
+        }
+        guard !url.pathAndQuery.contains("?"), !url.pathAndQuery.contains("#") else {
+            throw .invalidServer(text, reason: "give the server's address only, without ? or #")
+        }
+        var path = Substring(url.pathAndQuery)
+        while path.last == "/" { path = path.dropLast() }
+        return url.origin + path
     }
 
     /// The absolute URL of `path` (starting with `/`) on this server, with `query` percent-encoded.

@@ -79,7 +79,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .invalidServer(text, reason):
-            return "\(ImportError.quoted(text)) is not a server address timeline can use: \(reason)."
+            return "\(QuotedValue.quoted(text)) is not a server address timeline can use: \(reason)."
         case .invalidToken:
             return "The access token holds spaces, line breaks or other characters a token cannot have; it was not sent. Copy it again, or run `timeline login` again."
         case let .unauthorized(server):
@@ -104,7 +104,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .markerConflict(url, attempts):
             return "\(url): the read position changed on the server while it was being set (409 Conflict, \(Self.times(attempts))). Run sync again."
         case let .replyTargetElsewhere(messageID, server):
-            return "Message \(ImportError.quoted(messageID)) did not come from \(server), so it has no ID there to reply to. Reply to a message synced from \(server)."
+            return "Message \(QuotedValue.quoted(messageID)) did not come from \(server), so it has no ID there to reply to. Reply to a message synced from \(server)."
         case let .timeLimitReached(url, limit):
             return "The sync stopped at its time limit of \(limit.components.seconds) s, waiting for \(url): the server answers too slowly. What was fetched is stored, and the next sync goes on from there."
         case .cancelled:
@@ -132,7 +132,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What a server says in the body of a refusal (`{"error": "…"}`), made safe to print as
     /// the login's errors print it, `secrets` hidden before it is shortened.
     static func reason(inBody body: [UInt8], hiding secrets: Secrets = Secrets([])) -> String? {
-        let message = MastodonAuthorization.serverMessage(body, hiding: secrets.values)
+        let message = ServerResponseReader.errorMessage(body, hiding: secrets.values)
         return message.isEmpty ? nil : message
     }
 }

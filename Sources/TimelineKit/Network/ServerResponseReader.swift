@@ -13,7 +13,7 @@ enum ServerResponseReader {
     /// of a proxy in front of the server, say).
     static func body(of response: HTTPResponse, from url: String) throws(ServerError) -> [UInt8] {
         if let type = response.header("Content-Type"), !type.lowercased().contains("json") {
-            throw .invalidResponse(url: url, problem: "it is \(ImportError.quoted(type)), not JSON.")
+            throw .invalidResponse(url: url, problem: "it is \(QuotedValue.quoted(type)), not JSON.")
         }
         return response.body
     }
@@ -31,8 +31,18 @@ enum ServerResponseReader {
 
     /// "at line 1, column 532 of its 5321 bytes: `[0].account` is missing." from a parser failure.
     static func problem(_ failure: JSONLineFailure, in body: [UInt8]) -> String {
-        let sentence = ImportError(source: "", field: failure.field, problem: failure.problem).sentence
+        let sentence = failure.problem.sentence(field: failure.field)
         guard let offset = failure.offset else { return sentence }
         return "at \(JSONFields.position(of: offset, in: body)) of its \(body.count) bytes: \(sentence)"
+    }
+
+    /// The `error` (and `error_description`, or XRPC's `message`) of a JSON error body, made safe for a terminal,
+    /// shortened, and with any secret of the request removed should the server quote one.
+    static func errorMessage(_ body: [UInt8], hiding secrets: [String]) -> String {
+        guard let answer = try? JSONFields.document(body) else { return "" }
+        var text = [answer.text("error"), answer.text("error_description"), answer.text("message")].compactMap { $0 }.joined(separator: ": ")
+        text = Secrets(secrets).hide(in: text)
+        let safe = TerminalText.line(text)
+        return safe.count > 200 ? String(safe.prefix(200)) + "…" : safe
     }
 }

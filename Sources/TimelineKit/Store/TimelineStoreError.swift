@@ -55,13 +55,13 @@ public enum TimelineStoreError: Error, Sendable, Equatable, CustomStringConverti
         case let .busy(path, waited):
             "\(path) stayed locked by another process for \(waited) ms. Nothing was changed; try again when the other writer has finished, or raise the busy timeout."
         case let .unknownAuthor(messageID, authorID):
-            "Message \(ImportError.quoted(messageID)) names author \(ImportError.quoted(authorID)), but no user has that ID. Add the user (a user with id \(ImportError.quoted(authorID))) in the same import or before it. Nothing was written."
+            "Message \(QuotedValue.quoted(messageID)) names author \(QuotedValue.quoted(authorID)), but no user has that ID. Add the user (a user with id \(QuotedValue.quoted(authorID))) in the same import or before it. Nothing was written."
         case let .unknownMessages(ids, given):
             Self.unknownMessagesExplanation(ids, given: given)
         case let .invalidValue(field, reason):
             "Invalid \(field): \(reason). Nothing was written."
         case let .ambiguousMessageReference(reference, matches):
-            "\(ImportError.quoted(reference)) names \(Counted(matches.count, "stored message")): \(matches.prefix(Self.unknownIDsQuoted).map(ImportError.quoted).joined(separator: ", ")). Nothing was changed; give the whole ID of the one you mean."
+            "\(QuotedValue.quoted(reference)) names \(Counted(matches.count, "stored message")): \(matches.prefix(Self.unknownIDsQuoted).map(QuotedValue.quoted).joined(separator: ", ")). Nothing was changed; give the whole ID of the one you mean."
         case let .cannotOpen(path, reason):
             "Cannot open \(path): \(reason)."
         case let .readOnly(path, unwritable, reason):
@@ -92,7 +92,7 @@ extension TimelineStoreError {
     static let unknownIDsQuoted = 5
 
     private static func unknownMessagesExplanation(_ ids: [String], given: Int) -> String {
-        var quoted = ids.prefix(unknownIDsQuoted).map(ImportError.quoted).joined(separator: ", ")
+        var quoted = ids.prefix(unknownIDsQuoted).map(QuotedValue.quoted).joined(separator: ", ")
         if ids.count > unknownIDsQuoted { quoted += " and \(Counted.grouped(ids.count - unknownIDsQuoted)) more" }
         let what = given == 1 && ids.count == 1
             ? "No message has the ID \(quoted)"

@@ -205,6 +205,12 @@ public final class TimelineTransaction {
         return try connection.reportingStoreErrors(body)
     }
 
+    /// Runs SQL of tables that are not the store's (a sync's ledger, an import's table of IDs
+    /// met) inside this transaction, its errors reported as the store's.
+    func withSQLite<T>(_ body: () throws(SQLiteError) -> T) throws(TimelineStoreError) -> T {
+        try connection.reportingStoreErrors(body)
+    }
+
     private static func validate(_ user: User) throws(TimelineStoreError) {
         try validateID(user.id, field: "user id")
     }
@@ -212,7 +218,7 @@ public final class TimelineTransaction {
     /// Every upsert runs this, so the field names of its errors are made only when there is an
     /// error (building them for each message was 7% of an import).
     private static func validate(_ message: Message) throws(TimelineStoreError) {
-        func field(_ name: String) -> String { "\(name) of message \(ImportError.quoted(message.id))" }
+        func field(_ name: String) -> String { "\(name) of message \(QuotedValue.quoted(message.id))" }
         try validateID(message.id, field: "message id")
         try validateID(message.authorID, field: field("author"))
         if let id = message.replyToID { try validateID(id, field: field("reply_to"), mayBeEmpty: true) }
@@ -248,7 +254,7 @@ public final class TimelineTransaction {
     ) throws(TimelineStoreError) {
         if id.isEmpty && !mayBeEmpty { throw .invalidValue(field: field(), reason: "it is empty") }
         if id.utf8.contains(0) {
-            throw .invalidValue(field: field(), reason: "\(ImportError.quoted(id)) holds the character U+0000 (NUL), which no ID may hold")
+            throw .invalidValue(field: field(), reason: "\(QuotedValue.quoted(id)) holds the character U+0000 (NUL), which no ID may hold")
         }
     }
 }

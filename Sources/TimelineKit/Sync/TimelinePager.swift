@@ -231,10 +231,3 @@ struct TimelinePager: Sendable {
         }
     }
 }
-
-extension TimelineTransaction {
-    /// Runs SQL of the sync's own tables inside this transaction.
-    func withSQLite<T>(_ body: () throws(SQLiteError) -> T) throws(TimelineStoreError) -> T {
-        try connection.reportingStoreErrors(body)
-    }
-}

@@ -33,15 +33,15 @@ import Testing
 
     @Test func everyQuotedValueAndFieldNameEscapesFormatCharacters() {
         for hidden in ["\u{202E}", "\u{2066}", "\u{200B}", "\u{FEFF}", "\u{E0041}", "\u{061C}", "\u{00AD}"] {
-            let quoted = ImportError.quoted("a\(hidden)b")
+            let quoted = QuotedValue.quoted("a\(hidden)b")
             #expect(!quoted.unicodeScalars.contains(where: Self.isUnsafe), "\(quoted.unicodeScalars.map(\.value))")
             let error = ImportError(source: "f\(hidden).jsonl", line: 1, field: "x\(hidden)", problem: .unknownRecordType("t\(hidden)"))
             #expect(!error.description.unicodeScalars.contains(where: Self.isUnsafe))
         }
         // JSON's own form: UTF-16 units, a surrogate pair beyond the BMP.
-        #expect(ImportError.quoted("\u{202E}") == #""\u202e""#)
-        #expect(ImportError.quoted("\u{E0041}") == #""\udb40\udc41""#)
-        #expect(ImportError.quoted("é 😀") == #""é 😀""#)
+        #expect(QuotedValue.quoted("\u{202E}") == #""\u202e""#)
+        #expect(QuotedValue.quoted("\u{E0041}") == #""\udb40\udc41""#)
+        #expect(QuotedValue.quoted("é 😀") == #""é 😀""#)
     }
 
     @Test func aPathHoldingEscapesIsShownInert() {

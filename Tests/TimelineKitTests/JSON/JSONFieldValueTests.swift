@@ -8,7 +8,7 @@ import Testing
     /// A rule's outcome, comparable across the two readers.
     private enum Outcome: Equatable {
         case value(String)
-        case failure(offset: Int?, field: String?, problem: ImportError.Problem)
+        case failure(offset: Int?, field: String?, problem: JSONProblem)
     }
 
     private static let values = [

@@ -26,7 +26,7 @@
 /// What the server decides (URIs, DIDs, handles) is required, and an answer without it is an
 /// error naming the field; what an author wrote (the record's text, facets, dates, embeds) is
 /// read leniently, since a stranger's record must not stop a sync.
-public struct BlueskyDecoder: Sendable {
+public struct BlueskyDecoder: TimelineDecoder {
     /// What a post's text longer than timeline keeps (facets written out) becomes: an error
     /// (import), or cut with a mark (a server's answer: one post must not stop a sync).
     let overlongText: OverlongText
@@ -47,9 +47,7 @@ public struct BlueskyDecoder: Sendable {
     ///
     /// - Throws: `ImportError` naming `sourceName`, the line, column and JSON path at fault.
     public func decode(_ bytes: [UInt8], sourceName: String = "<input>") throws(ImportError) -> DecodedTimeline {
-        try APIDocumentReader.decode(bytes, sourceName: sourceName) { (document, timeline) throws(JSONLineFailure) in
-            try decode(document: document, into: &timeline)
-        }
+        try decodeDocuments(bytes, sourceName: sourceName)
     }
 
     func decode(document: JSONNode, into timeline: inout DecodedTimeline) throws(JSONLineFailure) {
@@ -71,6 +69,11 @@ public struct BlueskyDecoder: Sendable {
         } else {
             throw object.unexpected("this is not a Bluesky feed, posts or notifications answer (it has no `feed`, `posts` or `notifications` array)")
         }
+    }
+
+    /// Element `index` of a document that is an array: a feed item (a `feed` saved on its own).
+    func decode(element: JSONNode, index: Int, into timeline: inout DecodedTimeline) throws(JSONLineFailure) {
+        _ = try feedItem(try JSONObjectView(element, path: "[\(index)]", expected: "a Bluesky feed item"), into: &timeline)
     }
 
     /// One item of a feed: stores it and what it carries; returns its entry ID (the repost's
@@ -111,7 +114,7 @@ public struct BlueskyDecoder: Sendable {
         _ view: JSONObjectView, record: JSONObjectView, embed: JSONObjectView?, into timeline: inout DecodedTimeline
     ) throws(JSONLineFailure) -> String {
         let uri = try view.requiredString("uri")
-        guard let parsed = ATURI(uri) else { throw view.unexpected("`uri` is not an at:// URI: \(ImportError.quoted(uri))") }
+        guard let parsed = ATURI(uri) else { throw view.unexpected("`uri` is not an at:// URI: \(QuotedValue.quoted(uri))") }
         guard let authorView = try view.object("author", expected: "a profile object") else { throw view.missing("author") }
         let author = try user(authorView)
         let indexed = try view.rfc3339Time("indexedAt")
@@ -138,7 +141,7 @@ public struct BlueskyDecoder: Sendable {
         timeline.add(Message(
             id: uri,
             authorID: author.id,
-            text: try overlongText.apply(text, limit: JSONLineParser.maximumTextBytes) { () throws(JSONLineFailure) in
+            text: try overlongText.apply(text, limit: MessageText.maximumBytes) { () throws(JSONLineFailure) in
                 try view.checkedText(text, key: "record")
             },
             createdAt: MillisecondTime.date(fromMilliseconds: time),
@@ -269,7 +272,7 @@ public struct BlueskyDecoder: Sendable {
     /// The user a profile view describes (`profileViewBasic`, `profileView`).
     func user(_ profile: JSONObjectView) throws(JSONLineFailure) -> User {
         let did = try profile.requiredString("did")
-        guard did.hasPrefix("did:") else { throw profile.unexpected("`did` is not a DID: \(ImportError.quoted(did))") }
+        guard did.hasPrefix("did:") else { throw profile.unexpected("`did` is not a DID: \(QuotedValue.quoted(did))") }
         let handle = try profile.requiredString("handle")
         let displayName = try? profile.string("displayName")
         return User(

@@ -30,7 +30,7 @@ enum BlueskyNotification {
     ) throws(JSONLineFailure) -> DecodedNotification {
         let uri = try view.requiredString("uri")
         // Stored as the notification's ID in the account's ledger: an AT URI, nothing else.
-        guard ATURI(uri) != nil else { throw view.unexpected("`uri` is not an at:// URI: \(ImportError.quoted(uri))") }
+        guard ATURI(uri) != nil else { throw view.unexpected("`uri` is not an at:// URI: \(QuotedValue.quoted(uri))") }
         let reason = try view.requiredString("reason")
         guard let indexed = try view.rfc3339Time("indexedAt") else { throw view.missing("indexedAt") }
         guard let authorView = try view.object("author", expected: "a profile object") else { throw view.missing("author") }

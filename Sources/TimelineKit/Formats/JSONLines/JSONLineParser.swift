@@ -8,11 +8,6 @@
 /// from line to line, so a file is parsed without per-line allocations other than the strings
 /// kept.
 struct JSONLineParser {
-    /// `text` longer than this many bytes of UTF-8 is refused: far beyond any service's limit
-    /// (Mastodon allows 500 characters by default, a few thousand on some servers), while keeping
-    /// a screenful of timeline cheap to hold and render.
-    static let maximumTextBytes = 100_000
-
     /// Where each known field's value lies in the current line, valid for the bits set in
     /// `present`.
     private var values = [JSONSpan](repeating: JSONSpan(), count: RecordField.allCases.count)
@@ -150,19 +145,7 @@ struct JSONLineParser {
 
     private func messageText() throws(JSONLineFailure) -> String {
         guard let value = value(.text) else { throw missing(.text) }
-        return try Self.checkedText(try value.requiredString(at: RecordField.text.key), offset: value.offset, field: RecordField.text.key)
-    }
-
-    /// `text` when it is no longer than `limit` bytes of UTF-8: the one limit on message text of
-    /// every import (HTML content is held to its own before it is converted).
-    static func checkedText(
-        _ text: String, offset: Int?, field: @autoclosure () -> String, limit: Int = maximumTextBytes
-    ) throws(JSONLineFailure) -> String {
-        let length = text.utf8.count
-        guard length <= limit else {
-            throw JSONLineFailure(offset: offset, field: field(), problem: .textTooLong(bytes: length, limit: limit))
-        }
-        return text
+        return try MessageText.checked(try value.requiredString(at: RecordField.text.key), offset: value.offset, field: RecordField.text.key)
     }
 
     /// A time in whole milliseconds since 1970, or `nil` when absent or `null`.

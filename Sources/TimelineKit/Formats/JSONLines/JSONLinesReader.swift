@@ -12,6 +12,9 @@
 /// }
 /// ```
 public final class JSONLinesReader {
+    /// The longest line accepted, in bytes, without its line ending: 1 MiB
+    /// (`JSONLinesImporter.maximumLineBytes`).
+    static let maximumLineBytes = 1_048_576
     /// The file's path as given, or `<stdin>`: what errors name.
     public let sourceName: String
     /// The input's size when it is a regular file, for progress; `nil` for a pipe or terminal.
@@ -65,7 +68,7 @@ public final class JSONLinesReader {
         } else {
             totalBytes = nil
         }
-        lines = LineChunkReader(fileDescriptor: fileDescriptor, maximumLineBytes: JSONLinesImporter.maximumLineBytes,
+        lines = LineChunkReader(fileDescriptor: fileDescriptor, maximumLineBytes: Self.maximumLineBytes,
                                 alreadyRead: alreadyRead)
         ownedDescriptor = closingOnDeinit ? fileDescriptor : nil
     }
@@ -90,7 +93,7 @@ public final class JSONLinesReader {
                                       problem: .cannotRead(FileSystemError(operation: "read", path: sourceName, code: code)))
                 case .lineTooLong:
                     throw ImportError(source: sourceName, line: lines.lineNumber,
-                                      problem: .lineTooLong(limit: JSONLinesImporter.maximumLineBytes))
+                                      problem: .lineTooLong(limit: Self.maximumLineBytes))
                 }
             }
             guard let line else { return nil }
@@ -99,7 +102,7 @@ public final class JSONLinesReader {
             } catch {
                 throw ImportError(source: sourceName, line: lines.lineNumber,
                                   column: error.offset.map { Self.column(of: $0, in: line) },
-                                  field: error.field, problem: error.problem)
+                                  field: error.field, problem: .init(error.problem))
             }
         }
     }

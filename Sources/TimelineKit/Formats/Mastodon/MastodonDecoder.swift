@@ -50,7 +50,7 @@ import Foundation
 ///
 /// Unknown fields and unknown values of known enumerations are ignored. A known field with the
 /// wrong type is an error naming its JSON path (`[3].account.id`), line and column.
-public struct MastodonDecoder: Sendable {
+public struct MastodonDecoder: TimelineDecoder {
     /// What a status's text longer than timeline keeps becomes: an error (import), or cut with a
     /// mark (a server's answer: one post must not stop a sync).
     let overlongText: OverlongText
@@ -69,9 +69,7 @@ public struct MastodonDecoder: Sendable {
     ///
     /// - Throws: `ImportError` naming `sourceName`, the line, column and JSON path at fault.
     public func decode(_ bytes: [UInt8], sourceName: String = "<input>") throws(ImportError) -> DecodedTimeline {
-        try APIDocumentReader.decode(bytes, sourceName: sourceName) { (document, timeline) throws(JSONLineFailure) in
-            try decode(document: document, into: &timeline)
-        }
+        try decodeDocuments(bytes, sourceName: sourceName)
     }
 
     /// One document: an array of statuses, accounts or notifications, or one object.
@@ -192,7 +190,7 @@ public struct MastodonDecoder: Sendable {
             try view.checkedText(html, key: "content", limit: limit)
         }
         let text = MastodonHTML.plainText(content) + (try pollText(of: view))
-        return try overlongText.apply(text, limit: JSONLineParser.maximumTextBytes) { () throws(JSONLineFailure) in
+        return try overlongText.apply(text, limit: MessageText.maximumBytes) { () throws(JSONLineFailure) in
             try view.checkedText(text, key: "content")
         }
     }

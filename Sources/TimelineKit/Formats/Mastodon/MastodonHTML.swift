@@ -29,7 +29,7 @@ public enum MastodonHTML {
     /// (`JSONLinesImporter.maximumTextBytes`), room for the markup of a text at that limit (a
     /// link's markup is a few hundred bytes for a few dozen shown). Larger content is refused
     /// before it is converted, like a text over the limit.
-    public static let maximumContentBytes = 10 * JSONLinesImporter.maximumTextBytes
+    public static let maximumContentBytes = 10 * MessageText.maximumBytes
 
     /// The plain text of `html`, without blank lines at its start or end.
     ///

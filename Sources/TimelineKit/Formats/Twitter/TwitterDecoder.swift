@@ -48,7 +48,7 @@ import Foundation
 /// (`quoted_status`, or a v2 `quoted` reference found in `includes.tweets`) is stored too.
 /// Unknown fields are ignored; a known field with the wrong type is an error naming its JSON
 /// path, line and column.
-public struct TwitterDecoder: Sendable {
+public struct TwitterDecoder: TimelineDecoder {
     /// The author of tweets that carry no `user`, as in a Twitter archive's `tweets.js`.
     public var archiveOwner: User?
 
@@ -60,9 +60,7 @@ public struct TwitterDecoder: Sendable {
     ///
     /// - Throws: `ImportError` naming `sourceName`, the line, column and JSON path at fault.
     public func decode(_ bytes: [UInt8], sourceName: String = "<input>") throws(ImportError) -> DecodedTimeline {
-        try APIDocumentReader.decode(bytes, sourceName: sourceName) { (document, timeline) throws(JSONLineFailure) in
-            try decode(document: document, into: &timeline)
-        }
+        try decodeDocuments(bytes, sourceName: sourceName)
     }
 
     func decode(document: JSONNode, into timeline: inout DecodedTimeline) throws(JSONLineFailure) {
@@ -81,7 +79,7 @@ public struct TwitterDecoder: Sendable {
             }
         } else if let errors = try object.array("errors", expected: "an array of errors") {
             let message = errors.first.flatMap { $0["message"]?.stringValue ?? $0["detail"]?.stringValue } ?? "no message"
-            throw object.unexpected("this is an error response from the Twitter API, not tweets: \(ImportError.quoted(message))")
+            throw object.unexpected("this is an error response from the Twitter API, not tweets: \(QuotedValue.quoted(message))")
         } else {
             try checkIsTweet(object)
             try tweet(object, into: &timeline)
@@ -284,7 +282,7 @@ public struct TwitterDecoder: Sendable {
         let authorID = try view.requiredID("author_id")
         guard let author = context.users[authorID] else {
             throw JSONLineFailure(offset: view.field("author_id")?.offset, field: view.path("author_id"), problem: .unexpectedContent(
-                "the author \(ImportError.quoted(authorID)) is not in `includes.users`; request the page with expansions=author_id"))
+                "the author \(QuotedValue.quoted(authorID)) is not in `includes.users`; request the page with expansions=author_id"))
         }
         guard let created = try view.rfc3339Time("created_at") else { throw view.missing("created_at") }
         let createdAt = MillisecondTime.date(fromMilliseconds: created)
