@@ -42,7 +42,7 @@ DIST_STAGE       := .build/dist
 # The demo keeps its database inside the repository, never in the user's real data.
 DEMO_DB := $(CURDIR)/demo/timeline.sqlite
 
-.PHONY: all deps test-deps build test test-takahe first-day-check bench bench-smoke release demo install uninstall dist dist-check man completions clean
+.PHONY: all deps test-deps build test layers-check test-takahe first-day-check bench bench-smoke release demo install uninstall dist dist-check man completions clean
 
 all: build
 
@@ -81,12 +81,18 @@ build: deps
 ## test: everything `make test` promises in docs/development.md: unit and end-to-end tests, and the
 ## benchmark suite's smoke run (tiny data, a few runs) so that it cannot rot.
 test: test-deps
+	$(MAKE) --no-print-directory layers-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory test-takahe
 	$(MAKE) --no-print-directory bench-smoke
 	$(MAKE) --no-print-directory dist-check
 	$(MAKE) --no-print-directory first-day-check
+
+## layers-check: TimelineKit's folders use only the layers below their own, as docs/architecture.md
+## declares, and do not loop (a second or so; ArchitectureTests runs it too).
+layers-check:
+	tools/layers/layers check
 
 ## test-takahe: the end-to-end suite against a real Mastodon-API server, Takahē, started from
 ## ../shared/real-servers/takahe beside the checkout (its start installs PostgreSQL, python3-venv
