@@ -30,8 +30,14 @@ public struct BrowseView: Sendable {
     public private(set) var rows: Int
     private var options: RenderOptions
     private var now: Date
-    /// The current listing rendered, one entry per message (gutter not included).
-    private var entries: [RenderedEntry] = []
+    /// The current listing's entries (gutter not included), one per message, each rendered when
+    /// it first comes into sight: a timeline of hundreds is scrolled through a screen at a time,
+    /// and the first paint renders only what it shows, as `show` does.
+    private var entries: [RenderedEntry?] = []
+    /// How many entries are rendered at once when one is needed.
+    static let renderingChunk = 8
+    /// How many entries are rendered now (for the tests of what a paint costs).
+    var renderedEntryCount: Int { entries.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
 
     /// What keys do at the moment.
     public enum Mode: Sendable, Hashable {
@@ -201,9 +207,9 @@ public struct BrowseView: Sendable {
     }
 
     /// Rows that the entries `first...last` take on the screen, with the empty lines between.
-    private func rowsUsed(from first: Int, through last: Int) -> Int {
+    private mutating func rowsUsed(from first: Int, through last: Int) -> Int {
         guard first <= last else { return 0 }
-        return entries[first...last].reduce(0) { $0 + $1.lines.count } + (last - first)
+        return (first...last).reduce(0) { $0 + entry(at: $1).lines.count } + (last - first)
     }
 
     /// Moves the top so that the selected entry is wholly on the screen (its top, when it is
@@ -217,17 +223,23 @@ public struct BrowseView: Sendable {
             listing.top += 1
         }
         listings[listings.count - 1] = listing
+        // What the screen shows is rendered, for `screen()`.
+        var index = listing.top, used = 0
+        while index < count && used < bodyRows {
+            used += entry(at: index).lines.count + 1
+            index += 1
+        }
     }
 
     /// The last entry from `top` that is wholly on the screen (at least `top`).
-    private func lastWhole(from top: Int) -> Int {
+    private mutating func lastWhole(from top: Int) -> Int {
         var last = top
         while last + 1 < entries.count && rowsUsed(from: top, through: last + 1) <= bodyRows { last += 1 }
         return last
     }
 
     /// The first entry of the screen whose last entry is `last`, filled as far up as it goes.
-    private func firstWhole(endingAt last: Int) -> Int {
+    private mutating func firstWhole(endingAt last: Int) -> Int {
         var first = last
         while first > 0 && rowsUsed(from: first - 1, through: last) <= bodyRows { first -= 1 }
         return first
@@ -264,6 +276,7 @@ public struct BrowseView: Sendable {
         guard !entries.isEmpty else { return }
         listings[listings.count - 1].selected = entries.count - 1
         listings[listings.count - 1].top = firstWhole(endingAt: entries.count - 1)
+        keepSelectionVisible()
     }
 
     /// Near the end of what is loaded of the timeline (within a screen's worth of entries),
@@ -396,30 +409,49 @@ public struct BrowseView: Sendable {
         render()
     }
 
-    /// Renders the current listing for the window's width.
+    /// Lays the current listing out again (another width, other messages, a new age): every
+    /// entry is rendered anew when it next comes into sight.
     private mutating func render() {
+        entries = Array(repeating: nil, count: current.page.messages.count)
+        keepSelectionVisible()
+    }
+
+    /// The entry of message `index`, rendering it (and the few around it) when it is not yet.
+    private mutating func entry(at index: Int) -> RenderedEntry {
+        if let entry = entries[index] { return entry }
+        // Around it: forward when scrolling down, backward when filling a screen up to the end.
+        let end = min(index + Self.renderingChunk, entries.count)
+        let start = index > 0 && entries[index - 1] == nil && index + Self.renderingChunk >= entries.count
+            ? max(0, end - Self.renderingChunk) : index
+        for (offset, entry) in rendered(start..<end).enumerated() where entries[start + offset] == nil {
+            entries[start + offset] = entry
+        }
+        // In bounds and set: `index` is in `start..<end`, filled just above.
+        return entries[index]!
+    }
+
+    /// The entries of the current listing's messages in `range`, for the window's width.
+    private func rendered(_ range: Range<Int>) -> [RenderedEntry] {
         let listing = current
         let width = max(columns - Self.gutterWidth, RenderOptions.minimumWidth)
-        if listing.depths.isEmpty {
+        guard !listing.depths.isEmpty else {
             var options = self.options
             options.width = width
-            entries = TimelineRenderer(options: options).render(listing.page, now: now, highlighting: search)
-        } else {
-            entries = listing.page.messages.indices.map { index in
-                let steps = min(listing.depths[index], Self.deepestIndent)
-                var options = self.options
-                options.width = max(width - 2 * steps, RenderOptions.minimumWidth)
-                // A conversation is asked for: its content warnings are open, as `thread` has them.
-                options.revealsContentWarnings = true
-                let single = TimelinePage(messages: [listing.page.messages[index]], related: listing.page.related,
-                                          users: listing.page.users)
-                var entry = TimelineRenderer(options: options).render(single, now: now, highlighting: search)[0]
-                let indent = String(repeating: "  ", count: steps)
-                entry.lines = entry.lines.map { indent + $0 }
-                return entry
-            }
+            return TimelineRenderer(options: options).render(listing.page, range: range, now: now, highlighting: search)
         }
-        keepSelectionVisible()
+        return range.map { index in
+            let steps = min(listing.depths[index], Self.deepestIndent)
+            var options = self.options
+            options.width = max(width - 2 * steps, RenderOptions.minimumWidth)
+            // A conversation is asked for: its content warnings are open, as `thread` has them.
+            options.revealsContentWarnings = true
+            let single = TimelinePage(messages: [listing.page.messages[index]], related: listing.page.related,
+                                      users: listing.page.users)
+            var entry = TimelineRenderer(options: options).render(single, now: now, highlighting: search)[0]
+            let indent = String(repeating: "  ", count: steps)
+            entry.lines = entry.lines.map { indent + $0 }
+            return entry
+        }
     }
 
     // MARK: The screen
@@ -438,10 +470,11 @@ public struct BrowseView: Sendable {
         guard !entries.isEmpty else { return ["", Self.gutter + emptyText] }
         var lines: [String] = []
         var index = current.top
-        while index < entries.count && lines.count < bodyRows {
+        // Rendered by `keepSelectionVisible`, which every change ends with.
+        while index < entries.count && lines.count < bodyRows, let entry = entries[index] {
             if index > current.top { lines.append("") }
             let gutter = index == current.selected ? selectedGutter : Self.gutter
-            lines += entries[index].lines.map { gutter + $0 }
+            lines += entry.lines.map { gutter + $0 }
             index += 1
         }
         return lines

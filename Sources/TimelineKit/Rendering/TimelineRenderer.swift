@@ -84,6 +84,15 @@ public struct TimelineRenderer: Sendable {
         return page.messages.map { entry(for: $0, in: context) }
     }
 
+    /// The entries of the messages of `page` in `range` only, laid out as in a rendering of the
+    /// whole page (the network marks are the page's): for `BrowseView`, which renders entries as
+    /// they come into sight rather than a whole page it may never scroll through.
+    func render(_ page: TimelinePage, range: Range<Int>, now: Date, highlighting query: SearchQuery?) -> [RenderedEntry] {
+        var context = Context(page: page, time: RelativeTime(now: now), width: max(options.width, RenderOptions.minimumWidth))
+        if options.color { context.highlight = query }
+        return page.messages[range].map { entry(for: $0, in: context) }
+    }
+
     /// The first entries of `page` that fit in `rows` terminal rows together with the empty lines
     /// between them (see `rowCount(of:)`), and always at least the first, cut to `rows` lines
     /// when it is taller (to `shortestCut` on a shorter screen), its last line ending in `…`.

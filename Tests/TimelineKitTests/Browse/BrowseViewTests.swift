@@ -314,3 +314,18 @@ extension BrowseViewTests {
         #expect(view.current.selectedMessage?.id == "m4")
     }
 }
+
+extension BrowseViewTests {
+    @Test func aPaintRendersWhatComesIntoSightNotTheWholeTimeline() {
+        let page = TimelinePage(messages: (1...200).reversed().map { Samples.message($0) }, users: [Samples.alice])
+        var view = BrowseView(timeline: page, columns: 80, rows: 12, options: RenderOptions(), now: Samples.epoch)
+        // A screen of 11 rows shows four short entries; one chunk of eight is rendered.
+        #expect(view.renderedEntryCount == BrowseView.renderingChunk)
+        _ = view.handle(.character("G"))
+        #expect(view.renderedEntryCount == 2 * BrowseView.renderingChunk)
+        #expect(view.screen()[view.screen().count - 2] == "▌   message number 1", "\(view.screen())")
+        // A resize lays out again only what is then on the screen.
+        view.resize(columns: 60, rows: 12)
+        #expect(view.renderedEntryCount == BrowseView.renderingChunk)
+    }
+}
