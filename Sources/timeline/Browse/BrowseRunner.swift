@@ -49,11 +49,17 @@ struct BrowseRunner {
                                     revealsContentWarnings: request.expand, symbols: Terminal.symbols)
         // 1. The snapshot: as many messages as a screen can show, as `show` reads.
         let preview = try? SnapshotFile(path: location.snapshotPath).readPreview(messages: window.rows / 2 + 1)
+        // A terminal in the background (or one whose settings cannot be read) is not taken:
+        // `show` prints instead, with the signals' default dispositions it expects.
+        guard BrowseTerminal.canEnter else { return showInstead() }
         guard let signals = FollowSignals.install() else {
             Terminal.emitError("timeline: cannot browse: no pipe for signals (\(String(cString: strerror(errno)))).\n")
             return ExitStatus.failure
         }
-        guard let terminal = BrowseTerminal.enter() else { return showInstead() }
+        guard let terminal = BrowseTerminal.enter() else {
+            Terminal.emitError("timeline: cannot browse: the terminal's settings cannot be changed (\(String(cString: strerror(errno)))).\n")
+            return ExitStatus.failure
+        }
         var session = BrowseSession(
             view: BrowseView(timeline: preview?.head ?? TimelinePage(messages: []), columns: window.columns, rows: window.rows,
                              options: options, now: Date()),

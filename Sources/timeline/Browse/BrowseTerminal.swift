@@ -39,11 +39,17 @@ struct BrowseTerminal {
     /// `leaveSequence` as C bytes the crash handler can write without allocating.
     nonisolated(unsafe) private static let leaveBytes: UnsafeMutablePointer<CChar> = strdup(leaveSequence)
 
+    /// Whether standard input is a terminal this process may take: one whose foreground it is in.
+    static var canEnter: Bool {
+        var settings = termios()
+        return isatty(input) == 1 && tcgetpgrp(input) == getpgrp() && tcgetattr(input, &settings) == 0
+    }
+
     /// Takes the terminal: saves its settings, switches to raw keys and the alternate screen.
     /// `nil` (nothing changed) when standard input is not a terminal whose settings we may
     /// change (a background job would be stopped by SIGTTOU).
     static func enter() -> BrowseTerminal? {
-        guard isatty(input) == 1, tcgetpgrp(input) == getpgrp() else { return nil }
+        guard canEnter else { return nil }
         var settings = termios()
         guard tcgetattr(input, &settings) == 0 else { return nil }
         saved = settings
