@@ -200,3 +200,111 @@ double bench_resident_fraction(const char *path) {
     munmap(map, (size_t)st.st_size);
     return fraction;
 }
+
+int bench_pty_until(char *const argv[], char *const envp[], int cols, int rows,
+                    const char *marker, size_t marker_length, const char *quit, size_t quit_length,
+                    bench_run_result *result) {
+    memset(result, 0, sizeof *result);
+    int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (master < 0) return -1;
+    char name[128];
+    if (grantpt(master) != 0 || unlockpt(master) != 0 || ptsname_r(master, name, sizeof name) != 0) {
+        close(master);
+        return -1;
+    }
+    // Kept open by the parent so that the terminal outlives the child's last write.
+    int slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (slave < 0) {
+        close(master);
+        return -1;
+    }
+    struct winsize size = {(unsigned short)rows, (unsigned short)cols, 0, 0};
+    ioctl(master, TIOCSWINSZ, &size);
+
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attr;
+    posix_spawn_file_actions_init(&actions);
+    // glibc runs setsid before the file actions: opening the terminal without O_NOCTTY in the new
+    // session makes it the controlling terminal, its process group the foreground one.
+    posix_spawn_file_actions_addopen(&actions, 0, name, O_RDWR, 0);
+    posix_spawn_file_actions_adddup2(&actions, 0, 1);
+    posix_spawn_file_actions_adddup2(&actions, 0, 2);
+    posix_spawnattr_init(&attr);
+    sigset_t empty;
+    sigemptyset(&empty);
+    posix_spawnattr_setsigmask(&attr, &empty);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
+    pid_t pid;
+    long long start = bench_now_ns();
+    int rc = posix_spawn(&pid, argv[0], &actions, &attr, argv, envp);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0) {
+        close(slave);
+        close(master);
+        result->status = -1000 - rc;
+        errno = rc;
+        return -1;
+    }
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    // The last marker_length - 1 bytes seen, then what was read: a marker split across reads is found.
+    char window[65536 + 256];
+    size_t kept = 0;
+    int seen = 0, exited = 0, status = 0;
+    long long deadline = start + 10000000000LL;
+    struct rusage usage;
+    memset(&usage, 0, sizeof usage);
+    while (!exited) {
+        long long now = bench_now_ns();
+        if (now >= deadline) {
+            kill(pid, SIGKILL);
+            break;
+        }
+        struct pollfd fds[2] = {{master, POLLIN, 0}, {pidfd, POLLIN, 0}};
+        int n = poll(fds, pidfd >= 0 ? 2 : 1, (int)((deadline - now) / 1000000) + 1);
+        if (n < 0 && errno != EINTR) break;
+        if (n <= 0) continue;
+        if (fds[0].revents & POLLIN) {
+            ssize_t count = read(master, window + kept, 65536);
+            if (count > 0) {
+                if (!seen) result->bytes += count;
+                size_t total = kept + (size_t)count;
+                if (!seen && marker_length > 0 && memmem(window, total, marker, marker_length) != NULL) {
+                    result->wall_ns = bench_now_ns() - start;
+                    seen = 1;
+                    if (quit_length > 0) {
+                        ssize_t written = write(master, quit, quit_length);
+                        (void)written;
+                    }
+                }
+                kept = marker_length > 1 && total >= marker_length - 1 ? marker_length - 1 : 0;
+                if (kept > 0) memmove(window, window + total - kept, kept);
+            }
+        }
+        if (pidfd >= 0 && (fds[1].revents & POLLIN)) exited = 1;
+    }
+    if (exited && !seen) {
+        // The child ended with its paint still in the terminal's buffer: the paint was there by
+        // the exit, which is when it is counted.
+        long long at = bench_now_ns() - start;
+        fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
+        ssize_t count;
+        while (!seen && (count = read(master, window + kept, 65536)) > 0) {
+            result->bytes += count;
+            size_t total = kept + (size_t)count;
+            if (memmem(window, total, marker, marker_length) != NULL) {
+                result->wall_ns = at;
+                seen = 1;
+            }
+            kept = marker_length > 1 && total >= marker_length - 1 ? marker_length - 1 : 0;
+            if (kept > 0) memmove(window, window + total - kept, kept);
+        }
+    }
+    while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {}
+    if (pidfd >= 0) close(pidfd);
+    close(slave);
+    close(master);
+    result->maxrss_kib = usage.ru_maxrss;
+    result->status = seen ? decode_status(status) : -9;
+    return 0;
+}

@@ -32,7 +32,7 @@ struct Config {
 }
 
 /// The stages, numbered as `--only` takes them and as docs/benchmarks.md and tools/bench/README.md name them.
-let stageCount = 12
+let stageCount = 13
 
 var parsed = Config()
 var arguments = CommandLine.arguments.dropFirst()
@@ -98,6 +98,7 @@ do {
     if shouldRun(10) { try stageDataInAndOut(config, data, report) }
     if shouldRun(11) { try stageEverydayCommands(config, data, report) }
     if shouldRun(12) { try stageSync(config, data, report) }
+    if shouldRun(13) { try stageBrowsePaint(config, data, report) }
 } catch {
     report.save()
     FileHandle.standardError.write(Data("bench: failed: \(error)\n".utf8))

@@ -22,6 +22,16 @@ typedef struct {
 int bench_pty_run(char *const argv[], char *const envp[], int cols, int rows, int capture_fd,
                   bench_run_result *result);
 
+/// Runs `argv[0]` on a new pseudo-terminal of `cols` x `rows` that is its controlling terminal (as
+/// a terminal emulator starts a shell, so that a full-screen program may take it), and measures
+/// the wall time from just before posix_spawn to the moment `marker` has arrived on the terminal
+/// (`wall_ns`): a first paint, for programs that stay (`timeline browse`). Then writes `quit` to
+/// the terminal, as a person's key, and waits for the exit; after 10 s without the marker or the
+/// exit the child is killed (status -9). `bytes` counts what arrived before the marker.
+int bench_pty_until(char *const argv[], char *const envp[], int cols, int rows,
+                    const char *marker, size_t marker_length, const char *quit, size_t quit_length,
+                    bench_run_result *result);
+
 /// Runs `argv[0]` with its standard output and error on /dev/null (standard input too). Same result.
 int bench_plain_run(char *const argv[], char *const envp[], bench_run_result *result);
 
