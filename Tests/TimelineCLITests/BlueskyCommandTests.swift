@@ -86,12 +86,13 @@ import TimelineKit
         #expect(try Self.calls(server, "app.bsky.notification.updateSeen").count == 1)
         #expect(try server.state()["seen_at"] is String)
 
-        // Later: only the new posts, one request for the home timeline.
+        // Later: only the new posts: a probe of one item, then ten below it (which reach what
+        // is held).
         let before = try Self.calls(server, "app.bsky.feed.getTimeline").count
         try server.control("posts", ["count": 5])
         let again = try scenario.timeline.run(["sync", "--json"])
         #expect(again.output.contains("\"new_statuses\":5"), "\(again.output)")
-        #expect(try Self.calls(server, "app.bsky.feed.getTimeline").count == before + 1)
+        #expect(try Self.calls(server, "app.bsky.feed.getTimeline").count == before + 2)
     }
 
     @Test func depthSetsHowFarAFirstSyncReaches() throws {
@@ -223,7 +224,8 @@ import TimelineKit
         follow.signal(SIGTERM)
         _ = follow.waitForExit()
         #expect(follow.errors.isEmpty, "\(follow.errors)")
-        #expect(try Self.calls(server, "app.bsky.feed.getTimeline").count == 2)
+        // The first sync's page, then the follow's probe and the ten below it.
+        #expect(try Self.calls(server, "app.bsky.feed.getTimeline").count == 3)
     }
 
     @Test func logoutEndsTheSessionAtTheServerAndForgetsTheAccount() throws {

@@ -64,6 +64,8 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
 
     /// How many requests were sent so far, retries and refreshes included.
     public var requestsSent: Int { requester.requestsSent }
+    /// Body bytes of the answers received so far, every request included.
+    public var bytesReceived: Int { requester.bytesReceived }
 
     /// The time, and how waiting is done.
     public var clock: SyncClock { requester.clock }

@@ -44,13 +44,19 @@ public struct BlueskySync: Sendable {
         public var maximumPagesPerTimeline: Int
         /// Whether `run()` syncs notifications.
         public var syncsNotifications: Bool
+        /// Entries the first request of a timeline already synced asks for: Bluesky cannot be
+        /// asked for what is newer than a post, so a sync looks at the newest `probeSize` first
+        /// and stops there when it holds them (a sync with nothing new receives one item per
+        /// timeline); otherwise the rest is asked for in pages of 10, 100.
+        public var probeSize: Int
         /// How long `run()` may take in all (``RequestPolicy/defaultSyncTimeLimit``); `nil`: as
         /// long as its requests take.
         public var timeLimit: Duration?
 
         public init(homeDepth: Int = 200, notificationDepth: Int = 100, pageSize: Int = 100,
-                    maximumPagesPerTimeline: Int = 10, syncsNotifications: Bool = true,
+                    maximumPagesPerTimeline: Int = 10, syncsNotifications: Bool = true, probeSize: Int = 1,
                     timeLimit: Duration? = RequestPolicy.defaultSyncTimeLimit) {
+            self.probeSize = min(100, max(1, probeSize))
             self.timeLimit = timeLimit
             self.homeDepth = max(1, homeDepth)
             self.notificationDepth = max(1, notificationDepth)
@@ -88,8 +94,10 @@ public struct BlueskySync: Sendable {
     /// account's own posts read.
     var pager: TimelinePager {
         let own = client.currentSession?.did
+        let client = client
         return TimelinePager(store: store, account: account, server: "at://" + (own ?? client.service.authority), messageID: { $0 },
-                             prepare: { timeline in timeline.markingRead { $0.authorID == own } })
+                             prepare: { timeline in timeline.markingRead { $0.authorID == own } },
+                             received: { (client.requestsSent, client.bytesReceived) })
     }
 
     /// Syncs the home timeline, then notifications (as `options` say), and rewrites the
@@ -105,11 +113,13 @@ public struct BlueskySync: Sendable {
             let home = try await sync(.home)
             summary.newStatuses = home.newEntries
             summary.gapsLeft = home.gapsLeft
+            summary.homeTraffic = home.traffic
             summary.markedRead = home.markedRead
             summary.noteSkipped(home.skipped)
             if options.syncsNotifications {
                 let notifications = try await sync(.notifications)
                 summary.newNotifications = notifications.newEntries
+                summary.notificationTraffic = notifications.traffic
                 summary.noteSkipped(notifications.skipped)
             }
         }
@@ -143,13 +153,17 @@ public struct BlueskySync: Sendable {
         try await client.markNotificationsSeen(at: date)
     }
 
-    /// Syncs one timeline through the shared pager, asking for pages by cursor.
+    /// Syncs one timeline through the shared pager, asking for pages by cursor. Bluesky's
+    /// cursors only go down (`getTimeline` and `listNotifications` have no "since"), so a
+    /// timeline already synced starts with a probe of `Options.probeSize` entries, which ends
+    /// the sync when it reaches a stored entry (``TimelinePager/CatchUp/probe(limit:)``).
     func sync(_ timeline: SyncedTimeline) async throws(ServerError) -> TimelinePager.Progress {
         let depth = timeline == .home ? options.homeDepth : options.notificationDepth
-        let bounds = TimelinePager.Bounds(depth: depth, pageSize: options.pageSize, maximumPages: options.maximumPagesPerTimeline)
+        let bounds = TimelinePager.Bounds(depth: depth, pageSize: options.pageSize, maximumPages: options.maximumPagesPerTimeline,
+                                          catchUp: .probe(limit: options.probeSize))
         return try await pager.sync(timeline, bounds: bounds) { request throws(ServerError) in
             switch request {
-            case let .newest(limit): try await fetch(timeline, cursor: nil, limit: limit)
+            case let .newest(limit, _): try await fetch(timeline, cursor: nil, limit: limit)
             case let .gap(gap, limit): try await fetch(timeline, cursor: gap.upperID, limit: limit)
             }
         }
@@ -227,7 +241,8 @@ public struct BlueskySync: Sendable {
                 }
             }
             let cursor = items.isEmpty ? nil : try object.string("cursor")
-            return FetchedPage(entryIDs: ids, timeline: timeline, notifications: [], olderCursor: cursor, skipped: skipped)
+            return FetchedPage(entryIDs: ids, timeline: timeline, notifications: [], olderCursor: cursor, skipped: skipped,
+                               answered: items.count)
         }
     }
 
@@ -257,7 +272,7 @@ public struct BlueskySync: Sendable {
             }
             let cursor = elements.isEmpty ? nil : try object.string("cursor")
             return FetchedPage(entryIDs: notifications.map(\.id), timeline: timeline, notifications: notifications,
-                               olderCursor: cursor, skipped: skipped)
+                               olderCursor: cursor, skipped: skipped, answered: elements.count)
         }
     }
 }

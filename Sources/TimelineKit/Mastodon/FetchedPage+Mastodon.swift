@@ -8,32 +8,34 @@ extension FetchedPage {
     /// starts below the last entry kept, not where the server's `Link` points.
     static func statuses(_ response: HTTPResponse, from url: String, namespace: MastodonNamespace, limit: Int = .max) throws(ServerError) -> FetchedPage {
         let decoder = MastodonDecoder(overlongText: .cut)
-        let (ids, timeline, skipped, cut) = try elements(of: response, from: url, expected: ("status", "statuses"), limit: limit) {
+        let (ids, timeline, skipped, answered) = try elements(of: response, from: url, expected: ("status", "statuses"), limit: limit) {
             view, timeline throws(JSONLineFailure) in try decoder.status(view, into: &timeline)
         }
         return FetchedPage(entryIDs: ids, timeline: namespace.apply(to: timeline), notifications: [],
-                           olderCursor: cut ? ids.last : olderCursor(response, url: url, lastEntry: ids.last), skipped: skipped)
+                           olderCursor: answered > limit ? ids.last : olderCursor(response, url: url, lastEntry: ids.last),
+                           skipped: skipped, answered: answered)
     }
 
     /// A page of `GET /api/v1/notifications` (an array of notifications).
     static func notifications(_ response: HTTPResponse, from url: String, namespace: MastodonNamespace, limit: Int = .max) throws(ServerError) -> FetchedPage {
-        let (notifications, timeline, skipped, cut) = try elements(of: response, from: url, expected: ("notification", "notifications"), limit: limit) {
+        let (notifications, timeline, skipped, answered) = try elements(of: response, from: url, expected: ("notification", "notifications"), limit: limit) {
             view, timeline throws(JSONLineFailure) in try DecodedNotification(view, into: &timeline)
         }
         let ids = notifications.map(\.id)
         return FetchedPage(entryIDs: ids, timeline: namespace.apply(to: timeline),
                            notifications: notifications.map { $0.namespaced(namespace) },
-                           olderCursor: cut ? ids.last : olderCursor(response, url: url, lastEntry: ids.last), skipped: skipped)
+                           olderCursor: answered > limit ? ids.last : olderCursor(response, url: url, lastEntry: ids.last),
+                           skipped: skipped, answered: answered)
     }
 
     /// The elements of the JSON array `response` holds, each an object of the kind named
     /// (singular and plural, for errors), read by `read` into one timeline. An element that
     /// cannot be read is left out and counted (what it added is dropped with it); the page
-    /// itself must be a JSON array.
+    /// itself must be a JSON array. Also returns how many elements the array held, all of them.
     private static func elements<T>(
         of response: HTTPResponse, from url: String, expected kind: (one: String, many: String), limit: Int,
         _ read: (JSONObjectView, inout DecodedTimeline) throws(JSONLineFailure) -> T
-    ) throws(ServerError) -> ([T], DecodedTimeline, PageSkips, cut: Bool) {
+    ) throws(ServerError) -> ([T], DecodedTimeline, PageSkips, answered: Int) {
         let body = try ServerResponseReader.body(of: response, from: url)
         return try ServerResponseReader.read(body: body, from: url) { document throws(JSONLineFailure) in
             guard let elements = document.arrayValue else {
@@ -52,7 +54,7 @@ extension FetchedPage {
                     skipped.add(url: url, problem: ServerResponseReader.problem(error, in: body))
                 }
             }
-            return (values, timeline, skipped, elements.count > limit)
+            return (values, timeline, skipped, elements.count)
         }
     }
 

@@ -66,6 +66,8 @@ public final class MastodonClient: Sendable, CustomStringConvertible {
 
     /// How many requests were sent so far, retries included.
     public var requestsSent: Int { requester.requestsSent }
+    /// Body bytes of the answers received so far, every request included.
+    public var bytesReceived: Int { requester.bytesReceived }
 
     /// The headers every request carries: the token, the agent, and that JSON is wanted.
     func headers(accept: String = "application/json") -> [HTTPHeader] {

@@ -7,19 +7,25 @@ extension MastodonSync {
     var pager: TimelinePager {
         let namespace = namespace
         let sync = self
+        let client = client
         return TimelinePager(store: store, account: account, server: namespace.authority, messageID: { namespace.id($0) },
-                             prepare: { sync.markingOwnStatusesRead($0) })
+                             prepare: { sync.markingOwnStatusesRead($0) },
+                             received: { (client.requestsSent, client.bytesReceived) })
     }
 
     /// Syncs one timeline: the newest page, then the gaps, newest first, within
     /// `options.maximumPagesPerTimeline` requests. Pages are asked for with `max_id` (a gap's
-    /// upper end) and `since_id` (its lower end).
+    /// upper end) and `since_id` (its lower end); the newest page of a timeline already synced
+    /// with `since_id` the stored newest entry, so that nothing new costs an empty array
+    /// (`since_id`, not `min_id`: the newest entries come first, as everywhere else; see
+    /// docs/network.md, "Paging").
     func sync(_ timeline: SyncedTimeline) async throws(ServerError) -> TimelineProgress {
         let depth = timeline == .home ? options.homeDepth : options.notificationDepth
-        let bounds = TimelinePager.Bounds(depth: depth, pageSize: options.pageSize, maximumPages: options.maximumPagesPerTimeline)
+        let bounds = TimelinePager.Bounds(depth: depth, pageSize: options.pageSize, maximumPages: options.maximumPagesPerTimeline,
+                                          catchUp: .aboveTop)
         return try await pager.sync(timeline, bounds: bounds) { request throws(ServerError) in
             switch request {
-            case let .newest(limit): try await fetch(timeline, maxID: nil, sinceID: nil, limit: limit)
+            case let .newest(limit, above): try await fetch(timeline, maxID: nil, sinceID: above, limit: limit)
             case let .gap(gap, limit): try await fetch(timeline, maxID: gap.upperID, sinceID: gap.lowerID, limit: limit)
             }
         }

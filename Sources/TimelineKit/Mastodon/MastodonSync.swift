@@ -149,10 +149,12 @@ public struct MastodonSync: Sendable {
             let home = try await sync(.home)
             summary.newStatuses = home.newEntries
             summary.gapsLeft = home.gapsLeft
+            summary.homeTraffic = home.traffic
             summary.noteSkipped(home.skipped)
             if options.syncsNotifications {
                 let notifications = try await sync(.notifications)
                 summary.newNotifications = notifications.newEntries
+                summary.notificationTraffic = notifications.traffic
                 summary.noteSkipped(notifications.skipped)
             }
             if options.syncsReadMarker {

@@ -31,6 +31,8 @@ final class ServerRequester: Sendable {
     private struct State {
         var rateLimit: RateLimit?
         var requestsSent = 0
+        /// Body bytes of every answer received, refusals and retried faults included.
+        var bytesReceived = 0
         /// When the work under way must end (``within(_:_:)``), and the limit it came from.
         var deadline: (at: Date, limit: Duration)?
     }
@@ -67,6 +69,10 @@ final class ServerRequester: Sendable {
 
     /// How many requests were sent so far, retries included.
     var requestsSent: Int { state.withLock { $0.requestsSent } }
+
+    /// How many body bytes the answers received so far held (headers not counted), every
+    /// answer included: what a sync cost the connection, beyond the protocol's own framing.
+    var bytesReceived: Int { state.withLock { $0.bytesReceived } }
 
     /// The headers every request carries besides its credentials: the agent, and what is wanted.
     func headers(accept: String = "application/json") -> [HTTPHeader] {
@@ -112,6 +118,7 @@ final class ServerRequester: Sendable {
                 try await pause(policy.backoff(afterAttempt: attempt), url: url)
                 continue
             }
+            state.withLock { $0.bytesReceived += response.body.count }
             let now = clock.now()
             if let limit = RateLimit(response, now: now) {
                 state.withLock { $0.rateLimit = limit }

@@ -15,6 +15,10 @@ struct FetchedPage: Sendable {
     /// Entries of the page left out because they could not be read (an ID of the wrong type,
     /// a missing author): one bad entry costs that entry, never the page (issue 24).
     var skipped = PageSkips()
+    /// How many entries the server's answer held (before any cut to the number asked), for a
+    /// page the server answered; `nil` otherwise (a streamed entry). A page asked for above
+    /// the stored newest entry that holds fewer than asked reaches it.
+    var answered: Int?
 
     var isEmpty: Bool { entryIDs.isEmpty }
 }

@@ -38,8 +38,10 @@ struct PagePlan: Equatable {
     ///   - top: the stored newest entry, `nil` before the first sync.
     ///   - olderCursor: the `max_id` of the next older page, `nil` when there is none.
     ///   - depth: how many entries a first sync keeps.
+    ///   - reachesTop: the page was asked for above `top` (`since_id`) and the server had no
+    ///     more: its oldest entry is right above `top`, with nothing between.
     static func forNewest(ids: [String], known: [String: Int64], top: (id: String, position: Int64)?,
-                          olderCursor: String?, depth: Int) -> PagePlan {
+                          olderCursor: String?, depth: Int, reachesTop: Bool = false) -> PagePlan {
         var plan = PagePlan()
         let fresh = firstOccurrences(ids)
         guard let top else {
@@ -52,8 +54,9 @@ struct PagePlan: Equatable {
             }
             return plan
         }
-        if let reached = fresh.firstIndex(where: { known[ids[$0]] != nil }) {
-            // Everything above the first entry already held is new, right above the stored top.
+        if let reached = fresh.firstIndex(where: { known[ids[$0]] != nil }) ?? (reachesTop ? fresh.count : nil) {
+            // Everything above the first entry already held is new, right above the stored top
+            // (all of the page, when it was asked for above the top and reaches it).
             let new = fresh[..<reached]
             plan.placements = new.enumerated().map { Placement(index: $0.element, position: top.position + Int64(new.count - $0.offset)) }
             if let first = new.first { plan.newTop = (ids[first], top.position + Int64(new.count)) }
@@ -72,8 +75,11 @@ struct PagePlan: Equatable {
         return plan
     }
 
-    /// A page fetched inside `gap` (`max_id` its upper end, `since_id` its lower end if any).
-    static func forGap(_ gap: SyncGap, ids: [String], known: [String: Int64], olderCursor: String?) -> PagePlan {
+    /// A page fetched inside `gap` (`max_id` its upper end, `since_id` its lower end if any);
+    /// `reachesLower` when the server was told the lower end and had no more than the page:
+    /// the gap is then filled.
+    static func forGap(_ gap: SyncGap, ids: [String], known: [String: Int64], olderCursor: String?,
+                       reachesLower: Bool = false) -> PagePlan {
         var plan = PagePlan()
         plan.removedGap = gap.upperPosition
         let fresh = firstOccurrences(ids)
@@ -88,7 +94,7 @@ struct PagePlan: Equatable {
         plan.placements = new.enumerated().map { Placement(index: $0.element, position: gap.upperPosition - 1 - Int64($0.offset)) }
         let lowest = plan.placements.last?.position ?? gap.upperPosition
         let remaining = gap.remaining.map { $0 - new.count }
-        let isClosed = reached != nil || olderCursor == nil || olderCursor == gap.upperID
+        let isClosed = reached != nil || reachesLower || olderCursor == nil || olderCursor == gap.upperID
             || remaining.map { $0 <= 0 } == true || gap.lowerPosition.map { lowest - 1 <= $0 } == true
         if !isClosed, let olderCursor {
             plan.addedGap = SyncGap(upperID: olderCursor, upperPosition: lowest, lowerID: gap.lowerID,

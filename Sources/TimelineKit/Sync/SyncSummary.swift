@@ -29,6 +29,13 @@ public struct SyncSummary: Sendable, Equatable {
     public var firstSkipReason: String?
     /// Requests sent, retries included.
     public var requests = 0
+    /// Body bytes of every answer the sync received (both timelines, the read marker, a
+    /// session refresh), headers not counted.
+    public var bytesReceived = 0
+    /// What the home timeline's sync received.
+    public var homeTraffic = TimelineTraffic()
+    /// What the notifications' sync received (nothing when they are not synced).
+    public var notificationTraffic = TimelineTraffic()
     /// What happened to the snapshot at the end.
     public var snapshot: TimelineStore.SnapshotWrite?
 

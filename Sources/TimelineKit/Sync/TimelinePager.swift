@@ -14,6 +14,8 @@ struct TimelinePager: Sendable {
         var gapsLeft = 0
         /// Entries of the pages left out because they could not be read.
         var skipped = PageSkips()
+        /// What the timeline's sync received.
+        var traffic = TimelineTraffic()
 
         mutating func add(_ other: Progress) {
             newEntries += other.newEntries
@@ -24,10 +26,13 @@ struct TimelinePager: Sendable {
 
     /// Where a fetched page belongs.
     enum PagePlace: Sendable {
-        /// The newest page.
-        case newest
-        /// A page inside this gap, as it was stored when the page was asked for.
-        case gap(SyncGap)
+        /// The newest page; `reachesTop` when it was asked for above the stored newest entry
+        /// and came back shorter than asked, so that nothing lies between it and that entry.
+        case newest(reachesTop: Bool = false)
+        /// A page inside this gap, as it was stored when the page was asked for;
+        /// `reachesLower` when it was asked for above the gap's lower entry (`since_id`) and came
+        /// back shorter than asked, so that it fills the gap.
+        case gap(SyncGap, reachesLower: Bool = false)
         /// One entry of the event stream; `previous` is the entry the same connection placed
         /// before it, if any.
         case streamed(previous: String?)
@@ -36,8 +41,25 @@ struct TimelinePager: Sendable {
     /// Which page to fetch: the newest (no cursor), or one inside a gap, below its upper
     /// cursor (and above its lower entry, where the server can be told).
     enum PageRequest: Sendable {
-        case newest(limit: Int)
+        /// The newest `limit` entries; with `above` (the server ID of the stored newest entry,
+        /// for a network whose ``CatchUp`` is `.aboveTop`), only those newer than it.
+        case newest(limit: Int, above: String?)
         case gap(SyncGap, limit: Int)
+    }
+
+    /// How a timeline already synced is brought up to date, as the network's API allows, so
+    /// that a sync with nothing new receives next to nothing (issue 28).
+    enum CatchUp: Sendable, Hashable {
+        /// The newest page is asked for above the stored newest entry (Mastodon's `since_id`):
+        /// a page shorter than asked reaches it; a full one leaves a gap below it, filled as
+        /// every gap is. A server that ignores the bound answers the plain newest page, which
+        /// is read as before (what it holds of the stored entries places it).
+        case aboveTop
+        /// The API cannot start above an entry (Bluesky's cursors only go down): the newest
+        /// `limit` entries are asked for first, a small probe that ends the sync when it
+        /// reaches a stored entry; when it does not, the gap below it is asked for in pages ten
+        /// times larger each time, up to the page size, so a few new entries cost a few.
+        case probe(limit: Int)
     }
 
     /// How much one timeline's sync fetches.
@@ -48,6 +70,8 @@ struct TimelinePager: Sendable {
         var pageSize: Int
         /// Requests for this timeline in one sync at most; what is left stays a gap.
         var maximumPages: Int
+        /// How a timeline already synced is brought up to date.
+        var catchUp: CatchUp
     }
 
     let store: TimelineStore
@@ -59,6 +83,9 @@ struct TimelinePager: Sendable {
     let messageID: @Sendable (String) -> String
     /// What is done to a page's content before it is stored (the account's own posts read).
     let prepare: @Sendable (DecodedTimeline) -> DecodedTimeline
+    /// The requests sent and the body bytes received so far by the account's client, to
+    /// measure each timeline's ``TimelineTraffic``.
+    let received: @Sendable () -> (requests: Int, bytes: Int)
 
     /// Syncs one timeline: the newest page, then the gaps, newest first, within
     /// `bounds.maximumPages` requests, each page fetched by `fetch`.
@@ -69,24 +96,51 @@ struct TimelinePager: Sendable {
         try write { transaction throws(TimelineStoreError) in
             try transaction.withSQLite { () throws(SQLiteError) in try ledger(transaction.connection, timeline).begin(server: server) }
         }
+        let start = received()
         let cursor = try read { connection throws(SQLiteError) in try ledger(connection, timeline).cursor() }
-        let firstLimit = cursor?.topID == nil ? min(bounds.pageSize, bounds.depth) : bounds.pageSize
+        let top = cursor?.topID
         var progress = Progress()
-        let newest = try await fetch(.newest(limit: firstLimit))
-        progress.skipped.add(newest.skipped)
-        progress.add(try store(newest, of: timeline, at: .newest, depth: bounds.depth))
+        let newest: FetchedPage
+        let place: PagePlace
+        // The probe's gap grows tenfold a request, from the probe's size up to the page size.
+        var probeGrowth: Int?
+        switch (top, bounds.catchUp) {
+        case (nil, _):
+            newest = try await fetch(.newest(limit: min(bounds.pageSize, bounds.depth), above: nil))
+            place = .newest()
+        case let (top?, .aboveTop):
+            newest = try await fetch(.newest(limit: bounds.pageSize, above: top))
+            // Fewer than asked, none cut: the server had no more above the stored top.
+            place = .newest(reachesTop: newest.answered.map { $0 < bounds.pageSize } ?? false)
+        case let (_?, .probe(limit)):
+            let limit = min(bounds.pageSize, max(1, limit))
+            newest = try await fetch(.newest(limit: limit, above: nil))
+            place = .newest()
+            probeGrowth = limit
+        }
+        progress.note(newest)
+        progress.add(try store(newest, of: timeline, at: place, depth: bounds.depth))
         var requests = 1
         while requests < bounds.maximumPages,
               let gap = try read({ connection throws(SQLiteError) in try ledger(connection, timeline).gaps().first }) {
-            let limit = gap.remaining.map { min(bounds.pageSize, max(1, $0)) } ?? bounds.pageSize
+            var limit = gap.remaining.map { min(bounds.pageSize, max(1, $0)) } ?? bounds.pageSize
+            if let growth = probeGrowth, gap.lowerID != nil, gap.lowerID == top {
+                let grown = min(bounds.pageSize, growth.multipliedReportingOverflow(by: 10).partialValue)
+                probeGrowth = grown
+                limit = min(limit, grown)
+            }
             let page = try await fetch(.gap(gap, limit: limit))
-            progress.skipped.add(page.skipped)
+            progress.note(page)
             requests += 1
-            progress.add(try store(page, of: timeline, at: .gap(gap), depth: bounds.depth))
+            let reachesLower = bounds.catchUp == .aboveTop && gap.lowerID != nil && (page.answered.map { $0 < limit } ?? false)
+            progress.add(try store(page, of: timeline, at: .gap(gap, reachesLower: reachesLower), depth: bounds.depth))
         }
         progress.gapsLeft = try read { connection throws(SQLiteError) in
             try ledger(connection, timeline).gaps().count { $0.lowerID != nil }
         }
+        let end = received()
+        progress.traffic.bodyBytes = end.bytes - start.bytes
+        progress.traffic.requests = end.requests - start.requests
         return progress
     }
 
@@ -114,6 +168,7 @@ struct TimelinePager: Sendable {
     ) async throws(ServerError) -> SyncSummary {
         var summary = SyncSummary(account: account)
         let requestsBefore = requestsSent()
+        let bytesBefore = received().bytes
         let generation = try storeCall { () throws(TimelineStoreError) in try store.state().generation }
         do throws(ServerError) {
             try await body(&summary)
@@ -131,6 +186,7 @@ struct TimelinePager: Sendable {
         }
         summary.snapshot = try storeCall { () throws(TimelineStoreError) in try store.writeSnapshot() }
         summary.requests = requestsSent() - requestsBefore
+        summary.bytesReceived = received().bytes - bytesBefore
         return summary
     }
 
@@ -159,17 +215,19 @@ struct TimelinePager: Sendable {
                 }
                 let plan: PagePlan
                 switch place {
-                case .newest:
-                    plan = PagePlan.forNewest(ids: page.entryIDs, known: known, top: top, olderCursor: page.olderCursor, depth: depth)
+                case let .newest(reachesTop):
+                    plan = PagePlan.forNewest(ids: page.entryIDs, known: known, top: top, olderCursor: page.olderCursor, depth: depth,
+                                              reachesTop: reachesTop)
                 case let .streamed(previous):
                     guard let id = page.entryIDs.first else { return Progress() }
                     plan = PagePlan.forStreamed(id: id, known: known, top: top,
                                                 continuesConnection: previous != nil && previous == top?.id, depth: depth)
-                case let .gap(gap):
+                case let .gap(gap, reachesLower):
                     // Another sync of the same account may have moved the gap meanwhile: then
                     // this page is stored as content only, and the gap's new state stands.
                     guard try ledger.gaps().contains(gap) else { return Progress() }
-                    plan = PagePlan.forGap(gap, ids: page.entryIDs, known: known, olderCursor: page.olderCursor)
+                    plan = PagePlan.forGap(gap, ids: page.entryIDs, known: known, olderCursor: page.olderCursor,
+                                           reachesLower: reachesLower)
                 }
                 for placement in plan.placements {
                     let id = page.entryIDs[placement.index]
@@ -229,5 +287,13 @@ struct TimelinePager: Sendable {
         } catch {
             throw .store(error)
         }
+    }
+}
+
+extension TimelinePager.Progress {
+    /// Counts a fetched page: its skipped entries, and every entry decoded.
+    mutating func note(_ page: FetchedPage) {
+        skipped.add(page.skipped)
+        traffic.entriesDecoded += page.entryIDs.count + page.skipped.count
     }
 }

@@ -95,7 +95,7 @@ import Testing
             homeDepth: 1, notificationDepth: 1, syncsReadMarker: false))
         // The recording has no home timeline: answer it with an empty page.
         let page = try await sync.fetch(.notifications, maxID: nil, sinceID: nil, limit: 40)
-        _ = try sync.store(page, of: .notifications, at: .newest, depth: 1)
+        _ = try sync.store(page, of: .notifications, at: .newest(), depth: 1)
         #expect(transport.unmatched.withLock { $0 }.isEmpty)
         let notification = try #require(try store.notifications(limit: 5).first)
         #expect(notification.kind == .mention)

@@ -72,7 +72,7 @@ import Testing
     /// stored twice.
     @Test func aSyncKilledAtAnyRequestAndRunAgainEndsLikeAnUninterruptedOne() async throws {
         let reference = try await Self.history(failingAt: nil)
-        #expect(reference.requests >= 20)
+        #expect(reference.requests >= 18)
         for index in 0 ..< reference.requests {
             let interrupted = try await Self.history(failingAt: index)
             #expect(interrupted.failed, "request \(index) did not fail")
@@ -155,6 +155,10 @@ import Testing
         return (try fixture.everything(), failed)
     }
 
+    /// A later sync asks only for what is above the stored newest status (`since_id`), so an
+    /// edit of a stored status arrives when it is fetched again: here from a server that
+    /// ignores `since_id` and sends the whole newest page (the event stream's `status.update`
+    /// is the other way, tested with streaming).
     @Test func anEditedStatusIsUpdatedInPlaceWhenFetchedAgain() async throws {
         let fixture = try SyncFixture()
         let ids = fixture.server.post(5)
@@ -162,6 +166,7 @@ import Testing
         let count = try fixture.store.state().messageCount
         fixture.server.edit(ids[3], text: "fixed the typo")
         fixture.server.post(1)
+        fixture.server.configure { $0.ignoresSinceID = true }
         try await fixture.run()
         let message = try #require(try fixture.store.message(id: "social.example/" + ids[3]))
         #expect(message.text == "fixed the typo")

@@ -58,6 +58,9 @@ final class FakeMastodonServer: HTTPTransport, Sendable {
         var requests: [HTTPRequest] = []
         var faults: [Int: Fault] = [:]
         var failingFrom: Int?
+        /// Pages as a server that does not know `since_id` and `min_id` would: it answers the
+        /// newest page below `max_id` whatever they say.
+        var ignoresSinceID = false
         var responseHeaders: [HTTPHeader] = []
         var postsByKey: [String: Int] = [:]
         var streaming: String? = "wss://streaming.social.example"
@@ -289,9 +292,9 @@ final class FakeMastodonServer: HTTPTransport, Sendable {
         }
         var candidates = entries
         if let max = query["max_id"].flatMap(sequenceOf) { candidates = candidates.filter { $0.sequence < max } }
-        if let since = query["since_id"].flatMap(sequenceOf) { candidates = candidates.filter { $0.sequence > since } }
+        if !state.ignoresSinceID, let since = query["since_id"].flatMap(sequenceOf) { candidates = candidates.filter { $0.sequence > since } }
         var chosen: [(sequence: Int, index: Int)]
-        if let min = query["min_id"].flatMap(sequenceOf) {
+        if !state.ignoresSinceID, let min = query["min_id"].flatMap(sequenceOf) {
             chosen = Array(candidates.filter { $0.sequence > min }.sorted { $0.sequence < $1.sequence }.prefix(limit).reversed())
         } else {
             chosen = Array(candidates.sorted { $0.sequence > $1.sequence }.prefix(limit))
