@@ -42,6 +42,12 @@ struct JSONObjectWriter {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    /// An object, built by its own writer.
+    mutating func add(_ key: String, object: JSONObjectWriter) {
+        member(key)
+        bytes += Array(object.finish().utf8)
+    }
+
     /// An array of objects, each built by its own writer.
     mutating func add(_ key: String, objects: [JSONObjectWriter]) {
         member(key)

@@ -86,6 +86,16 @@ import TimelineKit
         #expect(try Self.calls(server, "app.bsky.notification.updateSeen").count == 1)
         #expect(try server.state()["seen_at"] is String)
 
+        // Nothing new: a probe of one entry per timeline, under 2 KB of body each (issue 28).
+        let nothing = try scenario.timeline.run(["sync", "--json"])
+        #expect(nothing.output.contains("\"new_statuses\":0"), "\(nothing.output)")
+        let received = try SyncCommandTests.received(nothing.output)
+        for timeline in ["home", "notifications"] {
+            let traffic = try #require(received[timeline] as? [String: Any], "\(nothing.output)")
+            #expect((traffic["bytes"] as? Int).map { $0 < 2048 } == true, "\(timeline): \(nothing.output)")
+            #expect(traffic["entries"] as? Int == 1, "\(nothing.output)")
+        }
+
         // Later: only the new posts: a probe of one item, then ten below it (which reach what
         // is held).
         let before = try Self.calls(server, "app.bsky.feed.getTimeline").count

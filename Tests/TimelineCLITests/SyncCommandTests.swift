@@ -53,6 +53,44 @@ import TimelineKit
         #expect(sync.output.hasPrefix("Synced tester@127.0.0.1:\(server.port): 1,000 new messages, "), "\(sync.output)")
     }
 
+    /// The `received` object of one account's `sync --json` line.
+    static func received(_ output: String) throws -> [String: Any] {
+        let line = try #require(output.split(separator: "\n").first)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        return try #require(object["received"] as? [String: Any])
+    }
+
+    /// Issue 28: a sync with nothing new asks only for what is newer than what is stored, and
+    /// `sync --json` says what it received: under 2 KB of body per timeline; five new statuses
+    /// are five entries decoded.
+    @Test func aSyncWithNothingNewReceivesUnder2KBPerTimelineAndSaysSoInJSON() throws {
+        let server = try MastodonTestServer(statuses: 300)
+        let scenario = try Self.loggedIn(to: server)
+        _ = try server.control("notifications", ["count": 30])
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        let count = try server.requests().count
+        let again = try scenario.timeline.run(["sync", "--json"])
+        #expect(again.status == 0, "\(again.errors)")
+        let nothing = try Self.received(again.output)
+        for timeline in ["home", "notifications"] {
+            let traffic = try #require(nothing[timeline] as? [String: Any], "\(again.output)")
+            #expect((traffic["bytes"] as? Int).map { $0 < 2048 } == true, "\(timeline): \(again.output)")
+            #expect(traffic["entries"] as? Int == 0, "\(again.output)")
+            #expect(traffic["requests"] as? Int == 1, "\(again.output)")
+        }
+        #expect((nothing["bytes"] as? Int).map { $0 < 3 * 2048 } == true, "\(again.output)")
+        let pages = try server.requests().dropFirst(count).filter {
+            ["/api/v1/timelines/home", "/api/v1/notifications"].contains($0["path"] as? String)
+        }
+        #expect(pages.count == 2 && pages.allSatisfy { ($0["query"] as? String)?.contains("since_id=") == true }, "\(pages)")
+
+        _ = try server.control("statuses", ["count": 5])
+        let five = try scenario.timeline.run(["sync", "--json"])
+        #expect(five.output.contains("\"new_statuses\":5"), "\(five.output)")
+        let home = try #require(try Self.received(five.output)["home"] as? [String: Any])
+        #expect(home["entries"] as? Int == 5, "\(five.output)")
+    }
+
     @Test func ifOlderSkipsARecentSyncWithoutARequestAndWithoutOutput() throws {
         let server = try MastodonTestServer()
         let scenario = try Self.loggedIn(to: server)

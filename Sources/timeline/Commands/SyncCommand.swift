@@ -16,7 +16,9 @@ struct SyncCommand: ParsableCommand {
             notifications, and, for Mastodon, the read marker both ways (what you read on your \
             phone is read here, and back). Each page is stored in one transaction; the snapshot is rewritten at \
             the end. One summary line, or --json (one object per account; "server_lacks" lists \
-            what its server does not support, such as "markers" on Takahē). A server without an \
+            what its server does not support, such as "markers" on Takahē; "received" the body \
+            bytes, entries decoded and requests of each timeline, and the bytes of the whole \
+            sync). A server without an \
             optional part of the API is synced without it, and told once.
 
             For shell start-up: --if-older 5m does nothing when the last sync that succeeded is \
@@ -164,6 +166,23 @@ struct SyncCommand: ParsableCommand {
         return results
     }
 
+    /// What a sync received, for `--json`: `{"bytes": N, "home": {"bytes": N, "entries": N,
+    /// "requests": N}, "notifications": {…}}`; bytes are bodies, without headers.
+    static func received(_ summary: SyncSummary) -> JSONObjectWriter {
+        func timeline(_ traffic: TimelineTraffic) -> JSONObjectWriter {
+            var object = JSONObjectWriter()
+            object.add("bytes", traffic.bodyBytes)
+            object.add("entries", traffic.entriesDecoded)
+            object.add("requests", traffic.requests)
+            return object
+        }
+        var object = JSONObjectWriter()
+        object.add("bytes", summary.bytesReceived)
+        object.add("home", object: timeline(summary.homeTraffic))
+        object.add("notifications", object: timeline(summary.notificationTraffic))
+        return object
+    }
+
     private func report(_ results: [AccountSync]) {
         for result in results {
             if let error = result.error {
@@ -192,6 +211,7 @@ struct SyncCommand: ParsableCommand {
                     object.add("skipped", summary.skippedEntries)
                     object.add("requests", summary.requests)
                     object.add("server_lacks", summary.serverLacks.map(\.rawValue))
+                    object.add("received", object: Self.received(summary))
                 } else {
                     object.add("ok", false)
                     object.add("error", result.error.map { "\($0)" } ?? "")

@@ -164,4 +164,78 @@ import Testing
         try await sync.run()
         #expect(calls(pds).filter { $0 == "app.bsky.feed.getPosts" }.count == 1)
     }
+
+    /// `count` follow notifications at the top of the PDS's list, numbered from `from`.
+    private func follows(_ pds: FakePDS, _ count: Int, from: Int) {
+        pds.state.withLock { state in
+            for n in from ..< from + count {
+                state.notifications.insert(#"{"uri":"at://did:plc:u4/app.bsky.graph.follow/f\#(n)","cid":"z","reason":"follow","#
+                    + #""author":{"did":"did:plc:u4","handle":"u4.test"},"record":{},"isRead":false,"indexedAt":"2026-08-01T14:00:00Z"}"#, at: 0)
+            }
+        }
+    }
+
+    /// The `limit` of each request to `nsid`, in order.
+    private func limits(_ pds: FakePDS, _ nsid: String) -> [String] {
+        pds.requests.filter { $0.url.contains("/xrpc/" + nsid + "?") }.map { request in
+            FakePDS.query(of: request.url).first { $0.0 == "limit" }?.1 ?? "-"
+        }
+    }
+
+    /// Bluesky cannot be asked for what is newer than a post: a synced timeline starts with a
+    /// probe of one entry, which ends its sync when it is stored (issue 28).
+    @Test func aSyncWithNothingNewProbesOneEntryOfEachTimelineAndStoresNothing() async throws {
+        let pds = FakePDS()
+        pds.post(150)
+        follows(pds, 30, from: 0)
+        let (fixture, sync) = try await setUp(pds)
+        try await sync.run()
+        let generation = try fixture.store.state().generation
+        let before = pds.requests.count
+        let summary = try await sync.run()
+        #expect(pds.requests.count - before == 2)
+        #expect(limits(pds, "app.bsky.feed.getTimeline").last == "1")
+        #expect(limits(pds, "app.bsky.notification.listNotifications").last == "1")
+        #expect(summary.newStatuses == 0 && summary.newNotifications == 0)
+        #expect(summary.homeTraffic.entriesDecoded == 1 && summary.homeTraffic.requests == 1)
+        #expect(summary.notificationTraffic.entriesDecoded == 1 && summary.notificationTraffic.requests == 1)
+        #expect(summary.homeTraffic.bodyBytes < 2048 && summary.notificationTraffic.bodyBytes < 2048)
+        #expect(try fixture.store.state().generation == generation)
+    }
+
+    @Test func fiveNewEntriesAreDecodedFromAProbeAndAPageOfTenNotAHundred() async throws {
+        let pds = FakePDS()
+        let old = pds.post(150)
+        follows(pds, 30, from: 0)
+        let (fixture, sync) = try await setUp(pds)
+        try await sync.run()
+        let stored = try fixture.homeIDs()
+        let storedNotifications = try fixture.notificationIDs()
+        let newer = pds.post(5)
+        follows(pds, 5, from: 100)
+        let summary = try await sync.run()
+        #expect(summary.newStatuses == 5 && summary.newNotifications == 5)
+        #expect(Array(limits(pds, "app.bsky.feed.getTimeline").suffix(2)) == ["1", "10"])
+        #expect(Array(limits(pds, "app.bsky.notification.listNotifications").suffix(2)) == ["1", "10"])
+        #expect(summary.homeTraffic.entriesDecoded == 11 && summary.notificationTraffic.entriesDecoded == 11)
+        #expect(try fixture.homeIDs() == newer + stored)
+        #expect(stored == Array(old.prefix(200)))
+        #expect(try fixture.notificationIDs().count == storedNotifications.count + 5)
+        #expect(try fixture.notificationIDs().dropFirst(5).elementsEqual(storedNotifications))
+        #expect(try fixture.gaps().isEmpty && fixture.gaps("notifications").isEmpty)
+    }
+
+    @Test func moreNewThanAPageGrowsToFullPagesAndLosesNothing() async throws {
+        let pds = FakePDS()
+        pds.post(150)
+        let (fixture, sync) = try await setUp(pds, options: BlueskySync.Options(syncsNotifications: false))
+        try await sync.run()
+        let stored = try fixture.homeIDs()
+        let newer = pds.post(250)
+        let summary = try await sync.run()
+        #expect(summary.newStatuses == 250 && summary.isCaughtUp)
+        #expect(Array(limits(pds, "app.bsky.feed.getTimeline").suffix(5)) == ["1", "10", "100", "100", "100"])
+        #expect(try fixture.homeIDs() == newer + stored)
+        #expect(try fixture.gaps().isEmpty)
+    }
 }
