@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 import TimelineKit
 
@@ -103,6 +106,39 @@ import TimelineKit
         let again = try scenario.timeline.run(["sync", "--json"])
         #expect(again.output.contains("\"new_statuses\":5"), "\(again.output)")
         #expect(try Self.calls(server, "app.bsky.feed.getTimeline").count == before + 2)
+    }
+
+    /// `import --account` of a Bluesky account reads the file as Bluesky JSON, whose IDs are the
+    /// sync's (it used to read it as a Mastodon file of a server named after the PDS, so a
+    /// saved timeline page was refused as not Mastodon JSON); `--format mastodon` with it is
+    /// refused, naming why, and nothing is written.
+    @Test func importForABlueskyAccountReadsBlueskyJSONAndMeetsTheSyncedPosts() throws {
+        let server = try BlueskyTestServer.start(posts: 30)
+        let scenario = try Self.loggedIn(to: server)
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        // Tokens are handed out access first, refresh second.
+        let tokens = try Self.tokens(server)
+        let access = try #require(tokens.count >= 2 ? tokens[tokens.count - 2] : nil)
+        let pds = try #require(try server.state()["pds"] as? String)
+        var request = URLRequest(url: URL(string: pds + "/xrpc/app.bsky.feed.getTimeline?limit=20")!)
+        request.setValue("Bearer \(access)", forHTTPHeaderField: "Authorization")
+        let saved = scenario.directory + "/saved-timeline.json"
+        try MastodonTestServer.fetch(request).write(to: URL(fileURLWithPath: saved))
+        let before = try scenario.sqlite("SELECT count(*) FROM messages")
+
+        let imported = try scenario.timeline.run(["import", "--account", BlueskyTestServer.handle, "--json", saved])
+        let savedText = String(decoding: try Data(contentsOf: URL(fileURLWithPath: saved)).prefix(300), as: UTF8.self)
+        #expect(imported.status == 0, "\(imported.errors) \(savedText)")
+        let counts = try JSONSerialization.jsonObject(with: Data(imported.output.utf8)) as? [String: Any]
+        #expect(counts?["format"] as? String == "bluesky")
+        #expect(counts?["messages"] as? Int ?? 0 >= 20, "\(imported.output)")
+        #expect(counts?["new_messages"] as? Int == 0, "\(imported.output)")
+        #expect(try scenario.sqlite("SELECT count(*) FROM messages") == before)
+
+        let mixed = try scenario.timeline.run(["import", "--account", BlueskyTestServer.handle, "--format", "mastodon", saved])
+        #expect(mixed.status == 64)
+        #expect(mixed.errors.contains("is a Bluesky account") && mixed.errors.contains("--format mastodon"), "\(mixed.errors)")
+        #expect(try scenario.sqlite("SELECT count(*) FROM messages") == before)
     }
 
     @Test func depthSetsHowFarAFirstSyncReaches() throws {

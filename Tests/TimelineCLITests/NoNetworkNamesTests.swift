@@ -9,11 +9,10 @@ import Testing
 @Suite struct NoNetworkNamesTests {
     /// Where naming a network stays right, and why.
     static let allowed: [(file: String, name: String, why: String)] = [
-        // `import --format mastodon|bluesky` and `import --account` (which reads a Mastodon
-        // file): the formats a person types, not networks an account is on.
+        // `import --format mastodon|bluesky`: the formats a person types, not networks an
+        // account is on.
         ("Commands/ImportCommand.swift", ".mastodon", "import --format"),
         ("Commands/ImportCommand.swift", ".bluesky", "import --format"),
-        ("Commands/ImportCommand.swift", "MastodonNamespace", "import --account reads a Mastodon API file"),
     ]
 
     @Test func noCodeOfTheCommandLineNamesANetwork() throws {

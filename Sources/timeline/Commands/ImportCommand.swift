@@ -18,10 +18,11 @@ struct ImportCommand: ParsableCommand {
             file, line and field, and nothing is written. IDs already stored are updated in \
             place, so importing the same file again changes nothing.
 
-            --account NAME reads a Mastodon file saved from that account's server (implies \
-            --format mastodon): its IDs are stored as `timeline sync` stores them \
-            (server/ID), so the file and the account's sync meet on the same messages instead \
-            of storing each status twice.
+            --account NAME reads a file saved from that account's network as `timeline sync` \
+            stores it, so the file and the account's sync meet on the same messages instead of \
+            storing each post twice: for a Mastodon account, Mastodon API JSON whose IDs are \
+            stored under its server (server/ID; implies --format mastodon); for a Bluesky \
+            account, Bluesky JSON (implies --format bluesky; its IDs are global).
 
             --json prints one object: format, lines (JSON Lines only, else null), users, \
             new_users, messages, new_messages.
@@ -44,34 +45,36 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "file"), completion: .file())
     var file: String = "-"
 
-    @Option(name: .long, help: ArgumentHelp("A Mastodon file saved from this account's server: store its IDs as sync does (implies --format mastodon).", valueName: "name"))
+    @Option(name: .long, help: ArgumentHelp("A file saved from this account's network: store its IDs as sync does (implies its format: mastodon or bluesky).", valueName: "name"))
     var account: String?
 
     @Flag(name: .long, help: "Print one JSON object with the counts.")
     var json = false
 
-    func validate() throws {
-        if account != nil, let format, format != .mastodon {
-            throw ValidationError("--account reads a Mastodon file; it cannot be combined with --format \(format.rawValue).")
-        }
-    }
-
     func run() throws {
-        // The account first: a name that is not there must fail before anything is created.
-        let namespace = try account.map { name throws -> MastodonNamespace in
+        // The account first: a name that is not there, or a format its files are not, must
+        // fail before anything is created.
+        let target = try account.map { name throws -> AccountImport in
             let account = try reportingErrors { try AccountStore.standard().account(named: name) }
-            return MastodonNamespace(server: try reportingErrors { try ServerAddress(account.server) })
+            let target = try reportingErrors { try AccountImport(account: account) }
+            if let format, format != target.format {
+                Terminal.emitError("timeline: \(TerminalText.line(name)) is a \(account.network.displayName) account: --account reads its files as \(target.format.rawValue), so it cannot be combined with --format \(format.rawValue). Nothing was imported.\n")
+                throw ExitCode(ExitStatus.usage)
+            }
+            return target
         }
+        let chosenFormat = target?.format ?? format
+        let namespace = target?.namespace
         let store = try location.openStore(create: true)
         // A person who ran `timeline import` alone would otherwise face a silent wait.
         if file == "-" && StandardInput.isTerminal {
-            Terminal.emitError("timeline: reading \(Self.name(of: format ?? .jsonl)) from the terminal; end with Ctrl-D\n")
+            Terminal.emitError("timeline: reading \(Self.name(of: chosenFormat ?? .jsonl)) from the terminal; end with Ctrl-D\n")
         }
         let showsProgress = Terminal.standardErrorIsTerminal
         var progressShown = false
         var detectedFormat: ImportFormat?
         let summary = try reportingErrors {
-            try TimelineImporter(store: store).importFile(atPath: file, format: format, namespace: namespace, detected: { detection in
+            try TimelineImporter(store: store).importFile(atPath: file, format: chosenFormat, namespace: namespace, detected: { detection in
                 detectedFormat = detection.format
                 // JSON Lines is what `import` reads unless told otherwise: only a guess that
                 // differs from it is worth a line.
@@ -89,7 +92,7 @@ struct ImportCommand: ParsableCommand {
             }
         }
         if progressShown { Terminal.emitControl("\r\u{1b}[K") }
-        let readFormat = format ?? detectedFormat ?? .jsonl
+        let readFormat = chosenFormat ?? detectedFormat ?? .jsonl
         if json {
             var object = JSONObjectWriter()
             object.add("format", readFormat.rawValue)
