@@ -103,7 +103,11 @@ struct TimelinePager: Sendable {
         let newest: FetchedPage
         let place: PagePlace
         // The probe's gap grows tenfold a request, from the probe's size up to the page size.
+        // The probe and those smaller pages are not counted against `maximumPages` (they are
+        // a few, at most one per power of ten below the page size), so a sync reaches as far
+        // back as it did before it probed.
         var probeGrowth: Int?
+        var requests = 1
         switch (top, bounds.catchUp) {
         case (nil, _):
             newest = try await fetch(.newest(limit: min(bounds.pageSize, bounds.depth), above: nil))
@@ -117,21 +121,23 @@ struct TimelinePager: Sendable {
             newest = try await fetch(.newest(limit: limit, above: nil))
             place = .newest()
             probeGrowth = limit
+            if limit < bounds.pageSize { requests = 0 }
         }
         progress.note(newest)
         progress.add(try store(newest, of: timeline, at: place, depth: bounds.depth))
-        var requests = 1
         while requests < bounds.maximumPages,
               let gap = try read({ connection throws(SQLiteError) in try ledger(connection, timeline).gaps().first }) {
             var limit = gap.remaining.map { min(bounds.pageSize, max(1, $0)) } ?? bounds.pageSize
+            var growing = false
             if let growth = probeGrowth, gap.lowerID != nil, gap.lowerID == top {
                 let grown = min(bounds.pageSize, growth.multipliedReportingOverflow(by: 10).partialValue)
                 probeGrowth = grown
+                growing = grown < bounds.pageSize
                 limit = min(limit, grown)
             }
             let page = try await fetch(.gap(gap, limit: limit))
             progress.note(page)
-            requests += 1
+            if !growing { requests += 1 }
             let reachesLower = bounds.catchUp == .aboveTop && gap.lowerID != nil && (page.answered.map { $0 < limit } ?? false)
             progress.add(try store(page, of: timeline, at: .gap(gap, reachesLower: reachesLower), depth: bounds.depth))
         }

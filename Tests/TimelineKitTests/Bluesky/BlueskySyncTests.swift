@@ -56,7 +56,7 @@ import Testing
     @Test func moreNewThanTheBoundLeavesAGapThatTheNextSyncFills() async throws {
         let pds = FakePDS()
         pds.post(20)
-        let options = BlueskySync.Options(pageSize: 10, maximumPagesPerTimeline: 4, syncsNotifications: false)
+        let options = BlueskySync.Options(pageSize: 10, maximumPagesPerTimeline: 3, syncsNotifications: false)
         let (fixture, sync) = try await setUp(pds, options: options)
         try await sync.run()
         #expect(try fixture.homeIDs().count == 20)
@@ -64,7 +64,7 @@ import Testing
         pds.post(45)
         let away = try await sync.run()
         #expect(away.gapsLeft == 1)
-        // The probe (1), then three pages of 10 (grown to the page size).
+        // The probe (1, not counted against the bound), then three pages of 10.
         #expect(away.newStatuses == 31)
         let caughtUp = try await sync.run()
         #expect(caughtUp.gapsLeft == 0)

@@ -3,13 +3,17 @@ import TimelineKit
 
 /// 12. Sync (issue 14): `timeline sync` of 1,000 new statuses (25 pages of 40) from the loopback
 /// Mastodon server as a whole process: wall time, requests, and the time from the answer of the
-/// last home page to the fresh snapshot on disk; then what the sync code costs `show`'s launch:
+/// last home page to the fresh snapshot on disk; a sync with nothing new and one with 5 new, on
+/// Mastodon and Bluesky (issue 28: body bytes per timeline, entries decoded, instructions);
+/// then what the sync code costs `show`'s launch:
 /// instructions (callgrind), peak RSS and minor page faults of this binary beside the baseline
 /// binary (`tools/bench/run --baseline REV`, the commit before the sync work) in the same run.
 func stageSync(_ config: Config, _ data: DataSets, _ report: Report) throws {
     report.begin("12. Sync from the loopback Mastodon and Bluesky servers, and show's launch beside the baseline binary")
     try syncOfAThousandStatuses(config, data, report)
     try syncOfNineHundredBlueskyPosts(config, data, report)
+    try syncsWithLittleNew(config, data, report, network: "mastodon")
+    try syncsWithLittleNew(config, data, report, network: "bluesky")
     try showLaunchBesideBaseline(config, data, report)
     report.end()
 }
@@ -160,8 +164,84 @@ private func syncOfNineHundredBlueskyPosts(_ config: Config, _ data: DataSets, _
             }
         }
     }
-    report.time("sync.bluesky_nine_hundred", "Bluesky: sync of 900 new posts (10 pages of 100), whole process", Summary(walls),
+    report.time("sync.bluesky_nine_hundred", "Bluesky: sync of 900 new posts (a probe of 1, a page of 10, then pages of 100), whole process", Summary(walls),
                 note: String(format: "%.0f requests; peak RSS %@", Summary(requests).median, fmtBytes(Int(Summary(rss).median * 1024))))
+}
+
+/// What one account's `sync --json` line says it received: body bytes and entries decoded of
+/// each timeline, and the bytes of the whole sync.
+private struct Received {
+    var bytes = 0
+    var home = (bytes: 0, entries: 0)
+    var notifications = (bytes: 0, entries: 0)
+
+    init(json output: String) throws {
+        guard let line = output.split(separator: "\n").first,
+              let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+              let received = object["received"] as? [String: Any] else { throw BenchError("sync --json said no \"received\": \(output)") }
+        func timeline(_ name: String) -> (bytes: Int, entries: Int) {
+            let traffic = received[name] as? [String: Any]
+            return (traffic?["bytes"] as? Int ?? -1, traffic?["entries"] as? Int ?? -1)
+        }
+        bytes = received["bytes"] as? Int ?? -1
+        home = timeline("home")
+        notifications = timeline("notifications")
+    }
+}
+
+/// Issue 28, finding 2: a sync with nothing new, then one with 5 new statuses (and 5
+/// notifications), of an account that synced before (200 statuses, 30 notifications): body
+/// bytes received per timeline and entries decoded, from `sync --json`, and the instructions of
+/// the nothing-new sync (callgrind, the `timeline` process alone, not curl's).
+private func syncsWithLittleNew(_ config: Config, _ data: DataSets, _ report: Report, network: String) throws {
+    let bluesky = network == "bluesky"
+    let name = bluesky ? "Bluesky" : "Mastodon"
+    let server = try LoopbackServer(statuses: 200, script: bluesky ? "tools/bluesky-test-server/server.py" : "tools/mastodon-test-server/server.py")
+    let work = try freshDirectory(data.directory + "/work/little-new-\(network)")
+    let database = work + "/timeline.sqlite"
+    try withEnvironment(["XDG_CONFIG_HOME=\(work)/config", "TIMELINE_DB=\(database)"]) {
+        let login = bluesky
+            ? try Runner.capture(["/bin/sh", "-c", "printf '%s\\n' loop-back-app-pass | \"$0\" login bluesky me.loopback.test --service \"$1\" --app-password-stdin",
+                                  config.timeline, server.baseURL])
+            : try Runner.capture(["/bin/sh", "-c", "printf '%s\\n' loopback-test-token-0123456789abcdef | \"$0\" login mastodon \"$1\" --token-stdin",
+                                  config.timeline, server.baseURL])
+        guard login.status == 0 else { throw BenchError("\(network) login failed: \(login.errors)") }
+        if !bluesky { try server.control("notifications", "{\"count\": 30}") }
+        let first = try Runner.capture([config.timeline, "sync"])
+        guard first.status == 0 else { throw BenchError("first \(network) sync failed: \(first.errors)") }
+        let nothing = try Runner.capture([config.timeline, "sync", "--json"])
+        guard nothing.status == 0 else { throw BenchError("\(network) sync exited \(nothing.status): \(nothing.errors)") }
+        let idle = try Received(json: nothing.output)
+        // The same sync again under callgrind: still nothing new.
+        let counted = try instructions([config.timeline, "sync", "--json"])
+        try server.control(bluesky ? "posts" : "statuses", "{\"count\": 5}")
+        if !bluesky { try server.control("notifications", "{\"count\": 5}") }
+        let fiveRun = try Runner.capture([config.timeline, "sync", "--json"])
+        guard fiveRun.status == 0 else { throw BenchError("\(network) sync exited \(fiveRun.status): \(fiveRun.errors)") }
+        let five = try Received(json: fiveRun.output)
+        let key = "sync.little_new_\(network)"
+        report.value(key + ".nothing_home_bytes", "\(name): nothing new, home timeline body bytes", "\(idle.home.bytes) B",
+                     raw: idle.home.bytes, unit: "bytes", note: "\(idle.home.entries) entries decoded")
+        report.value(key + ".nothing_notification_bytes", "\(name): nothing new, notifications body bytes", "\(idle.notifications.bytes) B",
+                     raw: idle.notifications.bytes, unit: "bytes", note: "\(idle.notifications.entries) entries decoded")
+        report.value(key + ".nothing_bytes", "\(name): nothing new, body bytes of the whole sync", "\(idle.bytes) B",
+                     raw: idle.bytes, unit: "bytes", note: bluesky ? "" : "the two pages and the read marker")
+        report.value(key + ".nothing_instructions", "\(name): nothing new, instructions of the timeline process (callgrind)",
+                     counted.map { fmtCount($0) } ?? "no valgrind", raw: counted ?? -1, unit: "instructions")
+        report.value(key + ".five_home", "\(name): 5 new, home timeline: entries decoded", "\(five.home.entries)",
+                     raw: five.home.entries, unit: "entries", note: "\(five.home.bytes) B of body")
+        report.value(key + ".five_notifications", "\(name): 5 new notifications: entries decoded", "\(five.notifications.entries)",
+                     raw: five.notifications.entries, unit: "entries", note: "\(five.notifications.bytes) B of body")
+        let perTimeline = max(idle.home.bytes, idle.notifications.bytes)
+        report.goal(key + ".nothing_under_2kb", "\(name): a nothing-new sync receives under 2 KB of body per timeline", target: "< 2048 B",
+                    measured: "\(idle.home.bytes) B home, \(idle.notifications.bytes) B notifications",
+                    met: perTimeline >= 0 && perTimeline < 2048)
+        // Mastodon is asked for what is above the stored top, so 5 new are 5 decoded; Bluesky
+        // cannot be, and decodes a probe of one and a page of ten.
+        let wanted = bluesky ? 11 : 5
+        report.goal(key + ".five_decode_five", "\(name): 5 new statuses decode \(wanted), not a page", target: "== \(wanted)",
+                    measured: "\(five.home.entries)", met: five.home.entries == wanted)
+    }
 }
 
 /// `valgrind --tool=callgrind` instructions of one run of `command`, or `nil` without valgrind.
