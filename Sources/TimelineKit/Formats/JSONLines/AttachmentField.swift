@@ -1,21 +1,13 @@
-/// The fields of an attachment object.
+/// The fields of an attachment object, each declared once, as a case: its key is the case's
+/// name in snake_case (see `FieldKeyTable`).
 enum AttachmentField: Int, CaseIterable {
     case kind, url, altText
 
-    var key: String {
-        switch self {
-        case .kind: "kind"
-        case .url: "url"
-        case .altText: "alt_text"
-        }
-    }
+    private static let table = FieldKeyTable<AttachmentField>()
+
+    var key: String { Self.table.keys[rawValue] }
 
     static func match(_ key: UnsafeBufferPointer<UInt8>) -> AttachmentField? {
-        switch key.count {
-        case 3: RecordField.equal(key, "url") ? .url : nil
-        case 4: RecordField.equal(key, "kind") ? .kind : nil
-        case 8: RecordField.equal(key, "alt_text") ? .altText : nil
-        default: nil
-        }
+        table.field(forKey: key)
     }
 }
