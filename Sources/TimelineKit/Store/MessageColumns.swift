@@ -4,14 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// How a `Message` maps to a row of the `messages` table: the one place that knows the column
-/// order, so the SELECTs, the upsert and the decoding cannot drift apart.
+/// How a `Message` maps to a row of the `messages` table: its columns declared once, in
+/// `visitColumns` below, from which the SELECTs, the upsert, the binding and the reading are all
+/// made (`StoredColumns`), so they cannot drift apart.
 enum MessageColumns {
-    /// The stored columns, in the order `bind` fills the upsert's parameters.
-    static let stored = """
-        id, author_id, text, created_at, edited_at, reply_to_id, reply_to_user_id, repost_of_id, \
-        quote_of_id, content_warning, url, attachments, like_count, repost_count, reply_count
-        """
+    /// The stored columns: the upsert's parameter `?n` is column `n` (from 1).
+    static let table = StoredColumns<Message>(table: "messages")
 
     /// Whether the `messages` row named `table` in the query is read: the one place that knows
     /// how read state is stored (a message is unread exactly when its `seq` is in
@@ -20,14 +18,15 @@ enum MessageColumns {
         "NOT EXISTS (SELECT 1 FROM unread_messages WHERE unread_messages.seq = \(table).seq)"
     }
 
-    /// The columns every message SELECT returns, in the order `message(from:)` reads them, for a
-    /// query that names the messages table `table` (its alias, if it has one).
+    /// The columns every message SELECT returns, in the order `message(from:)` reads them (the
+    /// stored ones, then the read state and the sequence number), for a query that names the
+    /// messages table `table` (its alias, if it has one).
     static func select(from table: String) -> String {
-        "\(stored), \(isRead(table)), \(table).seq"
+        "\(MessageColumns.table.names), \(isRead(table)), \(table).seq"
     }
 
     /// How many columns `select` returns: a query that adds its own reads them from here on.
-    static let count: Int32 = 17
+    static let count: Int32 = table.count + 2
 
     /// `select(from:)` for a query over `messages` under its own name.
     static let select = select(from: "messages")
@@ -35,23 +34,7 @@ enum MessageColumns {
     /// Inserts a message, or updates the stored one with the same ID in place — only when
     /// something differs, so that storing the same API result twice changes nothing (and does not
     /// move the generation). The read state is not a column: see `TimelineTransaction.upsert`.
-    static let upsert = """
-        INSERT INTO messages (\(stored))
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
-        ON CONFLICT (id) DO UPDATE SET
-            author_id = excluded.author_id, text = excluded.text, created_at = excluded.created_at,
-            edited_at = excluded.edited_at, reply_to_id = excluded.reply_to_id,
-            reply_to_user_id = excluded.reply_to_user_id, repost_of_id = excluded.repost_of_id,
-            quote_of_id = excluded.quote_of_id, content_warning = excluded.content_warning,
-            url = excluded.url, attachments = excluded.attachments, like_count = excluded.like_count,
-            repost_count = excluded.repost_count, reply_count = excluded.reply_count
-        WHERE (author_id, text, created_at, edited_at, reply_to_id, reply_to_user_id, repost_of_id,
-               quote_of_id, content_warning, url, attachments, like_count, repost_count, reply_count)
-           IS NOT (excluded.author_id, excluded.text, excluded.created_at, excluded.edited_at,
-               excluded.reply_to_id, excluded.reply_to_user_id, excluded.repost_of_id,
-               excluded.quote_of_id, excluded.content_warning, excluded.url, excluded.attachments,
-               excluded.like_count, excluded.repost_count, excluded.reply_count)
-        """
+    static let upsert = table.makeUpsert()
 
     /// Marks one message read by its sequence number (a message this transaction just inserted).
     static let markSequenceRead = "DELETE FROM unread_messages WHERE seq = ?1"
@@ -60,44 +43,38 @@ enum MessageColumns {
     static let markIDUnread = "INSERT OR IGNORE INTO unread_messages (seq) SELECT seq FROM messages WHERE id = ?1"
 
     static func bind(_ message: Message, to statement: SQLiteStatement) throws(SQLiteError) {
-        try statement.bind(message.id, at: 1)
-        try statement.bind(message.authorID, at: 2)
-        try statement.bind(message.text, at: 3)
-        try statement.bind(MillisecondTime.milliseconds(from: message.createdAt), at: 4)
-        try statement.bind(message.editedAt.map(MillisecondTime.milliseconds(from:)), at: 5)
-        try statement.bind(message.replyToID, at: 6)
-        try statement.bind(message.replyToUserID, at: 7)
-        try statement.bind(message.repostOfID, at: 8)
-        try statement.bind(message.quoteOfID, at: 9)
-        try statement.bind(message.contentWarning, at: 10)
-        try statement.bind(message.url, at: 11)
-        try statement.bind(AttachmentsColumn.encode(message.attachments), at: 12)
-        try statement.bind(message.likeCount, at: 13)
-        try statement.bind(message.repostCount, at: 14)
-        try statement.bind(message.replyCount, at: 15)
+        try table.bind(message, to: statement)
     }
 
     /// The message in the current row of a statement that selected `select`.
     static func message(from row: SQLiteStatement) -> Message {
-        Message(
-            id: row.text(at: 0),
-            authorID: row.text(at: 1),
-            text: row.text(at: 2),
-            createdAt: MillisecondTime.date(fromMilliseconds: row.int64(at: 3)),
-            editedAt: row.optionalInt64(at: 4).map(MillisecondTime.date(fromMilliseconds:)),
-            replyToID: row.optionalText(at: 5),
-            replyToUserID: row.optionalText(at: 6),
-            repostOfID: row.optionalText(at: 7),
-            quoteOfID: row.optionalText(at: 8),
-            contentWarning: row.optionalText(at: 9),
-            url: row.optionalText(at: 10),
-            attachments: AttachmentsColumn.decode(row.optionalText(at: 11)),
-            likeCount: row.int(at: 12),
-            repostCount: row.int(at: 13),
-            replyCount: row.int(at: 14),
-            isRead: row.bool(at: 15),
-            shortReference: ShortReference(sequence: row.int64(at: 16))
-        )
+        var message = Message.blank
+        table.read(from: row, into: &message)
+        message.isRead = row.bool(at: table.count)
+        message.shortReference = ShortReference(sequence: row.int64(at: table.count + 1))
+        return message
+    }
+}
+
+extension Message: StoredRecord {
+    /// The stored columns; the read state and the short reference are not among them (see
+    /// `MessageColumns.select`).
+    mutating func visitColumns<Visitor: ColumnVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
+        try visitor.visit(&id, "id")
+        try visitor.visit(&authorID, "author_id")
+        try visitor.visit(&text, "text")
+        try visitor.visit(&createdAt, "created_at")
+        try visitor.visit(&editedAt, "edited_at")
+        try visitor.visit(&replyToID, "reply_to_id")
+        try visitor.visit(&replyToUserID, "reply_to_user_id")
+        try visitor.visit(&repostOfID, "repost_of_id")
+        try visitor.visit(&quoteOfID, "quote_of_id")
+        try visitor.visit(&contentWarning, "content_warning")
+        try visitor.visit(&url, "url")
+        try visitor.visit(&attachments, "attachments")
+        try visitor.visit(&likeCount, "like_count")
+        try visitor.visit(&repostCount, "repost_count")
+        try visitor.visit(&replyCount, "reply_count")
     }
 }
 

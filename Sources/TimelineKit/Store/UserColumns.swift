@@ -1,25 +1,32 @@
-/// How a `User` maps to a row of the `users` table.
+/// How a `User` maps to a row of the `users` table: its columns declared once, in
+/// `visitColumns` below (see `StoredColumns`).
 enum UserColumns {
-    static let select = "id, handle, name, url, bot"
+    /// The stored columns: the upsert's parameter `?n` is column `n` (from 1).
+    static let table = StoredColumns<User>(table: "users")
+
+    /// The columns a user SELECT returns, in the order `user(from:)` reads them.
+    static let select = table.names
 
     /// Inserts a user or updates the stored one in place, only when something differs.
-    static let upsert = """
-        INSERT INTO users (\(select)) VALUES (?1, ?2, ?3, ?4, ?5)
-        ON CONFLICT (id) DO UPDATE SET
-            handle = excluded.handle, name = excluded.name, url = excluded.url, bot = excluded.bot
-        WHERE (handle, name, url, bot) IS NOT (excluded.handle, excluded.name, excluded.url, excluded.bot)
-        """
+    static let upsert = table.makeUpsert()
 
     static func bind(_ user: User, to statement: SQLiteStatement) throws(SQLiteError) {
-        try statement.bind(user.id, at: 1)
-        try statement.bind(user.handle, at: 2)
-        try statement.bind(user.name, at: 3)
-        try statement.bind(user.url, at: 4)
-        try statement.bind(user.isBot, at: 5)
+        try table.bind(user, to: statement)
     }
 
     static func user(from row: SQLiteStatement) -> User {
-        User(id: row.text(at: 0), handle: row.text(at: 1), name: row.text(at: 2),
-             url: row.optionalText(at: 3), isBot: row.bool(at: 4))
+        var user = User.blank
+        table.read(from: row, into: &user)
+        return user
+    }
+}
+
+extension User: StoredRecord {
+    mutating func visitColumns<Visitor: ColumnVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
+        try visitor.visit(&id, "id")
+        try visitor.visit(&handle, "handle")
+        try visitor.visit(&name, "name")
+        try visitor.visit(&url, "url")
+        try visitor.visit(&isBot, "bot")
     }
 }

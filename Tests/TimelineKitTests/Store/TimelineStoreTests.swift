@@ -27,6 +27,36 @@ import Testing
         #expect(try store.state().generation == generation)
     }
 
+    /// The upsert's `IS NOT` comparison is made from the same column list as the insert: a
+    /// change to any one stored column, whichever, is stored and moves the generation.
+    @Test func upsertStoresAChangeToAnyOneColumnAndMovesTheGeneration() throws {
+        let directory = TemporaryDirectory()
+        let store = try Samples.store(in: directory)
+        let original = Message(id: "m1", authorID: Samples.alice.id, text: "text", createdAt: Samples.epoch)
+        try store.upsert(messages: [original])
+        let changes: [(String, (inout Message) -> Void)] = [
+            ("author_id", { $0.authorID = "u2" }), ("text", { $0.text = "other" }),
+            ("created_at", { $0.createdAt = Samples.epoch.addingTimeInterval(1) }),
+            ("edited_at", { $0.editedAt = Samples.epoch }), ("reply_to_id", { $0.replyToID = "r" }),
+            ("reply_to_user_id", { $0.replyToUserID = "u2" }), ("repost_of_id", { $0.repostOfID = "p" }),
+            ("quote_of_id", { $0.quoteOfID = "q" }), ("content_warning", { $0.contentWarning = "cw" }),
+            ("url", { $0.url = "https://example.social/1" }), ("attachments", { $0.attachments = [Attachment(kind: "image")] }),
+            ("like_count", { $0.likeCount = 1 }), ("repost_count", { $0.repostCount = 1 }), ("reply_count", { $0.replyCount = 1 }),
+        ]
+        var columns = ColumnNames(), blank = Message.blank
+        blank.visitColumns(&columns)
+        #expect(changes.map(\.0) == Array(columns.names.dropFirst()))
+        for (column, change) in changes {
+            var changed = original
+            change(&changed)
+            let generation = try store.state().generation
+            try store.upsert(messages: [changed])
+            #expect(try store.state().generation > generation, "\(column)")
+            #expect(try store.message(id: "m1") == changed, "\(column)")
+            try store.upsert(messages: [original])
+        }
+    }
+
     @Test func aRefetchKeepsTheReadFlagUnlessToldToOverwrite() throws {
         let directory = TemporaryDirectory()
         let store = try Samples.store(in: directory)
