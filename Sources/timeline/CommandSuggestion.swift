@@ -21,7 +21,7 @@ enum CommandSuggestion {
             while let word = words.popFirst(), !word.hasPrefix("-") {
                 let subcommands = command.configuration.subcommands
                 if subcommands.isEmpty { return nil }  // arguments of a command, its help will say
-                guard let next = subcommands.first(where: { name(of: $0) == word }) else {
+                guard let next = subcommands.first(where: { Self.names(of: $0).contains(word) }) else {
                     return message(for: word, among: subcommands.map(name(of:)), under: command)
                 }
                 command = next
@@ -31,12 +31,18 @@ enum CommandSuggestion {
         // The root takes no arguments of its own, and neither does `show`, its default command:
         // a first word that is not a flag has to be a command.
         guard let word = words.first, !word.hasPrefix("-") else { return nil }
-        let names = command.configuration.subcommands.map(name(of:)) + ["help"]
+        // A command's aliases are commands too (`timeline like` is `timeline favourite`).
+        let names = command.configuration.subcommands.flatMap { Self.names(of: $0) } + ["help"]
         return names.contains(word) ? nil : message(for: word, among: names, under: command)
     }
 
     private static func name(of command: any ParsableCommand.Type) -> String {
         command.configuration.commandName ?? command._commandName
+    }
+
+    /// The command's name and its aliases.
+    private static func names(of command: any ParsableCommand.Type) -> [String] {
+        [name(of: command)] + command.configuration.aliases
     }
 
     private static func message(for word: String, among names: [String], under command: any ParsableCommand.Type) -> String {

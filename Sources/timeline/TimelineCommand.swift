@@ -29,6 +29,10 @@ struct TimelineCommand: ParsableCommand {
             CommandGroup(name: "Your accounts", subcommands: [
                 LoginCommand.self, SyncCommand.self, PostCommand.self, AccountsCommand.self, LogoutCommand.self, InitCommand.self,
             ]),
+            CommandGroup(name: "Acting on messages", subcommands: [
+                FavouriteCommand.self, UnfavouriteCommand.self, BoostCommand.self, UnboostCommand.self,
+                BookmarkCommand.self, UnbookmarkCommand.self, BookmarksCommand.self,
+            ]),
             CommandGroup(name: "Your data", subcommands: [
                 ImportCommand.self, ExportCommand.self, MarkReadCommand.self, DeleteCommand.self, UserCommand.self, PruneCommand.self,
             ]),

@@ -27,7 +27,10 @@ Endpoints (XRPC, under /xrpc/; the entryway serves the com.atproto.server ones a
   GET  com.atproto.identity.resolveHandle ?handle
   GET  app.bsky.actor.getProfile          ?actor (a handle or DID)
   POST com.atproto.repo.createRecord      {"repo", "collection": "app.bsky.feed.post", "record"}
-  POST com.atproto.repo.deleteRecord      {"repo", "collection": "app.bsky.feed.post", "rkey"}
+                                          or collection app.bsky.feed.like / app.bsky.feed.repost with
+                                          record {"subject": {"uri", "cid"}}: the post's count and its
+                                          `viewer.like` / `viewer.repost` (the record's URI) follow
+  POST com.atproto.repo.deleteRecord      {"repo", "collection", "rkey"} (post, like or repost)
 
 Control (no authentication; tests only; on both ports):
   GET  /_control/state      counts, seen_at, the records created, the session generation, every
@@ -35,6 +38,7 @@ Control (no authentication; tests only; on both ports):
   GET  /_control/requests   every XRPC request: method, nsid, query, has_authorization, body (JSON),
                             server ("entryway" or "pds")
   POST /_control/posts      {"count": N}: N new posts on top of the timeline
+  POST /_control/forget     {"uri"}: the post is gone (its author deleted it): getPosts leaves it out
   POST /_control/expire     every access token stops working (as two hours do)
   POST /_control/revoke     every token stops working (the app password was revoked)
   POST /_control/faults     [{"nsid": "…", "status": 429, "times": 1, "headers": {…}}]
@@ -140,6 +144,7 @@ class Data:
         self.faults = []
         self.created = []
         self.deleted = []          # URIs of records deleted (com.atproto.repo.deleteRecord)
+        self.interactions = {}     # like/repost record URI -> (post URI, viewer field, count field)
         self.seen_at = None
         self.rate_used = 0
         self.notifications = []
@@ -428,9 +433,36 @@ class Handler(BaseHTTPRequestHandler):
             self.data.seen_at = body.get("seenAt")
         self.send(200, {}, headers)
 
+    # collection -> (the post view's viewer field, its count field)
+    INTERACTIONS = {"app.bsky.feed.like": ("like", "likeCount"), "app.bsky.feed.repost": ("repost", "repostCount")}
+
+    def create_interaction(self, body, headers):
+        """A like or repost record: its subject must name a post by URI and the CID it has now
+        (an AppView would not count it otherwise); the post's viewer state and count follow."""
+        collection = body["collection"]
+        viewer_field, count_field = Handler.INTERACTIONS[collection]
+        subject = (body.get("record") or {}).get("subject") or {}
+        if body.get("repo") not in (ME, self.data.handle):
+            return self.error(400, "InvalidRequest", "repo must be the session's account")
+        with self.data.lock:
+            view = self.data.posts.get(subject.get("uri"))
+            if view is None or view["cid"] != subject.get("cid"):
+                return self.error(400, "InvalidRequest", "subject must name a post by uri and its cid")
+            key = tid(6_000_000 + len(self.data.created))
+            uri = "at://%s/%s/%s" % (ME, collection, key)
+            self.data.created.append({"uri": uri, "record": body.get("record")})
+            viewer = view.setdefault("viewer", {})
+            if viewer_field not in viewer:
+                view[count_field] = view.get(count_field, 0) + 1
+            viewer[viewer_field] = uri
+            self.data.interactions[uri] = (view["uri"], viewer_field, count_field)
+        self.send(200, {"uri": uri, "cid": cid(body.get("record"))}, headers)
+
     @authorized
     def create_record(self, query, body, headers):
         record = body.get("record") or {}
+        if body.get("collection") in Handler.INTERACTIONS:
+            return self.create_interaction(body, headers)
         if body.get("collection") != "app.bsky.feed.post" or not isinstance(record.get("text"), str):
             return self.error(400, "InvalidRequest", "only app.bsky.feed.post records with text are served here")
         if body.get("repo") not in (ME, self.data.handle):
@@ -451,14 +483,20 @@ class Handler(BaseHTTPRequestHandler):
     @authorized
     def delete_record(self, query, body, headers):
         """As a PDS does: deleting a record that is not there succeeds too."""
-        if body.get("collection") != "app.bsky.feed.post" or not isinstance(body.get("rkey"), str):
-            return self.error(400, "InvalidRequest", "only app.bsky.feed.post records are served here")
+        collection = body.get("collection")
+        if collection not in ("app.bsky.feed.post",) + tuple(Handler.INTERACTIONS) or not isinstance(body.get("rkey"), str):
+            return self.error(400, "InvalidRequest", "only post, like and repost records are served here")
         if body.get("repo") not in (ME, self.data.handle):
             return self.error(400, "InvalidRequest", "repo must be the session's account")
-        uri = "at://%s/app.bsky.feed.post/%s" % (ME, body["rkey"])
+        uri = "at://%s/%s/%s" % (ME, collection, body["rkey"])
         with self.data.lock:
             self.data.posts.pop(uri, None)
             self.data.deleted.append(uri)
+            interaction = self.data.interactions.pop(uri, None)
+            view = self.data.posts.get(interaction[0]) if interaction else None
+            if view is not None and view.get("viewer", {}).get(interaction[1]) == uri:
+                del view["viewer"][interaction[1]]
+                view[interaction[2]] = max(0, view.get(interaction[2], 0) - 1)
         self.send(200, {}, headers)
 
     # -- control -------------------------------------------------------------------------------
@@ -475,6 +513,9 @@ class Handler(BaseHTTPRequestHandler):
             elif path == "/_control/posts":
                 self.data.add_posts(int(body.get("count", 1)))
                 answer = {"posts": len(self.data.feed)}
+            elif path == "/_control/forget":
+                # Another account deleted its post: getPosts no longer returns it.
+                answer = {"forgotten": self.data.posts.pop(body.get("uri"), None) is not None}
             elif path == "/_control/expire":
                 self.data.access.clear()
                 answer = {}

@@ -144,6 +144,7 @@ class Data:
         self.tokens = {token: {"client_id": None, "scope": "read write"}} if token else {}
         self.revoked = []           # sha256 of revoked tokens
         self.idempotency = {}       # (token, key) -> status
+        self.bookmarks = []         # bookmarked statuses, newest bookmark first
         self.requests = []
         self.faults = []
         self.settings = {"rate_limit": 300, "rate_window": 300, "pkce": True, "marker_conflicts": 0,
@@ -319,6 +320,22 @@ class Data:
                 "X-RateLimit-Reset": iso(reset)}, self.rate_used > limit, reset
 
 
+def find_status(values, status_id):
+    """The status object with ID `status_id` anywhere inside `values` (a quote, a reblog)."""
+    for value in values:
+        if isinstance(value, dict):
+            if value.get("id") == status_id and "account" in value:
+                return value
+            found = find_status(value.values(), status_id)
+            if found is not None:
+                return found
+        elif isinstance(value, list):
+            found = find_status(value, status_id)
+            if found is not None:
+                return found
+    return None
+
+
 def page(items, query, default_limit, maximum_limit):
     """Mastodon's paging: newest first; max_id (older than), since_id (newer than, the newest
     ones), min_id (newer than, the ones just above it). IDs are compared here as the server's
@@ -485,6 +502,9 @@ class Handler(BaseHTTPRequestHandler):
             route = Handler.status_by_id
         if route is None and path.startswith("/api/v1/statuses/") and self.command == "DELETE":
             route = Handler.delete_status
+        if route is None and path.startswith("/api/v1/statuses/") and self.command == "POST" \
+                and path.rsplit("/", 1)[-1] in Handler.STATUS_ACTIONS:
+            route = Handler.status_action
         if route is None:
             return self.error(404, "Record not found")
         return route(self, path, query, body)
@@ -912,6 +932,60 @@ class Handler(BaseHTTPRequestHandler):
             self.data.broadcast("delete", status["id"])
         self.send(200, status, headers)
 
+    # action -> (flag, count field or None, value): what POST /api/v1/statuses/:id/ACTION sets.
+    STATUS_ACTIONS = {
+        "favourite": ("favourited", "favourites_count", True),
+        "unfavourite": ("favourited", "favourites_count", False),
+        "reblog": ("reblogged", "reblogs_count", True),
+        "unreblog": ("reblogged", "reblogs_count", False),
+        "bookmark": ("bookmarked", None, True),
+        "unbookmark": ("bookmarked", None, False),
+    }
+
+    @api
+    def status_action(self, path, query, body, headers):
+        """Favourite, reblog, bookmark and their undo, as Mastodon answers them: the status
+        (for a reblog, the new reblog wrapping it) with the token's flags and counts updated;
+        doing what is already done changes nothing; a status that is gone is 404. The flags
+        live in `self.data.flags`, one set per status, and every answer shows them."""
+        _, _, _, _, status_id, action = path.split("/", 5)
+        flag, count, value = Handler.STATUS_ACTIONS[action]
+        with self.data.lock:
+            # A status a notification is about, or one a status quotes, is known to the server too.
+            status = self.data.by_id.get(status_id) or find_status(
+                [n.get("status") for n in self.data.notifications] + self.data.statuses, status_id)
+            if status is None:
+                return self.error(404, "Record not found", headers)
+            if status.get("reblog"):
+                status = status["reblog"]
+            if bool(status.get(flag)) != value:
+                status[flag] = value
+                if count:
+                    status[count] = max(0, status.get(count, 0) + (1 if value else -1))
+            if flag == "bookmarked":
+                if value and status not in self.data.bookmarks:
+                    self.data.bookmarks.insert(0, status)
+                elif not value and status in self.data.bookmarks:
+                    self.data.bookmarks.remove(status)
+            answer = dict(status)
+            if action == "reblog":
+                wrapper_id, created_at = self.data.next_identity(newer=True)
+                answer = {"id": wrapper_id, "created_at": created_at, "account": self.data.me,
+                          "content": "", "reblog": status, "reblogged": True,
+                          "favourited": False, "bookmarked": False, "visibility": "public",
+                          "replies_count": 0, "reblogs_count": 0, "favourites_count": 0,
+                          "media_attachments": [], "mentions": [], "tags": [], "emojis": [],
+                          "spoiler_text": "", "sensitive": False, "uri": status.get("uri"), "url": None,
+                          "in_reply_to_id": None, "in_reply_to_account_id": None}
+        self.send(200, answer, headers)
+
+    @api
+    def bookmark_list(self, path, query, body, headers):
+        with self.data.lock:
+            result = page(self.data.bookmarks, query, 20, 40)
+        link = link_header(self.base_url(), path, query, result)
+        self.send(200, result, headers | ({"Link": link} if link else {}))
+
     def instance(self, path, query, body):
         base = self.base_url()
         streaming = ("wss://" if self.server.tls else "ws://") + base.split("://", 1)[1]
@@ -967,6 +1041,7 @@ ROUTES = {
     ("GET", "/api/v1/markers"): Handler.get_markers,
     ("POST", "/api/v1/markers"): Handler.set_markers,
     ("POST", "/api/v1/statuses"): Handler.post_status,
+    ("GET", "/api/v1/bookmarks"): Handler.bookmark_list,
     ("GET", "/api/v2/instance"): Handler.instance,
     ("GET", "/api/v1/streaming/user"): Handler.stream_user,
     ("GET", "/api/v1/streaming"): Handler.stream_user,

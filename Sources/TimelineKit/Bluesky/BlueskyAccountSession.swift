@@ -50,6 +50,16 @@ struct BlueskyAccountSession: AccountSession {
         try await blueskySync(store).deletePost(messageID)
     }
 
+    func act(_ action: MessageAction, on messageID: String, in store: TimelineStore) async throws -> MessageActionOutcome {
+        try await blueskySync(store).act(action, on: messageID)
+    }
+
+    /// Bluesky has no bookmarks in the API `timeline` uses (``SessionCapabilities/interactions``):
+    /// the caller refuses first; asked anyway, it says so rather than answer an empty list.
+    func bookmarks(limit: Int, in store: TimelineStore) async throws -> [String] {
+        throw ServerError.notSupported(url: account.server + " (bookmarks)", status: 501)
+    }
+
     func end() async -> SessionEnding {
         do {
             try await client.get().deleteSession()

@@ -21,7 +21,9 @@ extension Account.Network {
             claims: { address in address.lowercased().hasSuffix(".bsky.social") }),
         capabilities: SessionCapabilities(
             readMarker: false, notificationsSeen: true, postOptions: [],
-            postOptionsRefusal: "--cw, --visibility and --idempotency-key are for Mastodon accounts; a Bluesky post is public, and a retry of it never publishes twice anyway."),
+            postOptionsRefusal: "--cw, --visibility and --idempotency-key are for Mastodon accounts; a Bluesky post is public, and a retry of it never publishes twice anyway.",
+            interactions: [.favourite, .boost],
+            interactionsRefusal: "Bluesky keeps no bookmarks that another app can read or set (its API has likes and reposts only); bookmarks are for Mastodon accounts."),
         makeSession: { account, store, transport, policy, clock in
             BlueskyAccountSession(account: account, client: Result { () throws(AccountError) in
                 try store.blueskyClient(for: account, transport: transport, policy: policy, clock: clock)

@@ -346,7 +346,7 @@ public struct BrowseView: Sendable {
             let older = loaded.messages.filter { !inWindow.contains($0.id) && $0.cursor.precedesInTimeline(oldest) }
             if !older.isEmpty {
                 page = Self.merged(window, older: TimelinePage(messages: older, related: loaded.related, users: loaded.users,
-                                                               nextCursor: loaded.nextCursor))
+                                                               nextCursor: loaded.nextCursor, interactions: loaded.interactions))
             }
         }
         listings[0].replaceMessages(with: page)
@@ -368,7 +368,8 @@ public struct BrowseView: Sendable {
 
     /// The stored conversation asked for with `thread`, shown over the list; `q` goes back.
     public mutating func showThread(_ thread: TimelineThread, named name: String) {
-        let page = TimelinePage(messages: thread.entries.map(\.message), related: thread.page.related, users: thread.page.users)
+        let page = TimelinePage(messages: thread.entries.map(\.message), related: thread.page.related, users: thread.page.users,
+                                interactions: thread.page.interactions)
         var listing = BrowseListing(kind: .thread(of: name), page: page, depths: thread.entries.map(\.depth))
         listing.selected = thread.entries.firstIndex { $0.message.id == thread.focusID } ?? 0
         listings.append(listing)
@@ -446,7 +447,7 @@ public struct BrowseView: Sendable {
             // A conversation is asked for: its content warnings are open, as `thread` has them.
             options.revealsContentWarnings = true
             let single = TimelinePage(messages: [listing.page.messages[index]], related: listing.page.related,
-                                      users: listing.page.users)
+                                      users: listing.page.users, interactions: listing.page.interactions)
             var entry = TimelineRenderer(options: options).render(single, now: now, highlighting: search)[0]
             let indent = String(repeating: "  ", count: steps)
             entry.lines = entry.lines.map { indent + $0 }
@@ -549,7 +550,10 @@ public struct BrowseView: Sendable {
         for message in older.related where relatedIDs.insert(message.id).inserted { related.append(message) }
         var users = Dictionary(page.users.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for user in older.users where users[user.id] == nil { users[user.id] = user }
+        var interactions = Dictionary(page.interactions.map { ($0.messageID, $0) }, uniquingKeysWith: { first, _ in first })
+        for interaction in older.interactions where interactions[interaction.messageID] == nil { interactions[interaction.messageID] = interaction }
         return TimelinePage(messages: page.messages + older.messages, related: related,
-                            users: users.values.sorted { $0.id < $1.id }, nextCursor: older.nextCursor)
+                            users: users.values.sorted { $0.id < $1.id }, nextCursor: older.nextCursor,
+                            interactions: interactions.values.sorted { $0.messageID < $1.messageID })
     }
 }

@@ -55,6 +55,14 @@ struct MastodonAccountSession: AccountSession {
         try await mastodonSync(store).deleteStatus(messageID)
     }
 
+    func act(_ action: MessageAction, on messageID: String, in store: TimelineStore) async throws -> MessageActionOutcome {
+        try await mastodonSync(store).act(action, on: messageID)
+    }
+
+    func bookmarks(limit: Int, in store: TimelineStore) async throws -> [String] {
+        try await mastodonSync(store).bookmarks(limit: limit)
+    }
+
     /// Revokes the token when `timeline login` created it (the account keeps its OAuth
     /// application); a token made in the server's settings is revoked there.
     func end() async -> SessionEnding {

@@ -9,12 +9,22 @@ public struct TimelinePage: Sendable, Codable, Hashable {
     public var users: [User]
     /// Where the next (older) page starts, or `nil` when this page reached the oldest message.
     public var nextCursor: TimelineCursor?
+    /// What the person's accounts did to the page's messages (own and related) that have any
+    /// interaction (favourited, boosted, bookmarked), sorted by message ID.
+    public var interactions: [MessageInteraction]
 
-    public init(messages: [Message], related: [Message] = [], users: [User] = [], nextCursor: TimelineCursor? = nil) {
+    public init(messages: [Message], related: [Message] = [], users: [User] = [], nextCursor: TimelineCursor? = nil,
+                interactions: [MessageInteraction] = []) {
         self.messages = messages
         self.related = related
         self.users = users
         self.nextCursor = nextCursor
+        self.interactions = interactions
+    }
+
+    /// What the person's accounts did to the message `id`, `nil` when nothing.
+    public func interaction(of id: String) -> MessageInteraction? {
+        interactions.first { $0.messageID == id }
     }
 
     /// The first `count` messages, with everything needed to show them: a message they repost or
@@ -25,7 +35,7 @@ public struct TimelinePage: Sendable, Codable, Hashable {
         let originals = Self.originalIDs(shownWith: kept)
         let movedToRelated = messages.dropFirst(kept.count).filter { originals.contains($0.id) }
         return TimelinePage(messages: kept, related: related + movedToRelated, users: users,
-                            nextCursor: kept.last?.cursor)
+                            nextCursor: kept.last?.cursor, interactions: interactions)
     }
 
     /// The IDs of the messages that `messages` repost or quote and do not hold themselves: what a

@@ -87,6 +87,23 @@ public protocol AccountSession: Sendable {
     ///   server, the server's refusal (not yours).
     func deletePost(_ messageID: String, in store: TimelineStore) async throws
 
+    /// Favourites, boosts or bookmarks the stored message `messageID` at its server as the
+    /// account, or undoes it (``MessageAction``), and stores what the server then says of it: the
+    /// account's favourite, boost and bookmark (``TimelineStore/interaction(account:messageID:)``)
+    /// and the message's counts, so the next paint shows them. A repost is acted on through its
+    /// original. Doing what is already done changes nothing at the server and succeeds. An action
+    /// of a kind the network lacks (``SessionCapabilities/refusal(of:)``) is refused by the caller.
+    ///
+    /// - Throws: `ServerError.replyTargetElsewhere` when it is not a message of this account's
+    ///   network, `.rejected` with the server's reason (a deleted post: 404), `.store`; nothing
+    ///   is stored then.
+    func act(_ action: MessageAction, on messageID: String, in store: TimelineStore) async throws -> MessageActionOutcome
+
+    /// The account's bookmarks, newest first, at most `limit` of them, fetched from the server and
+    /// stored (the messages, and each one's bookmark); answers their stored IDs. A network without
+    /// bookmarks (``SessionCapabilities/interactions``) is refused by the caller.
+    func bookmarks(limit: Int, in store: TimelineStore) async throws -> [String]
+
     /// Ends the account's access at the server (logout): Mastodon revokes a token `login`
     /// created, Bluesky deletes the session. Never throws: a logout forgets the account
     /// whatever the server says; how it went is the answer.

@@ -28,14 +28,27 @@ public struct SessionCapabilities: Sendable, Hashable {
     /// Said when a draft uses a part the network lacks (it names the options as typed:
     /// `--cw, --visibility and --idempotency-key are for Mastodon accounts; …`).
     public var postOptionsRefusal: String
+    /// The actions of ``AccountSession/act(_:on:in:)`` this network has, by what they set
+    /// (favourite and boost are everywhere; bookmarks are Mastodon's in the API `timeline` uses).
+    public var interactions: Set<MessageInteraction.Kind>
+    /// Said when an action of a kind outside `interactions` is asked for, or the bookmarks.
+    public var interactionsRefusal: String
 
     /// What a network's sessions can do; `postOptionsRefusal` is said for a draft that sets an
-    /// option outside `postOptions`.
-    public init(readMarker: Bool, notificationsSeen: Bool, postOptions: PostOptions, postOptionsRefusal: String = "") {
+    /// option outside `postOptions`, `interactionsRefusal` for an action outside `interactions`.
+    public init(readMarker: Bool, notificationsSeen: Bool, postOptions: PostOptions, postOptionsRefusal: String = "",
+                interactions: Set<MessageInteraction.Kind> = Set(MessageInteraction.Kind.allCases), interactionsRefusal: String = "") {
         self.readMarker = readMarker
         self.notificationsSeen = notificationsSeen
         self.postOptions = postOptions
         self.postOptionsRefusal = postOptionsRefusal
+        self.interactions = interactions
+        self.interactionsRefusal = interactionsRefusal
+    }
+
+    /// Why `action` cannot be done on this network, or `nil` when it can.
+    public func refusal(of action: MessageAction) -> String? {
+        interactions.contains(action.kind) ? nil : interactionsRefusal
     }
 
     /// Why `draft` cannot be published as it is on this network, or `nil` when it can.

@@ -42,7 +42,7 @@ public struct TimelineChanges: Sendable, Hashable {
         let inserted = Set(self.inserted)
         return TimelinePage(messages: window.messages.filter { inserted.contains($0.id) },
                             related: window.related + window.messages.filter { !inserted.contains($0.id) },
-                            users: window.users)
+                            users: window.users, interactions: window.interactions)
     }
 
     /// Whether the total, unread or user counts differ from the snapshot's.
@@ -137,15 +137,20 @@ struct ShownContent: Hashable {
     var repostedAuthor: User?
     var quoted: Message?
     var quotedAuthor: User?
+    /// What the person's accounts did to the message and to what it reposts (`♥`, `⟲`, `🔖`).
+    var interaction: MessageInteraction?
+    var repostedInteraction: MessageInteraction?
 
     /// A page's messages and users by ID, for building `ShownContent` without rescanning.
     struct Index {
         let messages: [String: Message]
         let users: [String: User]
+        let interactions: [String: MessageInteraction]
 
         init(_ page: TimelinePage) {
             messages = page.messagesByID
             users = page.usersByID
+            interactions = Dictionary(page.interactions.map { ($0.messageID, $0) }, uniquingKeysWith: { first, _ in first })
         }
 
         func content(of id: String) -> ShownContent? {
@@ -159,7 +164,9 @@ struct ShownContent: Hashable {
                 reposted: reposted,
                 repostedAuthor: reposted.flatMap { users[$0.authorID] },
                 quoted: quoted,
-                quotedAuthor: quoted.flatMap { users[$0.authorID] })
+                quotedAuthor: quoted.flatMap { users[$0.authorID] },
+                interaction: interactions[id],
+                repostedInteraction: message.repostOfID.flatMap { interactions[$0] })
         }
     }
 }

@@ -21,14 +21,21 @@ public struct RenderSymbols: Sendable, Hashable {
     /// After the age of a Bluesky post, and of a Mastodon status, in a timeline mixing them.
     public var bluesky: String
     public var mastodon: String
+    /// After the counts, what one of the person's accounts did to the message (issue 27):
+    /// favourited (liked), boosted (reposted), bookmarked.
+    public var favourited: String
+    public var boosted: String
+    public var bookmarked: String
 
     public static let unicode = RenderSymbols(
         unread: "●", separator: " · ", repost: "⟲", reply: "↩", quote: "❝", attachment: "📎",
-        replies: "↩", reposts: "⟲", likes: "♥", bluesky: "🦋", mastodon: "🐘")
+        replies: "↩", reposts: "⟲", likes: "♥", bluesky: "🦋", mastodon: "🐘",
+        favourited: "♥ favourited", boosted: "⟲ boosted", bookmarked: "🔖 bookmarked")
 
     public static let ascii = RenderSymbols(
         unread: "*", separator: " - ", repost: "RT", reply: "<-", quote: ">", attachment: "[media]",
-        replies: "re", reposts: "rt", likes: "fav", bluesky: "bsky", mastodon: "masto")
+        replies: "re", reposts: "rt", likes: "fav", bluesky: "bsky", mastodon: "masto",
+        favourited: "[favourited]", boosted: "[boosted]", bookmarked: "[bookmarked]")
 
     /// The symbols a terminal with this environment shows, decided as the C library decides
     /// the character set: the first of `LC_ALL`, `LC_CTYPE` and `LANG` that is set and not

@@ -219,6 +219,11 @@ public struct TimelineRenderer: Sendable {
             author(id: message.authorID) ?? .unknown
         }
 
+        /// What the person's accounts did to message `id`: a page carries few, most none.
+        func interaction(of id: String) -> MessageInteraction? {
+            page.interactions.isEmpty ? nil : page.interaction(of: id)
+        }
+
         func author(id: String) -> Author? {
             userIndices[id].map { Author(page.users[$0], width: width) }
         }
@@ -572,10 +577,22 @@ public struct TimelineRenderer: Sendable {
         add(options.symbols.replies, message.replyCount)
         add(options.symbols.reposts, message.repostCount)
         add(options.symbols.likes, message.likeCount)
-        guard !spacious.isEmpty else { return nil }
+        // What the person did to it, after the counts (`♥ 13 · ♥ favourited`): shown even when
+        // the counts are not, as a server that keeps them private sends zeros.
+        var yours: [String] = []
+        if let interaction = context.interaction(of: message.id) {
+            if interaction.favourited { yours.append(options.symbols.favourited) }
+            if interaction.boosted { yours.append(options.symbols.boosted) }
+            if interaction.bookmarked { yours.append(options.symbols.bookmarked) }
+        }
+        guard !spacious.isEmpty || !yours.isEmpty else { return nil }
         // Symbols, digits, letters and spaces: one column per scalar.
         let fits = Self.indent.utf8.count + spacious.unicodeScalars.count <= context.width
-        return detailLine(fits ? spacious : compact, in: context)
+        var text = fits ? spacious : compact
+        if !yours.isEmpty {
+            text += (text.isEmpty ? "" : options.symbols.separator) + yours.joined(separator: "  ")
+        }
+        return detailLine(text, in: context)
     }
 
     /// A dim line of details under the header, indented and cut to the width.

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-// The snapshot's payload, format version 2 (`TimelineSnapshot.formatVersion`): each type's
+// The snapshot's payload, format version 3 (`TimelineSnapshot.formatVersion`): each type's
 // fields in the order they are written, read and stepped over, listed once here (see
 // `BinaryRecord`; `BinaryEncoder` has the bytes of each kind of field). The names are the
 // Codable keys, as errors report them; the lists follow the order of declaration.
@@ -49,6 +49,19 @@ extension TimelinePage: BinaryRecord {
         try visitor.visit(&related, "related")
         try visitor.visit(&users, "users")
         try visitor.visit(&nextCursor, "nextCursor")
+        // Format 3: what the person's accounts did to the page's messages.
+        try visitor.visit(&interactions, "interactions")
+    }
+}
+
+extension MessageInteraction: BinaryRecord {
+    static var blank: MessageInteraction { MessageInteraction(messageID: "") }
+
+    mutating func visitFields<Visitor: BinaryFieldVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
+        try visitor.visit(&messageID, "messageID")
+        try visitor.visit(&favourited, "favourited")
+        try visitor.visit(&boosted, "boosted")
+        try visitor.visit(&bookmarked, "bookmarked")
     }
 }
 

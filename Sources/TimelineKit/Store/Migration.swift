@@ -507,6 +507,25 @@ struct Migration: Sendable {
                     SELECT 'delete', seq, text || char(10, 10) FROM messages_unspaced WHERE seq = OLD.rowid;
             END;
             """#, changesTables: false),
+        // A new table only: no row is rewritten, it takes no time at any size, and the code of
+        // the version before reads and writes on without it (a page read from a database not
+        // migrated yet, one that cannot be written, carries no interactions). One table with
+        // its key as the only index: every schema object costs `show` its parse at each launch.
+        // Writing it moves the generation (`TimelineStore.setInteraction`), so a snapshot
+        // painted before a favourite is seen to be stale.
+        Migration(version: 10, name: "favourites, boosts and bookmarks per account", sql: #"""
+            -- What each logged-in account has done to a message at its server (issue 27):
+            -- favourited (liked), boosted (reposted), bookmarked, as the server last said.
+            -- `records` is a JSON object of the records that hold them where the network keeps
+            -- them as records (Bluesky: {"like": "at://…", "repost": "at://…"}): the undo deletes
+            -- that record. Keyed by message first: a page reads its messages' rows by key.
+            CREATE TABLE message_interactions (
+                message_id TEXT NOT NULL, account TEXT NOT NULL,
+                favourited INTEGER NOT NULL DEFAULT 0, boosted INTEGER NOT NULL DEFAULT 0,
+                bookmarked INTEGER NOT NULL DEFAULT 0, records TEXT,
+                PRIMARY KEY (message_id, account)
+            ) WITHOUT ROWID;
+            """#, changesTables: false),
     ]
 
     /// Whether a database at `version` still needs a migration that changes tables.

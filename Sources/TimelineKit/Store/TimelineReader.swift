@@ -76,7 +76,8 @@ struct TimelineReader {
             if let replyTo = message.replyToUserID { userIDs.insert(replyTo) }
         }
         let users = try self.users(ids: userIDs).sorted { $0.id < $1.id }
-        return TimelinePage(messages: messages, related: related, users: users, nextCursor: nextCursor)
+        let interactions = try self.interactions(ids: messages.map(\.id) + related.map(\.id))
+        return TimelinePage(messages: messages, related: related, users: users, nextCursor: nextCursor, interactions: interactions)
     }
 
     /// The stored messages among `ids`, in timeline order. IDs that are not stored are skipped.

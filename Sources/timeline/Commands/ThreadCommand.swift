@@ -64,7 +64,8 @@ struct ThreadCommand: ParsableCommand {
         }
         if json {
             for entry in thread.entries {
-                let page = TimelinePage(messages: [entry.message], related: thread.page.related, users: thread.page.users)
+                let page = TimelinePage(messages: [entry.message], related: thread.page.related, users: thread.page.users,
+                                        interactions: thread.page.interactions)
                 let line = JSONLinesShowOutput.lines(for: page).dropLast(2)  // "}\n"
                 Terminal.emit(line + ",\"depth\":\(entry.depth)}\n")
             }
@@ -85,7 +86,8 @@ struct ThreadCommand: ParsableCommand {
             let renderer = renderers[steps] ?? output.style.renderer(
                 columns: max(20, columns - indent.count), onTerminal: onTerminal, revealsContentWarnings: true)
             renderers[steps] = renderer
-            let page = TimelinePage(messages: [entry.message], related: thread.page.related, users: thread.page.users)
+            let page = TimelinePage(messages: [entry.message], related: thread.page.related, users: thread.page.users,
+                                    interactions: thread.page.interactions)
             let rendered = TimelineRenderer.text(of: renderer.render(page, now: now))
             if index > 0 { text += "\n" }
             for line in rendered.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {

@@ -79,7 +79,8 @@ final class ScreenBlock {
         printed = shown
         let page = changes.insertedPage
         var output = TimelineRenderer.text(of: renderer.render(
-            TimelinePage(messages: page.messages.reversed(), related: page.related, users: page.users), now: now))
+            TimelinePage(messages: page.messages.reversed(), related: page.related, users: page.users,
+                         interactions: page.interactions), now: now))
         var summary: [String] = []
         if changed > 0 { summary.append("\(changed) changed") }
         if removed > 0 { summary.append("\(removed) removed") }

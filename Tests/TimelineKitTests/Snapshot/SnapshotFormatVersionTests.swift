@@ -55,11 +55,24 @@ import Testing
         (snapshot.window.messages + snapshot.window.related).map(\.shortReference.text)
     }
 
+    /// The value in `Fixtures/snapshot-v3.snapshot`: version 2's, with what the person's
+    /// accounts did to three of its messages (one of them the related original), every flag set
+    /// and unset at least once.
+    static func version3Sample() -> TimelineSnapshot {
+        var snapshot = version2Sample()
+        snapshot.window.interactions = [
+            MessageInteraction(messageID: "117000000000000001", favourited: true),
+            MessageInteraction(messageID: "117000000000000004", boosted: true, bookmarked: true),
+            MessageInteraction(messageID: "r1", favourited: true, boosted: true, bookmarked: true),
+        ]
+        return snapshot
+    }
+
     /// Read by the whole-file path and by the preview path that `timeline show` takes.
-    @Test func aVersion2SnapshotFromTheFixturesReadsToTheValueItWasMadeFrom() throws {
-        let file = SnapshotFile(path: Fixtures.path("snapshot-v2.snapshot"))
-        let expected = Self.version2Sample()
-        #expect(try file.readHeader().formatVersion == 2)
+    @Test func aVersion3SnapshotFromTheFixturesReadsToTheValueItWasMadeFrom() throws {
+        let file = SnapshotFile(path: Fixtures.path("snapshot-v3.snapshot"))
+        let expected = Self.version3Sample()
+        #expect(try file.readHeader().formatVersion == 3)
         let read = try file.read()
         #expect(read == expected)
         #expect(Self.references(read) == Self.references(expected))
@@ -67,35 +80,36 @@ import Testing
         #expect(preview.head.messages == [expected.window.messages[0]])
         #expect(preview.head.messages.map(\.shortReference.text) == ["bfz"])
         #expect(preview.head.related.map(\.id) == ["r1", "117000000000000001"])
+        #expect(preview.head.interactions == expected.window.interactions)
         let completed = try preview.complete()
         #expect(completed == expected)
         #expect(Self.references(completed) == Self.references(expected))
     }
 
-    /// While version 2 is the current format, this library writes its payload byte for byte as
+    /// While version 3 is the current format, this library writes its payload byte for byte as
     /// the fixture holds it. (The payloads are compared, not the files: another liblz4 may
     /// compress the same bytes differently.)
-    @Test func theCurrentFormatWritesTheVersion2PayloadByteForByte() throws {
-        try #require(TimelineSnapshot.formatVersion == 2)
-        let file = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("snapshot-v2.snapshot"))))
+    @Test func theCurrentFormatWritesTheVersion3PayloadByteForByte() throws {
+        try #require(TimelineSnapshot.formatVersion == 3)
+        let file = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("snapshot-v3.snapshot"))))
         let (header, payloadOffset) = try SnapshotHeader.decode(file, path: "fixture")
         let payload = try LZ4Frame.decompress(file[payloadOffset...], maxContentSize: header.payloadLength)
-        #expect(BinaryEncoder().encode(Self.version2Sample()) == payload)
+        #expect(BinaryEncoder().encode(Self.version3Sample()) == payload)
         // And so does the file a store writes: the same header, and the same payload in its frame.
-        let written = try SnapshotFile.encode(Self.version2Sample())
+        let written = try SnapshotFile.encode(Self.version3Sample())
         let (writtenHeader, writtenOffset) = try SnapshotHeader.decode(written, path: "written")
         #expect(written[..<writtenOffset] == file[..<payloadOffset])
         #expect(try LZ4Frame.decompress(written[writtenOffset...], maxContentSize: writtenHeader.payloadLength) == payload)
     }
 
-    /// Version 1 (before short references) is no longer read: it is refused as an older
-    /// format, which `show` answers by painting from the database and writing a new snapshot.
-    @Test func aVersion1SnapshotIsRefusedAsAnOlderFormat() throws {
-        let file = SnapshotFile(path: Fixtures.path("snapshot-v1.snapshot"))
-        // The header's format version, little-endian at offset 16.
+    /// Versions 1 (before short references) and 2 (before interactions) are no longer read:
+    /// each is refused as an older format, which `show` answers by painting from the database
+    /// and writing a new snapshot.
+    @Test(arguments: [1, 2]) func anOlderSnapshotIsRefusedAsAnOlderFormat(version: Int) throws {
+        let file = SnapshotFile(path: Fixtures.path("snapshot-v\(version).snapshot"))
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file.path)))
-        #expect(Int(bytes[16]) | Int(bytes[17]) << 8 == 1)
-        #expect(throws: SnapshotError.unsupportedFormat(path: file.path, version: 1)) { try file.read() }
-        #expect(throws: SnapshotError.unsupportedFormat(path: file.path, version: 1)) { try file.readPreview(messages: 1) }
+        #expect(Int(bytes[16]) | Int(bytes[17]) << 8 == version)
+        #expect(throws: SnapshotError.unsupportedFormat(path: file.path, version: version)) { try file.read() }
+        #expect(throws: SnapshotError.unsupportedFormat(path: file.path, version: version)) { try file.readPreview(messages: 1) }
     }
 }

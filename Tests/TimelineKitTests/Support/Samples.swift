@@ -29,9 +29,15 @@ enum Samples {
 }
 
 extension Samples {
+    /// Migration 10 undone: no table of favourites, boosts and bookmarks.
+    static func undoMigration10(_ path: String) throws {
+        try SQLiteShell.run(path, "DROP TABLE IF EXISTS message_interactions; PRAGMA user_version = 9")
+    }
+
     /// Migration 9 undone: the search's generated column and row-by-row triggers of migration 4
     /// back in place of the view and its triggers.
     static func undoMigration9(_ path: String) throws {
+        try undoMigration10(path)
         let search = Migration.all[3].sql
         let column = try #require(search.range(of: "ALTER TABLE messages ADD COLUMN text_is_unspaced"))
         let columnEnd = try #require(search.range(of: ") VIRTUAL;", range: column.upperBound ..< search.endIndex))

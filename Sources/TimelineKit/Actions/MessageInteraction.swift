@@ -1,0 +1,49 @@
+/// What the person's accounts have done to one message: favourited (liked), boosted
+/// (reposted), bookmarked, as the servers last said or as an action here set it. A page
+/// (``TimelinePage/interactions``) carries one per message that has any, so that show, thread,
+/// search and browse paint `♥`/`⟲`/`🔖` beside the counts; the store keeps them per account
+/// (``TimelineStore/interactions(account:messageID:)``) and a page merges the accounts.
+public struct MessageInteraction: Sendable, Codable, Hashable {
+    /// One of the things a person can do to a message.
+    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
+        case favourite, boost, bookmark
+    }
+
+    /// The stored ID of the message.
+    public var messageID: String
+    /// Favourited (liked) by one of the accounts.
+    public var favourited: Bool
+    /// Boosted (reposted) by one of the accounts.
+    public var boosted: Bool
+    /// Bookmarked by one of the accounts.
+    public var bookmarked: Bool
+
+    /// A message's interactions, none set unless given.
+    public init(messageID: String, favourited: Bool = false, boosted: Bool = false, bookmarked: Bool = false) {
+        self.messageID = messageID
+        self.favourited = favourited
+        self.boosted = boosted
+        self.bookmarked = bookmarked
+    }
+
+    /// Whether `kind` is set.
+    public subscript(kind: Kind) -> Bool {
+        get {
+            switch kind {
+            case .favourite: favourited
+            case .boost: boosted
+            case .bookmark: bookmarked
+            }
+        }
+        set {
+            switch kind {
+            case .favourite: favourited = newValue
+            case .boost: boosted = newValue
+            case .bookmark: bookmarked = newValue
+            }
+        }
+    }
+
+    /// Whether nothing is set (such an interaction is not stored nor carried).
+    public var isEmpty: Bool { !favourited && !boosted && !bookmarked }
+}

@@ -1,0 +1,93 @@
+extension MastodonSync {
+    /// Favourites, reblogs or bookmarks the status `id` (a stored, namespaced ID; a reblog is
+    /// acted on through its original), or undoes it:
+    /// `POST /api/v1/statuses/:id/favourite|unfavourite|reblog|unreblog|bookmark|unbookmark`.
+    /// The server answers with the status as it now is (for a reblog, the new reblog wrapping
+    /// it): the status and its author are stored with their new counts, and the account's
+    /// `favourited`, `reblogged` and `bookmarked` flags as the answer says them, in one
+    /// transaction. The reblog itself is not stored: it is the account's own boost, which the
+    /// home timeline brings on its next sync. Mastodon answers an action already done with the
+    /// status as it is, so doing it twice is harmless.
+    ///
+    /// - Throws: `.replyTargetElsewhere` when `id` is not a status of this server, the client's
+    ///   errors (`.rejected` with status 404 for a status that is gone), `.store`.
+    public func act(_ action: MessageAction, on id: String) async throws(ServerError) -> MessageActionOutcome {
+        let stored = try storeCall { () throws(TimelineStoreError) in try store.message(id: id) }
+        let target = stored?.repostOfID ?? id
+        guard let serverID = namespace.serverID(of: target) else {
+            throw .replyTargetElsewhere(messageID: id, server: client.server.baseURL)
+        }
+        let url = client.server.url("/api/v1/statuses/" + FormEncoding.escape(serverID) + "/" + Self.endpoint(of: action))
+        let response = try await client.send(.post, url)
+        let body = try ServerResponseReader.body(of: response, from: url)
+        let (answeredID, timeline) = try Self.status(inBody: body, from: url, namespace: namespace)
+        // The flags of the status acted on: a reblog's answer wraps it in `reblog`.
+        let flags = try ServerResponseReader.read(body: body, from: url) { document throws(JSONLineFailure) in
+            var view = try JSONObjectView(document, path: "", expected: "a status object")
+            if let original = try view.object("reblog", expected: "a status object") { view = original }
+            return (favourited: try view.bool("favourited"), reblogged: try view.bool("reblogged"),
+                    bookmarked: try view.bool("bookmarked"))
+        }
+        // A reblog answers with the account's new reblog, which is not stored (see above).
+        let wrapperID = timeline.message(id: answeredID)?.repostOfID == nil ? nil : answeredID
+        var interaction = MessageInteraction(messageID: target)
+        try storeCall { () throws(TimelineStoreError) in
+            try store.storeWrite { transaction throws(TimelineStoreError) in
+                try transaction.upsert(users: timeline.users)
+                try transaction.upsert(messages: timeline.messages.filter { $0.id != wrapperID })
+                var current = try transaction.interaction(account: account, messageID: target).0
+                // What the server said, and where it said nothing (a server that leaves a flag
+                // out), what the action did.
+                current[action.kind] = action.sets
+                if let value = flags.favourited { current.favourited = value }
+                if let value = flags.reblogged { current.boosted = value }
+                if let value = flags.bookmarked { current.bookmarked = value }
+                for kind in MessageInteraction.Kind.allCases {
+                    try transaction.setInteraction(account: account, messageID: target, kind, on: current[kind])
+                }
+                interaction = current
+            }
+        }
+        return MessageActionOutcome(action: action, messageID: target, interaction: interaction)
+    }
+
+    /// The last path component of `action`'s endpoint.
+    static func endpoint(of action: MessageAction) -> String {
+        switch action {
+        case .favourite: "favourite"
+        case .unfavourite: "unfavourite"
+        case .boost: "reblog"
+        case .unboost: "unreblog"
+        case .bookmark: "bookmark"
+        case .unbookmark: "unbookmark"
+        }
+    }
+
+    /// The account's bookmarks (`GET /api/v1/bookmarks`), newest first, up to `limit` (pages
+    /// of at most 40, the next one below the `max_id` of the answer's `Link` header), stored
+    /// with their bookmark set. A status the server's page could not be read is left out.
+    public func bookmarks(limit: Int) async throws(ServerError) -> [String] {
+        var ids: [String] = []
+        var cursor: String?
+        while ids.count < limit {
+            var url = client.server.url("/api/v1/bookmarks?limit=\(min(limit - ids.count, 40))")
+            if let cursor { url += "&max_id=" + FormEncoding.escape(cursor) }
+            let response = try await client.send(.get, url)
+            let page = try FetchedPage.statuses(response, from: url, namespace: namespace, limit: limit - ids.count)
+            let stored = page.entryIDs.map(namespace.id)
+            try storeCall { () throws(TimelineStoreError) in
+                try store.storeWrite { transaction throws(TimelineStoreError) in
+                    try transaction.upsert(users: page.timeline.users)
+                    try transaction.upsert(messages: page.timeline.messages)
+                    for id in stored {
+                        try transaction.setInteraction(account: account, messageID: id, .bookmark, on: true)
+                    }
+                }
+            }
+            ids += stored
+            guard !page.isEmpty, let next = page.olderCursor, next != cursor else { break }
+            cursor = next
+        }
+        return ids
+    }
+}
