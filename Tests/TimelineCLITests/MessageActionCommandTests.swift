@@ -81,6 +81,27 @@ import Testing
         #expect(none.status == 0 && none.output.isEmpty, "\(none.output)")
     }
 
+    /// A favourite and a bookmark made in another app arrive with the next sync (the status's
+    /// `favourited`, `bookmarked`), and so does their undo.
+    @Test func mastodonStateMadeElsewhereArrivesWithTheNextSync() throws {
+        let server = try MastodonTestServer()
+        let home = try SyncCommandTests.loggedIn(to: server)
+        #expect(try home.timeline.run(["sync"]).status == 0)
+        let (ref, id) = try Self.someoneElses(home, on: server)
+        let serverID = String(id.split(separator: "/").last!)
+        for action in ["favourite", "bookmark"] { try server.act(action, on: serverID) }
+        #expect(try home.timeline.run(["sync"]).status == 0)
+        let entry = try Self.entry(home, ref: ref)
+        #expect(entry.contains("♥ favourited") && entry.contains("🔖 bookmarked") && !entry.contains("boosted"), "\(entry)")
+        // A sync that brings nothing new leaves the snapshot fresh.
+        #expect(try home.timeline.run(["sync"]).status == 0)
+        #expect(try home.timeline.run(["snapshot", "--check"]).status == 0)
+        for action in ["unfavourite", "unbookmark"] { try server.act(action, on: serverID) }
+        #expect(try home.timeline.run(["sync"]).status == 0)
+        #expect(!(try Self.entry(home, ref: ref)).contains("favourited"))
+        #expect(!(try Self.entry(home, ref: ref)).contains("bookmarked"))
+    }
+
     @Test func aMastodonPostDeletedAtTheServerIsRefusedWithTheReasonAndNothingChanges() throws {
         let server = try MastodonTestServer()
         let home = try SyncCommandTests.loggedIn(to: server)
@@ -170,5 +191,13 @@ extension MastodonTestServer {
         var request = URLRequest(url: URL(string: "\(baseURL)/api/v1/statuses/\(id)")!)
         request.setValue("Bearer \(Self.token)", forHTTPHeaderField: "Authorization")
         return try JSONSerialization.jsonObject(with: try Self.fetch(request)) as? [String: Any]
+    }
+
+    /// What another app of the account does: `POST /api/v1/statuses/:id/ACTION`.
+    func act(_ action: String, on id: String) throws {
+        var request = URLRequest(url: URL(string: "\(baseURL)/api/v1/statuses/\(id)/\(action)")!)
+        request.httpMethod = "POST"
+        request.setValue("Bearer \(Self.token)", forHTTPHeaderField: "Authorization")
+        _ = try Self.fetch(request)
     }
 }

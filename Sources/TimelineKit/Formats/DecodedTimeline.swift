@@ -13,9 +13,14 @@ public struct DecodedTimeline: Sendable, Equatable {
     /// The messages, in the order first met: originals before the reposts and quotes that
     /// embed them.
     public private(set) var messages: [Message] = []
+    /// What the account that fetched them has done to the messages, where the server says it
+    /// (Mastodon's `favourited`, `reblogged`, `bookmarked`; Bluesky's `viewer`): a sync stores
+    /// it for its account, an import of a file has no account to store it for.
+    public private(set) var interactions: [MessageInteraction] = []
 
     private var userIndex: [String: Int] = [:]
     private var messageIndex: [String: Int] = [:]
+    private var interactionIndex: [String: Int] = [:]
 
     public init() {}
 
@@ -41,6 +46,16 @@ public struct DecodedTimeline: Sendable, Equatable {
         }
     }
 
+    /// Adds what the fetching account did to a message, replacing what was added for it before.
+    public mutating func add(_ interaction: MessageInteraction) {
+        if let index = interactionIndex[interaction.messageID] {
+            interactions[index] = interaction
+        } else {
+            interactionIndex[interaction.messageID] = interactions.count
+            interactions.append(interaction)
+        }
+    }
+
     /// This timeline with the messages `isOwn` picks marked read: a synced account's own posts,
     /// which the person wrote and so has read.
     func markingRead(where isOwn: (Message) -> Bool) -> DecodedTimeline {
@@ -57,6 +72,7 @@ public struct DecodedTimeline: Sendable, Equatable {
     public mutating func add(contentsOf other: DecodedTimeline) {
         for user in other.users { add(user) }
         for message in other.messages { add(message) }
+        for interaction in other.interactions { add(interaction) }
     }
 
     /// The user with this ID, if added.

@@ -40,6 +40,37 @@ extension TimelineTransaction {
 }
 
 extension TimelineTransaction {
+    /// Sets `account`'s favourite, boost and bookmark of `interaction.messageID` to what the
+    /// server said (a sync's page: `DecodedTimeline/interactions`), records kept; moves the
+    /// generation only when that changed something, so a page the server sent as before
+    /// leaves the snapshot fresh.
+    public func replaceInteraction(account: String, _ interaction: MessageInteraction) throws(TimelineStoreError) {
+        try connection.reportingStoreErrors { () throws(SQLiteError) in
+            let statement = try connection.statement(interaction.isEmpty ? """
+                UPDATE message_interactions SET favourited = 0, boosted = 0, bookmarked = 0
+                WHERE message_id = ?1 AND account = ?2 AND (favourited OR boosted OR bookmarked)
+                """ : """
+                INSERT INTO message_interactions (message_id, account, favourited, boosted, bookmarked)
+                VALUES (?1, ?2, ?3, ?4, ?5)
+                ON CONFLICT (message_id, account) DO UPDATE SET
+                    favourited = excluded.favourited, boosted = excluded.boosted, bookmarked = excluded.bookmarked
+                WHERE favourited IS NOT excluded.favourited OR boosted IS NOT excluded.boosted
+                    OR bookmarked IS NOT excluded.bookmarked
+                """)
+            defer { statement.reset() }
+            try statement.bind(interaction.messageID, at: 1)
+            try statement.bind(account, at: 2)
+            if !interaction.isEmpty {
+                try statement.bind(interaction.favourited, at: 3)
+                try statement.bind(interaction.boosted, at: 4)
+                try statement.bind(interaction.bookmarked, at: 5)
+            }
+            try statement.run()
+            guard connection.changes > 0 else { return }
+            try connection.execute("UPDATE timeline_state SET generation = generation + 1 WHERE singleton = 1")
+        }
+    }
+
     /// What `account` has done to `messageID` as stored in this transaction, and its records.
     func interaction(account: String, messageID: String) throws(TimelineStoreError) -> (MessageInteraction, records: [String: String]) {
         try connection.reportingStoreErrors { () throws(SQLiteError) in

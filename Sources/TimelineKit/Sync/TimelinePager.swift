@@ -212,6 +212,9 @@ struct TimelinePager: Sendable {
         return try write(refreshingSnapshot: refreshingSnapshot) { transaction throws(TimelineStoreError) -> Progress in
             try transaction.upsert(users: prepared.users)
             try transaction.upsert(messages: prepared.messages)
+            for interaction in prepared.interactions {
+                try transaction.replaceInteraction(account: account, interaction)
+            }
             return try transaction.withSQLite { () throws(SQLiteError) -> Progress in
                 let ledger = ledger(transaction.connection, timeline)
                 let known = try ledger.positions(of: page.entryIDs)

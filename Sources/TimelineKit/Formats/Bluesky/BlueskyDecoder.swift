@@ -154,6 +154,11 @@ public struct BlueskyDecoder: TimelineDecoder {
             likeCount: try view.count("likeCount"),
             repostCount: try view.count("repostCount"),
             replyCount: try view.count("replyCount")))
+        // The account's like and repost, as the AppView tells the account that asked.
+        if let viewer = try? view.object("viewer", expected: "a viewer state object") {
+            timeline.add(MessageInteraction(messageID: uri, favourited: (try? viewer.string("like")) != nil,
+                                            boosted: (try? viewer.string("repost")) != nil))
+        }
         return uri
     }
 

@@ -156,6 +156,7 @@ public struct MastodonDecoder: TimelineDecoder {
                 replyCount: try view.count("replies_count")))
             return id
         }
+        try interaction(of: view, id: id, into: &timeline)
 
         let quoteOfID = try quote(of: view, into: &timeline)
         // Mastodon 4.3 sends HTML in `spoiler_text` (entities, markup); plain text passes
@@ -179,6 +180,15 @@ public struct MastodonDecoder: TimelineDecoder {
         timeline.add(author)
         timeline.add(message)
         return id
+    }
+
+    /// The token's `favourited`, `reblogged` and `bookmarked` of a status, where the server
+    /// sent them (a status fetched with a token; a file saved from elsewhere has none).
+    private func interaction(of view: JSONObjectView, id: String, into timeline: inout DecodedTimeline) throws(JSONLineFailure) {
+        let favourited = try view.bool("favourited"), reblogged = try view.bool("reblogged"), bookmarked = try view.bool("bookmarked")
+        guard favourited != nil || reblogged != nil || bookmarked != nil else { return }
+        timeline.add(MessageInteraction(messageID: id, favourited: favourited ?? false, boosted: reblogged ?? false,
+                                        bookmarked: bookmarked ?? false))
     }
 
     /// A status's text: its content as plain text, then its poll. Within the limits, or cut

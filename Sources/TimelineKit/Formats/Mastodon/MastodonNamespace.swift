@@ -46,6 +46,10 @@ public struct MastodonNamespace: Sendable, Hashable {
         for message in timeline.messages {
             result.add(apply(to: message))
         }
+        for var interaction in timeline.interactions {
+            interaction.messageID = id(interaction.messageID)
+            result.add(interaction)
+        }
         return result
     }
 
