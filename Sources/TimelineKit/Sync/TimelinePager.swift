@@ -115,7 +115,7 @@ struct TimelinePager: Sendable {
         case let (top?, .aboveTop):
             newest = try await fetch(.newest(limit: bounds.pageSize, above: top))
             // Fewer than asked, none cut: the server had no more above the stored top.
-            place = .newest(reachesTop: newest.answered.map { $0 < bounds.pageSize } ?? false)
+            place = .newest(reachesTop: Self.isShort(newest, asked: bounds.pageSize))
         case let (_?, .probe(limit)):
             let limit = min(bounds.pageSize, max(1, limit))
             newest = try await fetch(.newest(limit: limit, above: nil))
@@ -138,7 +138,7 @@ struct TimelinePager: Sendable {
             let page = try await fetch(.gap(gap, limit: limit))
             progress.note(page)
             if !growing { requests += 1 }
-            let reachesLower = bounds.catchUp == .aboveTop && gap.lowerID != nil && (page.answered.map { $0 < limit } ?? false)
+            let reachesLower = bounds.catchUp == .aboveTop && gap.lowerID != nil && Self.isShort(page, asked: limit)
             progress.add(try store(page, of: timeline, at: .gap(gap, reachesLower: reachesLower), depth: bounds.depth))
         }
         progress.gapsLeft = try read { connection throws(SQLiteError) in
@@ -272,6 +272,21 @@ struct TimelinePager: Sendable {
         }
         guard let marker = cursor.markerPosition, lowest <= marker else { return 0 }
         return try ledger.markHomeRead(from: lowest, through: min(highest, marker))
+    }
+
+    /// The page size every server speaking the Mastodon API gives when asked for more: the
+    /// API's default `limit`. A server may cap `limit` below what was asked (Mastodon's cap is
+    /// 40; others choose their own), so a page of 20 to 39 answered to `limit=40` may be a
+    /// capped page with more below it, not the end.
+    static let pageEveryServerGives = 20
+
+    /// Whether `page`, asked for with `limit` = `asked` above an entry the server was told
+    /// (`since_id`), holds everything above it: fewer entries than asked *and* fewer than
+    /// ``pageEveryServerGives``, so a server capping pages below the size asked is never taken
+    /// to have had no more (that would place the page right above the stored entry and lose what
+    /// lies between). A page of 20 to 39 new entries costs one request more, an empty page.
+    static func isShort(_ page: FetchedPage, asked: Int) -> Bool {
+        page.answered.map { $0 < min(asked, pageEveryServerGives) } ?? false
     }
 
     // MARK: Store access

@@ -93,6 +93,21 @@ import Testing
         #expect(try fixture.gaps().isEmpty)
     }
 
+    /// A server that caps pages at 20 whatever `limit` asks: 30 new statuses come as a page of
+    /// 20, which must not be taken for "no more above the stored top" (that would lose the 10
+    /// between); a page of 20 or more is followed below, and the rest arrives in the same sync.
+    @Test func aServerCappingPagesBelowTheLimitAskedLosesNothing() async throws {
+        let fixture = try await synced()
+        fixture.server.configure { $0.pageCap = 20 }
+        fixture.server.post(30)
+        for _ in 0 ..< 30 { fixture.server.notify("follow", actor: 4) }
+        let summary = try await fixture.run()
+        #expect(summary.newStatuses == 30 && summary.newNotifications == 30)
+        #expect(try fixture.homeIDs() == fixture.server.homeIDs)
+        #expect(try fixture.notificationIDs() == fixture.server.notificationIDs)
+        #expect(try fixture.gaps().isEmpty && fixture.gaps("notifications").isEmpty)
+    }
+
     /// A server that does not know `since_id` answers the plain newest page: what it holds of
     /// the stored entries places it, so nothing is lost, nothing is stored twice, and a gap is
     /// filled as before.

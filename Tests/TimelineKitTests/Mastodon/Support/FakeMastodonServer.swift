@@ -61,6 +61,9 @@ final class FakeMastodonServer: HTTPTransport, Sendable {
         /// Pages as a server that does not know `since_id` and `min_id` would: it answers the
         /// newest page below `max_id` whatever they say.
         var ignoresSinceID = false
+        /// The largest page the server gives, whatever `limit` asks (as servers capping below
+        /// Mastodon's 40 do); `nil`: the path's own maximum.
+        var pageCap: Int?
         var responseHeaders: [HTTPHeader] = []
         var postsByKey: [String: Int] = [:]
         var streaming: String? = "wss://streaming.social.example"
@@ -286,7 +289,7 @@ final class FakeMastodonServer: HTTPTransport, Sendable {
         _ entries: [(sequence: Int, index: Int)], query: [String: String], path: String, maximum: Int,
         state: inout State, render: (State, Int) -> String
     ) -> HTTPResponse {
-        let limit = min(Int(query["limit"] ?? "20") ?? 20, maximum)
+        let limit = min(Int(query["limit"] ?? "20") ?? 20, maximum, state.pageCap ?? .max)
         let sequenceOf = { (id: String) -> Int? in
             state.statuses.first { $0.id == id }?.sequence ?? state.notifications.first { $0.id == id }?.sequence
         }
