@@ -28,31 +28,27 @@ public struct DecodedTimeline: Sendable, Equatable {
     /// held to `UserLimits`.
     public mutating func add(_ user: User) {
         let user = UserLimits.applied(to: user)
-        if let index = userIndex[user.id] {
-            users[index] = user
-        } else {
-            userIndex[user.id] = users.count
-            users.append(user)
-        }
+        Self.replaceOrAppend(user, key: user.id, in: &users, index: &userIndex)
     }
 
     /// Adds `message`, replacing a message with the same ID added before.
     public mutating func add(_ message: Message) {
-        if let index = messageIndex[message.id] {
-            messages[index] = message
-        } else {
-            messageIndex[message.id] = messages.count
-            messages.append(message)
-        }
+        Self.replaceOrAppend(message, key: message.id, in: &messages, index: &messageIndex)
     }
 
     /// Adds what the fetching account did to a message, replacing what was added for it before.
     public mutating func add(_ interaction: MessageInteraction) {
-        if let index = interactionIndex[interaction.messageID] {
-            interactions[index] = interaction
+        Self.replaceOrAppend(interaction, key: interaction.messageID, in: &interactions, index: &interactionIndex)
+    }
+
+    /// Replaces the element `index` holds for `key`, or appends `value` and records where: the
+    /// one rule of every `add` (the last added wins, the first added keeps its place).
+    private static func replaceOrAppend<T>(_ value: T, key: String, in elements: inout [T], index: inout [String: Int]) {
+        if let position = index[key] {
+            elements[position] = value
         } else {
-            interactionIndex[interaction.messageID] = interactions.count
-            interactions.append(interaction)
+            index[key] = elements.count
+            elements.append(value)
         }
     }
 
