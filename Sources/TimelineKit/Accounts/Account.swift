@@ -31,9 +31,10 @@ public struct Account: Sendable, Equatable {
         /// A command run through `/bin/sh -c` whose first line of output is the token: a
         /// password manager (`pass show mastodon/alice`, `op read op://…`, `secret-tool lookup …`).
         case command(String)
-        /// A Bluesky session (its access and refresh tokens and PDS), stored in the accounts
-        /// file and replaced there each time it is refreshed.
-        case session(BlueskySession)
+        /// A session a password login opened (Bluesky's app password): its two tokens and where
+        /// requests go, stored in the accounts file and replaced there each time the network's
+        /// code renews it.
+        case session(RenewableSession)
     }
 
     /// An account with every part given (``MastodonAuthorization/account(for:named:client:secret:)``

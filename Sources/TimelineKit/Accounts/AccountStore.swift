@@ -340,7 +340,8 @@ private struct AccountsFileEntry {
     var clientSecret: String?
     var token: String?
     var tokenCommand: String?
-    /// Bluesky: the session's access token (`token` is then its refresh token) and the PDS.
+    /// A renewable session's access token (`token` is then its refresh token) and where its
+    /// requests go: `pds`, Bluesky's word, kept as the files already written spell it.
     var accessToken: String?
     var pds: String?
 
@@ -365,7 +366,7 @@ private struct AccountsFileEntry {
         case let .session(session):
             token = session.refreshToken.value
             accessToken = session.accessToken.value
-            pds = session.pds
+            pds = session.service
         }
     }
 
@@ -416,14 +417,15 @@ private struct AccountsFileEntry {
             throw problem("server: \(error)")
         }
         let secret: Account.Secret
-        if network == .bluesky {
+        if case .appPassword = network.login.kind {
             // A session: `token` is its refresh token, `access_token` its access token.
             guard let refresh = token.flatMap({ AccessToken($0) }), let access = accessToken.flatMap({ AccessToken($0) }) else {
-                throw problem("a bluesky account needs token and access_token (its session); log in again to write them")
+                throw problem("a \(network.rawValue) account needs token and access_token (its session); log in again to write them")
             }
-            guard accountID.hasPrefix("did:") else { throw problem("account_id of a bluesky account must be its DID") }
-            return Account(name: name, network: network, server: server, accountID: accountID, acct: acct, client: nil,
-                           secret: .session(BlueskySession(did: accountID, handle: acct, accessToken: access, refreshToken: refresh, pds: pds)))
+            let account = Account(name: name, network: network, server: server, accountID: accountID, acct: acct, client: nil,
+                                  secret: .session(RenewableSession(accessToken: access, refreshToken: refresh, service: pds)))
+            if let reason = network.storedAccountProblem(account) { throw problem(reason) }
+            return account
         }
         switch (token, tokenCommand) {
         case let (token?, nil):

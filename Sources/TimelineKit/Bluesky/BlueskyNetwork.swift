@@ -12,7 +12,7 @@ extension Account.Network {
                     let client = BlueskyClient(service: service, session: nil, transport: transport, policy: RequestPolicy(maximumAttempts: 1))
                     let session = try await client.createSession(identifier: identifier, password: password)
                     return Account(name: name ?? Account.defaultBlueskyName(handle: session.handle), network: .bluesky, server: service.baseURL,
-                                   accountID: session.did, acct: session.handle, client: nil, secret: .session(session))
+                                   accountID: session.did, acct: session.handle, client: nil, secret: .session(session.renewable))
                 })),
             phrase: "bluesky",
             missingAddress: "say which account: timeline login bluesky you.bsky.social",
@@ -38,5 +38,8 @@ extension Account.Network {
         },
         // A Bluesky session ends at the server on logout, as a revoked token does.
         endsAtServer: { _ in true },
-        storedSecret: { _, path in "bluesky, session in \(path)" })
+        storedSecret: { _, path in "bluesky, session in \(path)" },
+        storedAccountProblem: { account in
+            account.accountID.hasPrefix("did:") ? nil : "account_id of a bluesky account must be its DID"
+        })
 }

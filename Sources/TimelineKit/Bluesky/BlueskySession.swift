@@ -29,6 +29,12 @@ public struct BlueskySession: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "BlueskySession(\(did), @\(handle), tokens: …)" }
 
+    /// What the accounts file keeps of this session (the DID and handle are the account's own
+    /// ID and `acct`).
+    public var renewable: RenewableSession {
+        RenewableSession(accessToken: accessToken, refreshToken: refreshToken, service: pds)
+    }
+
     /// Reads the answer of `createSession` or `refreshSession`. The PDS is the DID document's
     /// `#atproto_pds` service, when it is an address `ServerAddress` accepts (`https://`, or
     /// `http://` to this machine); another is ignored and requests stay with the server logged in to.

@@ -31,9 +31,13 @@ extension Account {
         /// Where an account's secret is kept, said by `accounts` (given the accounts file's path);
         /// a token command is said the same way for every network.
         let storedSecret: @Sendable (Account, String) -> String
+        /// What is wrong with an account read from the accounts file, in the network's own terms
+        /// (a Bluesky account's ID must be a DID), or `nil`: the file's reader names the entry.
+        let storedAccountProblem: @Sendable (Account) -> String?
 
         /// A network: its word and name, its login and capabilities, and how its accounts'
-        /// sessions, user IDs, login commands, revocability and secrets are told. Only a
+        /// sessions, user IDs, login commands, revocability and secrets are told, and what makes a
+        /// stored account of it unusable. Only a
         /// network's own folder makes one; ``registered`` lists it.
         init(
             rawValue: String, displayName: String, defaultServer: String?, login: LoginMethod, capabilities: SessionCapabilities,
@@ -41,7 +45,8 @@ extension Account {
             ownUserID: @escaping @Sendable (Account) -> String,
             loginArguments: @escaping @Sendable (Account) -> [String],
             endsAtServer: @escaping @Sendable (Account) -> Bool,
-            storedSecret: @escaping @Sendable (Account, String) -> String
+            storedSecret: @escaping @Sendable (Account, String) -> String,
+            storedAccountProblem: @escaping @Sendable (Account) -> String? = { _ in nil }
         ) {
             self.rawValue = rawValue
             self.displayName = displayName
@@ -53,6 +58,7 @@ extension Account {
             self.loginArguments = loginArguments
             self.endsAtServer = endsAtServer
             self.storedSecret = storedSecret
+            self.storedAccountProblem = storedAccountProblem
         }
 
         /// The registered network whose word is `rawValue` (`mastodon`), if any.

@@ -156,7 +156,7 @@ import Testing
         let session = BlueskySession(did: "did:plc:alice", handle: "alice.test", accessToken: AccessToken("access-1")!,
                                      refreshToken: AccessToken("refresh-1")!, pds: "https://pds.example")
         let account = Account(name: "alice.test", network: .bluesky, server: "https://bsky.social", accountID: "did:plc:alice",
-                              acct: "alice.test", client: nil, secret: .session(session))
+                              acct: "alice.test", client: nil, secret: .session(session.renewable))
         try store.save(account)
         #expect(try store.accounts() == [account])
         #expect(try store.credentials(named: "alice.test").map(\.token.value) == ["access-1"])
@@ -171,6 +171,18 @@ import Testing
         #expect(unusable.map(\.name) == ["alice.test"])
         #expect(unusable.first?.reason.contains("log in again") == true)
         #expect(unusable.first?.reason.contains("refresh-1") == false)
+    }
+
+    @Test func aBlueskyEntryWhoseIDIsNoDIDIsRefusedInTheNetworksOwnWords() throws {
+        let directory = TemporaryDirectory()
+        let store = AccountStore(directory: directory.path)
+        let session = RenewableSession(accessToken: AccessToken("access-1")!, refreshToken: AccessToken("refresh-1")!, service: nil)
+        try store.save(Account(name: "alice.test", network: .bluesky, server: "https://bsky.social", accountID: "alice",
+                               acct: "alice.test", client: nil, secret: .session(session)))
+        #expect(try store.accounts().isEmpty)
+        let unusable = try store.unreadableEntries()
+        #expect(unusable.map(\.name) == ["alice.test"])
+        #expect(unusable.first?.reason.contains("account_id of a bluesky account must be its DID") == true)
     }
 
     @Test func theStandardDirectoryFollowsXDGThenHome() throws {

@@ -30,7 +30,7 @@ import Testing
         let bluesky = try accounts.session(for: Account(name: "alice.test", network: .bluesky, server: FakePDS.entryway, accountID: "did:plc:u0",
                                                        acct: "alice.test", client: nil,
                                                        secret: .session(BlueskySession(did: "did:plc:u0", handle: "alice.test", accessToken: AccessToken("a")!,
-                                                                                       refreshToken: AccessToken("r")!, pds: nil))),
+                                                                                       refreshToken: AccessToken("r")!, pds: nil).renewable)),
                                            transport: FakePDS())
         #expect(bluesky is BlueskyAccountSession)
         #expect(!bluesky.capabilities.readMarker)
