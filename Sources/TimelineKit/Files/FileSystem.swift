@@ -192,6 +192,34 @@ package enum FileSystem {
         try FileSystemError.naming("chmod", path) { () throws(Errno) in try file.setPermissions(permissions) }
     }
 
+    /// Creates a new directory only this user can enter (mode 0700, `mkdtemp`) in `$TMPDIR`
+    /// (else `/tmp`), named `prefix` and six random characters; answers its path. For a file
+    /// another program is given to edit: nobody else can read it or put a link in its place.
+    static func createPrivateTemporaryDirectory(prefix: String) throws(FileSystemError) -> String {
+        var base = getenv("TMPDIR").map { String(cString: $0) } ?? ""
+        if base.isEmpty || kind(at: base) != .directory { base = "/tmp" }
+        while base.count > 1, base.hasSuffix("/") { base.removeLast() }
+        var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
+        // In bounds: `utf8CString` is never empty (it ends with the NUL), so the base exists.
+        let made = template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!) }
+        guard made != nil else { throw .current("mkdtemp", path: base) }
+        // mkdtemp wrote the random characters in place; the path ends at the NUL.
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Writes `bytes` to a new file at `path` with exactly `permissions` (whatever the umask);
+    /// fails (EEXIST) when something is there already, a symbolic link included.
+    static func writeNewFile(_ path: String, _ bytes: [UInt8], permissions: mode_t) throws(FileSystemError) {
+        let file = try FileSystemError.naming("create", path) { () throws(Errno) in
+            try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions: permissions)
+        }
+        defer { file.close() }
+        try FileSystemError.naming("chmod", path) { () throws(Errno) in try file.setPermissions(permissions) }
+        try FileSystemError.naming("write", path) { () throws(Errno) in
+            try bytes.withUnsafeBytes { buffer in Result { () throws(Errno) in try file.writeAll(buffer) } }.get()
+        }
+    }
+
     /// Gives the complete file `temporaryPath` its real name `path`, unless something is already
     /// there (then it fails with EEXIST and leaves both as they are). A hard link makes the check
     /// and the naming one step; on a file system without hard links it checks, then renames.

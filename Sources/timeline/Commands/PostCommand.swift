@@ -26,8 +26,11 @@ struct PostCommand: ParsableCommand {
             and --idempotency-key are Mastodon's.
 
             The text is the argument; `-`, or no argument with standard input not a terminal, \
-            reads it from standard input (a trailing line break is dropped). An empty text is \
-            refused, never posted.
+            reads it from standard input (a trailing line break is dropped). With no argument at \
+            a terminal, your editor opens ($VISUAL, else $EDITOR, else vi), as `git commit` does, \
+            on a file that quotes the message replied to under lines starting with "# "; those \
+            lines are left out (a line starting with a #hashtag is kept). An empty text is \
+            refused, never posted (exit status 1 when the editor is left empty).
 
             Examples:
               timeline post "Shipping the new release today 🚀"
@@ -77,9 +80,11 @@ struct PostCommand: ParsableCommand {
     /// 500 characters by default), small enough that a wrong pipe is refused at once.
     static let standardInputLimit = 1 << 20
 
-    /// The text to post: the argument, or standard input for `-` (or no argument on a pipe).
-    /// What is only white space is refused: a person who meant to post something did not.
-    func resolvedText() throws(ExitCode) -> String {
+    /// The text to post as typed: the argument, or standard input for `-` (or no argument on a
+    /// pipe); `nil` when a person at the terminal gave none, who then writes it in the editor
+    /// (``DraftEditor``), once everything else is known to be right. What is only white space
+    /// is refused: a person who meant to post something did not.
+    func typedText() throws(ExitCode) -> String? {
         var resolved: String
         if let text, text != "-" {
             resolved = text
@@ -90,7 +95,7 @@ struct PostCommand: ParsableCommand {
             resolved = input
             while resolved.last?.isNewline == true { resolved.removeLast() }
         } else {
-            throw fail(ValidationError("give the text to post as an argument, or - to read it from standard input (echo hello | timeline post -)."))
+            return nil
         }
         if resolved.allSatisfy(\.isWhitespace) {
             throw fail(ValidationError("the text is empty, so nothing was posted\(text == nil || text == "-" ? " (standard input held none)" : "")."))
@@ -98,12 +103,28 @@ struct PostCommand: ParsableCommand {
         return resolved
     }
 
+    /// The text written in the editor for `purpose`, the help quoting `about` (a stored message).
+    static func editedText(_ purpose: DraftFile.Purpose, about id: String?, in store: TimelineStore?, text: String = "") throws(ExitCode) -> String {
+        var quoted: (handle: String, text: String)?
+        if let id, let store, let message = try? store.message(id: id) {
+            let shown = message.repostOfID.flatMap { try? store.message(id: $0) } ?? message
+            let handle = (try? store.users(ids: [shown.authorID]).first?.handle) ?? nil
+            quoted = (handle ?? shown.authorID, shown.text)
+        }
+        do throws(DraftEditor.Failure) {
+            return try DraftEditor.write(purpose, text: text, help: DraftFile.help(for: purpose, about: quoted))
+        } catch {
+            Terminal.emitError("timeline: \(error)\n")
+            throw ExitCode(ExitStatus.failure)
+        }
+    }
+
     func run() throws {
-        let text = try resolvedText()
+        let typed = try typedText()
         let accountStore = try reportingErrors { try AccountStore.standard() }
         let accounts = try reportingErrors { try accountStore.hasAccountsFile ? accountStore.accounts() : [] }
         if local || handle != nil || (accounts.isEmpty && account == nil) {
-            try postLocally(text)
+            try postLocally(typed)
             return
         }
         let target: Account
@@ -115,11 +136,12 @@ struct PostCommand: ParsableCommand {
             let names = accounts.map { TerminalText.line($0.name) }.joined(separator: ", ")
             throw fail(ValidationError("several accounts (\(names)): say which with --account NAME, or --local --as HANDLE."))
         }
-        var draft = PostDraft(text: text, contentWarning: cw, visibility: visibility, idempotencyKey: idempotencyKey,
+        var draft = PostDraft(text: typed ?? "", contentWarning: cw, visibility: visibility, idempotencyKey: idempotencyKey,
                               languages: PostDraft.languages(locale: Terminal.environment))
         if let refusal = target.network.capabilities.refusal(of: draft) { throw fail(ValidationError(refusal)) }
         let store = try location.openStore(create: true)
         draft.replyTo = try replyTo.map { reference throws(ExitCode) in try Self.storedID(for: reference, in: store) }
+        if typed == nil { draft.text = try Self.editedText(draft.replyTo == nil ? .post : .reply, about: draft.replyTo, in: store) }
         let message = try reportingErrors {
             let session = try accountStore.session(for: target, transport: CurlTransport())
             return try waitFor { [draft] () async throws -> Message in try await session.post(draft, in: store) }
@@ -140,7 +162,7 @@ struct PostCommand: ParsableCommand {
         }
     }
 
-    private func postLocally(_ text: String) throws(ExitCode) {
+    private func postLocally(_ typed: String?) throws(ExitCode) {
         guard let handle else {
             throw fail(ValidationError("a local post needs its author: --as HANDLE (or log in to an account: timeline login mastodon URL)."))
         }
@@ -155,6 +177,8 @@ struct PostCommand: ParsableCommand {
             }
             throw ExitCode(ExitStatus.dataError)
         }
+        let text: String
+        if let typed { text = typed } else { text = try Self.editedText(.post, about: nil, in: nil) }
         let message = try reportingErrors { try store.post(text, authorID: author.id) }
         report(message, handle: author.handle)
     }
