@@ -74,18 +74,21 @@ struct BrowseSession {
 
     // MARK: The loop
 
+    /// How long the loop sleeps without a database to watch (keys and signals wake it anyway).
+    static let idleMilliseconds: Int32 = 1_000
+
     private mutating func loop(signals: Int32) -> Ending {
         var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: BrowseTerminal.input, events: Int16(POLLIN), revents: 0)]
-        let notifications = store.flatMap { FollowLoop.watchWrites(to: $0.path) }
-        if let notifications { fds.append(pollfd(fd: notifications, events: Int16(POLLIN), revents: 0)) }
-        var settleUntil: UInt64 = 0
+        // The same wake-up as `show -f` and the library's `changes(since:)`.
+        var wake = store.map { DatabaseWriteWake(databasePath: $0.path, pollInterval: TimelineChangeWatcher.defaultPollInterval) }
+        if let notices = wake?.descriptor { fds.append(pollfd(fd: notices, events: Int16(POLLIN), revents: 0)) }
         var ageRefreshAt = FollowLoop.milliseconds() + FollowLoop.ageRefreshMilliseconds
         while true {
             for index in fds.indices { fds[index].revents = 0 }
             let timeout = decoder.isHoldingEscape ? BrowseRunner.escapeWaitMilliseconds
-                : notifications == nil ? FollowLoop.pollMilliseconds
-                : FollowLoop.milliseconds() < settleUntil ? FollowLoop.settlePollMilliseconds : FollowLoop.safetyPollMilliseconds
+                // Without a database there is nothing to check: wake for the ages only.
+                : wake?.timeoutMilliseconds() ?? Self.idleMilliseconds
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0, errno != EINTR {
                 return .failure("timeline: browse stopped: poll failed (\(String(cString: strerror(errno)))).\n", ExitStatus.failure)
@@ -121,10 +124,7 @@ struct BrowseSession {
                 }
                 if key == .control("l") { painted = [] }
             }
-            if let notifications, fds.count > 2, fds[2].revents & Int16(POLLIN) != 0 {
-                FollowLoop.discardEvents(notifications)
-                settleUntil = FollowLoop.milliseconds() + FollowLoop.settleMilliseconds
-            }
+            if wake?.isNotified == true, fds.count > 2, fds[2].revents & Int16(POLLIN) != 0 { wake?.noteWrite() }
             checkForChanges()
             if FollowLoop.milliseconds() >= ageRefreshAt {
                 ageRefreshAt = FollowLoop.milliseconds() + FollowLoop.ageRefreshMilliseconds

@@ -16,12 +16,12 @@ import TimelineKit
 /// process, until a signal or a closed pipe ends it.
 ///
 /// **No async machinery.** The loop is one thread blocked in `poll(2)` on the self-pipe of
-/// `FollowSignals`, on standard output (to see a reader close the pipe) and, on Linux, on an
-/// inotify descriptor watching the database and its WAL. Each wake-up asks the library's watcher,
-/// which reads one number from SQLite's shared memory when nothing was committed. With inotify an
-/// idle follower wakes once a second (a safety net) and, after a write, checks every 20 ms for a
-/// second, since the commit is published a little after the write that woke it; without inotify it
-/// checks every 100 ms. Plain `show` never gets here, so it pays nothing for any of this.
+/// `FollowSignals`, on standard output (to see a reader close the pipe) and, on Linux, on the
+/// library's notice of writes to the database and its WAL (`DatabaseWriteWake`, which also
+/// decides when to check: once a second when idle, every 20 ms for a second after a write, every
+/// 100 ms without notices; `TimelineStore.changes(since:)` uses the same). Each wake-up asks the
+/// library's watcher, which reads one number from SQLite's shared memory when nothing was
+/// committed. Plain `show` never gets here, so it pays nothing for any of this.
 ///
 /// **On a terminal** the block of messages stays live: while it fits the window (every line on
 /// the screen, one row each: no `--limit` larger than the window, no width wider than it), each
@@ -120,30 +120,16 @@ struct FollowLoop {
         }
     }
 
-    /// How often the watcher is asked without file notifications: `TimelineChangeWatcher`'s
-    /// default, 100 ms.
-    static let pollMilliseconds: Int32 = 100
-    /// With file notifications, how often it is asked anyway: a safety net for a write they
-    /// could miss (a file system that does not report, a database replaced under its name).
-    static let safetyPollMilliseconds: Int32 = 1_000
-    /// After a notification, how often and for how long it is asked: SQLite writes the WAL, then
-    /// syncs it, and only then publishes the commit in shared memory (which no notification
-    /// reports), so the commit becomes visible a little after the last write that woke us.
-    static let settlePollMilliseconds: Int32 = 20
-    static let settleMilliseconds: UInt64 = 1_000
-
     private mutating func loop(signals: Int32) -> Ending {
         var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)]
-        let notifications = Self.watchWrites(to: store.path)
-        if let notifications { fds.append(pollfd(fd: notifications, events: Int16(POLLIN), revents: 0)) }
-        var settleUntil: UInt64 = 0
+        var wake = DatabaseWriteWake(databasePath: store.path, pollInterval: TimelineChangeWatcher.defaultPollInterval)
+        if let notices = wake.descriptor { fds.append(pollfd(fd: notices, events: Int16(POLLIN), revents: 0)) }
         var relayoutAt: UInt64?
         var ageRefreshAt = Self.milliseconds() + Self.ageRefreshMilliseconds
         while true {
             for index in fds.indices { fds[index].revents = 0 }
-            let timeout = listingPending ? 0 : notifications == nil ? Self.pollMilliseconds
-                : Self.milliseconds() < settleUntil ? Self.settlePollMilliseconds : Self.safetyPollMilliseconds
+            let timeout = listingPending ? 0 : wake.timeoutMilliseconds()
             if poll(&fds, nfds_t(fds.count), timeout) < 0, errno != EINTR {
                 Terminal.emitError("timeline: stopped following: poll failed (\(String(cString: strerror(errno)))).\n")
                 return .failure(ExitStatus.failure)
@@ -167,10 +153,7 @@ struct FollowLoop {
             }
             // The reader of the pipe went away, or the terminal hung up without a SIGHUP.
             if fds[1].revents & Int16(POLLERR | POLLHUP) != 0 { return .outputClosed }
-            if let notifications, fds[2].revents & Int16(POLLIN) != 0 {
-                Self.discardEvents(notifications)
-                settleUntil = Self.milliseconds() + Self.settleMilliseconds
-            }
+            if wake.isNotified, fds[2].revents & Int16(POLLIN) != 0 { wake.noteWrite() }
 
             if let at = relayoutAt, Self.milliseconds() >= at {
                 relayoutAt = nil
@@ -253,32 +236,6 @@ struct FollowLoop {
             snapshotNoteShown = true
             Terminal.emitError("timeline: could not refresh the snapshot: \(error)\n")
         }
-    }
-
-    // MARK: File notifications
-
-    /// An inotify descriptor that becomes readable when the database or its write-ahead log is
-    /// written (every commit writes one of them, whoever makes it), so an idle follower sleeps a
-    /// whole second between checks instead of waking ten times. `nil` where there is no inotify
-    /// (macOS) or a file cannot be watched (say, the WAL of a database reached through a symlink
-    /// lives elsewhere): then the loop checks every 100 ms, which is just as correct.
-    static func watchWrites(to databasePath: String) -> Int32? {
-        #if os(Linux)
-        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard fd >= 0 else { return nil }
-        for path in [databasePath, databasePath + "-wal"] where inotify_add_watch(fd, path, UInt32(IN_MODIFY)) < 0 {
-            close(fd)
-            return nil
-        }
-        return fd
-        #else
-        return nil
-        #endif
-    }
-
-    static func discardEvents(_ fd: Int32) {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
     }
 
     static func milliseconds() -> UInt64 {

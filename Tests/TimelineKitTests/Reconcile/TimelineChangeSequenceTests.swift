@@ -105,6 +105,56 @@ struct TimelineChangeSequenceTests {
         #expect(changes.state.generation != changes.previousState.generation)
     }
 
+    #if os(Linux)
+    /// The wake-up `show -f` has: with inotify the iterator waits for the write itself, so a commit
+    /// arrives although the timer would not fire for half a minute (the deadline is 10 s).
+    @Test func aCommitWakesTheIteratorLongBeforeItsPollInterval() async throws {
+        let directory = TemporaryDirectory()
+        let store = try Samples.store(in: directory)
+        try store.upsert(messages: Samples.messages(1...5))
+        let other = try TimelineStore(path: store.path)
+
+        let changes = try await firstChanges(of: store.changes(since: try store.makeSnapshot(limit: 3), pollInterval: .seconds(30))) {
+            try other.upsert(messages: [Samples.message(9, text: "from the other store")])
+        }
+        #expect(try #require(changes).inserted == ["m9"])
+    }
+    #endif
+
+    @Test func withoutFileNoticesTheIteratorFindsACommitOnItsTimer() async throws {
+        let directory = TemporaryDirectory()
+        let store = try Samples.store(in: directory)
+        try store.upsert(messages: Samples.messages(1...5))
+        let other = try TimelineStore(path: store.path)
+        let sequence = TimelineChangeSequence(store: store, since: try store.makeSnapshot(limit: 3),
+                                              pollInterval: .milliseconds(50), notified: false)
+
+        let changes = try await firstChanges(of: sequence) {
+            try other.upsert(messages: [Samples.message(9, text: "from the other store")])
+        }
+        #expect(try #require(changes).inserted == ["m9"])
+    }
+
+    @Test func theWakeChecksOftenJustAfterAWriteAndSeldomOtherwise() throws {
+        let directory = TemporaryDirectory()
+        let store = try Samples.store(in: directory)
+        try store.upsert(messages: Samples.messages(1...2))
+        let timer = DatabaseWriteWake(databasePath: store.path, pollInterval: .milliseconds(100), notified: false)
+        #expect(!timer.isNotified)
+        #expect(timer.nextWait() == .milliseconds(100))
+        #expect(timer.timeoutMilliseconds() == 100)
+        #if os(Linux)
+        var wake = DatabaseWriteWake(databasePath: store.path, pollInterval: .milliseconds(100))
+        #expect(wake.isNotified)
+        #expect(wake.nextWait() == .seconds(1))
+        wake.noteWrite()
+        #expect(wake.nextWait() == .milliseconds(20))
+        #expect(wake.timeoutMilliseconds() == 20)
+        // A poll interval longer than the safety net is kept.
+        #expect(DatabaseWriteWake(databasePath: store.path, pollInterval: .seconds(30)).nextWait() == .seconds(30))
+        #endif
+    }
+
     @Test func cancellingTheIteratingTaskEndsTheSequence() async throws {
         let directory = TemporaryDirectory()
         let store = try Samples.store(in: directory)
