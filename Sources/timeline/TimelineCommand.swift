@@ -32,6 +32,7 @@ struct TimelineCommand: ParsableCommand {
             CommandGroup(name: "Acting on messages", subcommands: [
                 FavouriteCommand.self, UnfavouriteCommand.self, BoostCommand.self, UnboostCommand.self,
                 BookmarkCommand.self, UnbookmarkCommand.self, BookmarksCommand.self,
+                FollowAccountCommand.self, UnfollowAccountCommand.self, FollowingCommand.self,
             ]),
             CommandGroup(name: "Your data", subcommands: [
                 ImportCommand.self, ExportCommand.self, MarkReadCommand.self, DeleteCommand.self, UserCommand.self, PruneCommand.self,

@@ -30,7 +30,10 @@ Endpoints (XRPC, under /xrpc/; the entryway serves the com.atproto.server ones a
                                           or collection app.bsky.feed.like / app.bsky.feed.repost with
                                           record {"subject": {"uri", "cid"}}: the post's count and its
                                           `viewer.like` / `viewer.repost` (the record's URI) follow
-  POST com.atproto.repo.deleteRecord      {"repo", "collection", "rkey"} (post, like or repost)
+  POST com.atproto.repo.deleteRecord      {"repo", "collection", "rkey"} (post, like, repost or follow)
+                                          createRecord also takes app.bsky.graph.follow {"subject": DID}:
+                                          getProfile's `viewer.following` then names the record
+  GET  app.bsky.graph.getFollows          ?actor &limit &cursor: whom the account follows, newest first
 
 Control (no authentication; tests only; on both ports):
   GET  /_control/state      counts, seen_at, the records created, the session generation, every
@@ -145,6 +148,7 @@ class Data:
         self.created = []
         self.deleted = []          # URIs of records deleted (com.atproto.repo.deleteRecord)
         self.interactions = {}     # like/repost record URI -> (post URI, viewer field, count field)
+        self.follows = []          # [(subject DID, follow record URI)], newest follow first
         self.seen_at = None
         self.rate_used = 0
         self.notifications = []
@@ -422,10 +426,43 @@ class Handler(BaseHTTPRequestHandler):
         with self.data.lock:
             person = next((p for p in self.data.people + [self.data.me] if actor in (p["did"], p["handle"])), None)
             posts = sum(1 for item in self.data.feed if item["post"]["author"] is person)
+            record = next((uri for did, uri in self.data.follows if person is not None and did == person["did"]), None)
         if person is None:
             return self.error(400, "InvalidRequest", "Profile not found")
-        self.send(200, dict(person, followersCount=7, followsCount=5, postsCount=posts,
-                            indexedAt=iso(NEWEST_TIME - timedelta(days=30)), labels=[]), headers)
+        viewer = {"muted": False, "blockedBy": False}
+        if record:
+            viewer["following"] = record
+        self.send(200, dict(person, followersCount=7, followsCount=len(self.data.follows), postsCount=posts,
+                            indexedAt=iso(NEWEST_TIME - timedelta(days=30)), labels=[], viewer=viewer), headers)
+
+    @authorized
+    def get_follows(self, query, body, headers):
+        """The accounts an actor follows (only the session's account follows anyone here),
+        newest follow first, by cursor."""
+        actor = query.get("actor", [""])[0]
+        with self.data.lock:
+            me = actor in (ME, self.data.handle)
+            people = {p["did"]: p for p in self.data.people}
+            follows = [dict(people[did], viewer={"following": uri}) for did, uri in self.data.follows if did in people] if me else []
+            answer = page(follows, query, "follows")
+            answer["subject"] = self.data.me
+        self.send(200, answer, headers)
+
+    def create_follow(self, body, headers):
+        """A follow record: its subject is a DID (the AppView then shows it as the viewer's
+        `following`). Bluesky does not refuse a second record for the same subject: a client must
+        not make one, which `followed_twice` in the state counts."""
+        subject = (body.get("record") or {}).get("subject")
+        if body.get("repo") not in (ME, self.data.handle):
+            return self.error(400, "InvalidRequest", "repo must be the session's account")
+        if not isinstance(subject, str) or not subject.startswith("did:"):
+            return self.error(400, "InvalidRequest", "Invalid app.bsky.graph.follow record: subject must be a did")
+        with self.data.lock:
+            key = tid(7_000_000 + len(self.data.created))
+            uri = "at://%s/app.bsky.graph.follow/%s" % (ME, key)
+            self.data.created.append({"uri": uri, "record": body.get("record")})
+            self.data.follows.insert(0, (subject, uri))
+        self.send(200, {"uri": uri, "cid": cid(body.get("record"))}, headers)
 
     @authorized
     def update_seen(self, query, body, headers):
@@ -463,6 +500,8 @@ class Handler(BaseHTTPRequestHandler):
         record = body.get("record") or {}
         if body.get("collection") in Handler.INTERACTIONS:
             return self.create_interaction(body, headers)
+        if body.get("collection") == "app.bsky.graph.follow":
+            return self.create_follow(body, headers)
         if body.get("collection") != "app.bsky.feed.post" or not isinstance(record.get("text"), str):
             return self.error(400, "InvalidRequest", "only app.bsky.feed.post records with text are served here")
         if body.get("repo") not in (ME, self.data.handle):
@@ -484,13 +523,15 @@ class Handler(BaseHTTPRequestHandler):
     def delete_record(self, query, body, headers):
         """As a PDS does: deleting a record that is not there succeeds too."""
         collection = body.get("collection")
-        if collection not in ("app.bsky.feed.post",) + tuple(Handler.INTERACTIONS) or not isinstance(body.get("rkey"), str):
-            return self.error(400, "InvalidRequest", "only post, like and repost records are served here")
+        if collection not in ("app.bsky.feed.post", "app.bsky.graph.follow") + tuple(Handler.INTERACTIONS) \
+                or not isinstance(body.get("rkey"), str):
+            return self.error(400, "InvalidRequest", "only post, like, repost and follow records are served here")
         if body.get("repo") not in (ME, self.data.handle):
             return self.error(400, "InvalidRequest", "repo must be the session's account")
         uri = "at://%s/%s/%s" % (ME, collection, body["rkey"])
         with self.data.lock:
             self.data.posts.pop(uri, None)
+            self.data.follows = [(did, record) for did, record in self.data.follows if record != uri]
             self.data.deleted.append(uri)
             interaction = self.data.interactions.pop(uri, None)
             view = self.data.posts.get(interaction[0]) if interaction else None
@@ -507,7 +548,8 @@ class Handler(BaseHTTPRequestHandler):
                 answer = {"posts": len(self.data.feed), "generation": self.data.generation, "seen_at": self.data.seen_at,
                           "created": self.data.created, "deleted": self.data.deleted, "live_refresh_tokens": len(self.data.refresh),
                           "tokens": self.data.issued, "did": ME, "pds": self.server.pds_url,
-                          "people": [{"did": p["did"], "handle": p["handle"]} for p in self.data.people]}
+                          "people": [{"did": p["did"], "handle": p["handle"]} for p in self.data.people],
+                          "follows": [did for did, _ in self.data.follows]}
             elif path == "/_control/requests":
                 answer = self.data.requests
             elif path == "/_control/posts":
@@ -543,6 +585,7 @@ ROUTES = {
     ("POST", "com.atproto.repo.createRecord"): Handler.create_record,
     ("POST", "com.atproto.repo.deleteRecord"): Handler.delete_record,
     ("GET", "app.bsky.actor.getProfile"): Handler.get_profile,
+    ("GET", "app.bsky.graph.getFollows"): Handler.get_follows,
 }
 
 # What the entryway answers itself; everything else is the PDS's.

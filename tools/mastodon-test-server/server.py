@@ -145,6 +145,13 @@ class Data:
         self.revoked = []           # sha256 of revoked tokens
         self.idempotency = {}       # (token, key) -> status
         self.bookmarks = []         # bookmarked statuses, newest bookmark first
+        self.follows = []           # {"id": follow ID, "account": …}, newest follow first
+        self.follow_sequence = 0
+        # Accounts of other servers the server has not seen: lookup does not know them, a search
+        # with resolve=true fetches them (as Mastodon asks the handle's own server).
+        self.remote = {"faraway@remote.example": self.make_account("900", "faraway", "Far Away", domain="remote.example"),
+                       "hostile@remote.example": self.make_account("901", "hostile", "Evil\x1b[2J\x1b]0;pwned\x07 Name",
+                                                                   domain="remote.example")}
         self.requests = []
         self.faults = []
         self.settings = {"rate_limit": 300, "rate_window": 300, "pkce": True, "marker_conflicts": 0,
@@ -505,6 +512,11 @@ class Handler(BaseHTTPRequestHandler):
         if route is None and path.startswith("/api/v1/statuses/") and self.command == "POST" \
                 and path.rsplit("/", 1)[-1] in Handler.STATUS_ACTIONS:
             route = Handler.status_action
+        if route is None and path.startswith("/api/v1/accounts/") and self.command == "POST" \
+                and path.rsplit("/", 1)[-1] in ("follow", "unfollow"):
+            route = Handler.account_follow
+        if route is None and path.startswith("/api/v1/accounts/") and path.endswith("/following") and self.command == "GET":
+            route = Handler.account_following
         if route is None:
             return self.error(404, "Record not found")
         return route(self, path, query, body)
@@ -690,6 +702,8 @@ class Handler(BaseHTTPRequestHandler):
                           "status_ids": [status["id"] for status in data.statuses]}
             elif path == "/_control/requests":
                 result = data.requests
+            elif path == "/_control/follows":
+                result = [follow["account"]["acct"] for follow in data.follows]
             elif path == "/_control/settings":
                 data.settings.update(request)
                 result = data.settings
@@ -986,6 +1000,75 @@ class Handler(BaseHTTPRequestHandler):
         link = link_header(self.base_url(), path, query, result)
         self.send(200, result, headers | ({"Link": link} if link else {}))
 
+    # -- accounts: lookup, search, follow ---------------------------------------------------------
+
+    def known_accounts(self):
+        return [self.data.me] + self.data.people + [follow["account"] for follow in self.data.follows]
+
+    @api
+    def account_lookup(self, path, query, body, headers):
+        """Mastodon's lookup knows only the accounts the server has seen; `acct` may carry this
+        server's own domain."""
+        acct = query.get("acct", [""])[0].lstrip("@").lower()
+        if acct.endswith("@loopback.test"):
+            acct = acct[:-len("@loopback.test")]
+        with self.data.lock:
+            found = next((a for a in self.known_accounts() if a["acct"].lower() == acct), None)
+        if found is None:
+            return self.error(404, "Record not found", headers)
+        self.send(200, found, headers)
+
+    @api
+    def search(self, path, query, body, headers):
+        """`/api/v2/search` for accounts: names that contain the words, and with resolve=true an
+        account of another server the server fetches first."""
+        words = query.get("q", [""])[0].lstrip("@").lower()
+        resolve = query.get("resolve", ["false"])[0] == "true"
+        with self.data.lock:
+            accounts = [a for a in self.known_accounts() if words.split("@")[0] in a["acct"].lower()]
+            if resolve and words in self.data.remote and self.data.remote[words] not in accounts:
+                accounts.append(self.data.remote[words])
+        self.send(200, {"accounts": accounts[:5], "statuses": [], "hashtags": []}, headers)
+
+    @api
+    def account_follow(self, path, query, body, headers):
+        """Follow or unfollow: the relationship as it now is; user5 is locked (the follow is a
+        request until approved)."""
+        _, _, _, _, account_id, action = path.split("/", 5)
+        with self.data.lock:
+            account = next((a for a in self.known_accounts() + list(self.data.remote.values()) if a["id"] == account_id), None)
+            if account is None:
+                return self.error(404, "Record not found", headers)
+            if account is self.data.me:
+                return self.error(403, "This action is not allowed", headers)
+            followed = next((f for f in self.data.follows if f["account"]["id"] == account_id), None)
+            requested = False
+            if action == "follow" and followed is None:
+                if account["username"] == "user5":
+                    requested = True
+                else:
+                    self.data.follow_sequence += 1
+                    self.data.follows.insert(0, {"id": str(7000 + self.data.follow_sequence), "account": account})
+            elif action == "unfollow" and followed is not None:
+                self.data.follows.remove(followed)
+            following = any(f["account"]["id"] == account_id for f in self.data.follows)
+        self.send(200, {"id": account_id, "following": following, "showing_reblogs": following, "notifying": False,
+                        "followed_by": False, "blocking": False, "blocked_by": False, "muting": False,
+                        "muting_notifications": False, "requested": requested, "domain_blocking": False,
+                        "endorsed": False, "note": ""}, headers)
+
+    @api
+    def account_following(self, path, query, body, headers):
+        """The accounts an account follows, newest follow first, paged by the follows' own IDs
+        (the Link header's max_id is a follow's ID, not an account's), 40 by default, 80 at most."""
+        account_id = path.split("/")[4]
+        with self.data.lock:
+            follows = list(self.data.follows) if account_id == self.data.me["id"] else []
+            maximum = self.data.settings.get("following_page_size", 80)
+        chosen = page(follows, query, min(40, maximum), maximum)
+        link = link_header(self.base_url(), path, query, chosen)
+        self.send(200, [follow["account"] for follow in chosen], headers | ({"Link": link} if link else {}))
+
     def instance(self, path, query, body):
         base = self.base_url()
         streaming = ("wss://" if self.server.tls else "ws://") + base.split("://", 1)[1]
@@ -1042,6 +1125,8 @@ ROUTES = {
     ("POST", "/api/v1/markers"): Handler.set_markers,
     ("POST", "/api/v1/statuses"): Handler.post_status,
     ("GET", "/api/v1/bookmarks"): Handler.bookmark_list,
+    ("GET", "/api/v1/accounts/lookup"): Handler.account_lookup,
+    ("GET", "/api/v2/search"): Handler.search,
     ("GET", "/api/v2/instance"): Handler.instance,
     ("GET", "/api/v1/streaming/user"): Handler.stream_user,
     ("GET", "/api/v1/streaming"): Handler.stream_user,

@@ -60,6 +60,20 @@ struct BlueskyAccountSession: AccountSession {
         throw ServerError.notSupported(url: account.server + " (bookmarks)", status: 501)
     }
 
+    // MARK: Following accounts, server threads, tag and list timelines (issue 27)
+
+    func followableHandle(_ text: String) -> String? { BlueskySync.followableHandle(text) }
+
+    var handleForm: String { "name.bsky.social (a handle) or did:plc:…" }
+
+    func setFollowing(_ handle: String, _ following: Bool, in store: TimelineStore) async throws -> FollowOutcome {
+        try await blueskySync(store).setFollowing(handle, following)
+    }
+
+    func followedUsers(limit: Int, in store: TimelineStore) async throws -> [FollowedUser] {
+        try await blueskySync(store).followedUsers(limit: limit)
+    }
+
     func end() async -> SessionEnding {
         do {
             try await client.get().deleteSession()

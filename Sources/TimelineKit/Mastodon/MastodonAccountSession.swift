@@ -63,6 +63,20 @@ struct MastodonAccountSession: AccountSession {
         try await mastodonSync(store).bookmarks(limit: limit)
     }
 
+    // MARK: Following accounts, server threads, tag and list timelines (issue 27)
+
+    func followableHandle(_ text: String) -> String? { MastodonSync.followableHandle(text) }
+
+    var handleForm: String { "user (an account of your server) or user@server.example" }
+
+    func setFollowing(_ handle: String, _ following: Bool, in store: TimelineStore) async throws -> FollowOutcome {
+        try await mastodonSync(store).setFollowing(handle, following)
+    }
+
+    func followedUsers(limit: Int, in store: TimelineStore) async throws -> [FollowedUser] {
+        try await mastodonSync(store).followedUsers(limit: limit)
+    }
+
     /// Revokes the token when `timeline login` created it (the account keeps its OAuth
     /// application); a token made in the server's settings is revoked there.
     func end() async -> SessionEnding {

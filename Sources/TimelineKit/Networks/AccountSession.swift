@@ -104,6 +104,32 @@ public protocol AccountSession: Sendable {
     /// bookmarks (``SessionCapabilities/interactions``) is refused by the caller.
     func bookmarks(limit: Int, in store: TimelineStore) async throws -> [String]
 
+    // MARK: Following accounts, server threads, tag and list timelines (issue 27)
+
+    /// `text` as this network names an account to follow (`@alice@example.social` →
+    /// `alice@example.social`, `@Alice.bsky.social` → `alice.bsky.social`), or `nil` when it is
+    /// not one this network's handles can be (then say ``handleForm``). Nothing is sent.
+    func followableHandle(_ text: String) -> String?
+
+    /// How this network's handles are written, for the sentence that refuses one
+    /// (`alice (on your server) or alice@example.social`).
+    var handleForm: String { get }
+
+    /// Follows (`following` true) or unfollows the account `handle` (as ``followableHandle(_:)``
+    /// answered it) as this account, and says whom and how it now stands. Following someone
+    /// already followed, or unfollowing someone not followed, changes nothing and succeeds.
+    /// Nothing is written to `store`.
+    ///
+    /// - Throws: `ServerError.rejected` with status 404 naming the handle when the server knows
+    ///   no such account, the server's refusal (a blocked account), `.notSupported` where the
+    ///   server lacks the endpoint.
+    func setFollowing(_ handle: String, _ following: Bool, in store: TimelineStore) async throws -> FollowOutcome
+
+    /// The accounts this account follows, as the server lists them (newest follow first), at
+    /// most `limit` of them: pages are asked for until `limit` or the end. `store` is the
+    /// session's, as for every call; nothing is written to it.
+    func followedUsers(limit: Int, in store: TimelineStore) async throws -> [FollowedUser]
+
     /// Ends the account's access at the server (logout): Mastodon revokes a token `login`
     /// created, Bluesky deletes the session. Never throws: a logout forgets the account
     /// whatever the server says; how it went is the answer.
