@@ -17,13 +17,18 @@ public struct MessageInteraction: Sendable, Codable, Hashable {
     public var boosted: Bool
     /// Bookmarked by one of the accounts.
     public var bookmarked: Bool
+    /// Whether an action on the message waits for its server (``PendingAction``): the flags say
+    /// what it will make them, and the screen says it is not done yet.
+    public var pending: Bool
 
     /// A message's interactions, none set unless given.
-    public init(messageID: String, favourited: Bool = false, boosted: Bool = false, bookmarked: Bool = false) {
+    public init(messageID: String, favourited: Bool = false, boosted: Bool = false, bookmarked: Bool = false,
+                pending: Bool = false) {
         self.messageID = messageID
         self.favourited = favourited
         self.boosted = boosted
         self.bookmarked = bookmarked
+        self.pending = pending
     }
 
     /// Whether `kind` is set.
@@ -44,6 +49,6 @@ public struct MessageInteraction: Sendable, Codable, Hashable {
         }
     }
 
-    /// Whether nothing is set (such an interaction is not stored nor carried).
-    public var isEmpty: Bool { !favourited && !boosted && !bookmarked }
+    /// Whether nothing is set and nothing waits (such an interaction is not stored nor carried).
+    public var isEmpty: Bool { !favourited && !boosted && !bookmarked && !pending }
 }

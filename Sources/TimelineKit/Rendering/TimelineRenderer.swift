@@ -584,6 +584,8 @@ public struct TimelineRenderer: Sendable {
             if interaction.favourited { yours.append(options.symbols.favourited) }
             if interaction.boosted { yours.append(options.symbols.boosted) }
             if interaction.bookmarked { yours.append(options.symbols.bookmarked) }
+            // An action waiting for its server (offline): said, so the marks are not taken as done.
+            if interaction.pending { yours.append(options.symbols.pending) }
         }
         guard !spacious.isEmpty || !yours.isEmpty else { return nil }
         // Symbols, digits, letters and spaces: one column per scalar.

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-// The snapshot's payload, format version 3 (`TimelineSnapshot.formatVersion`): each type's
+// The snapshot's payload, format version 4 (`TimelineSnapshot.formatVersion`): each type's
 // fields in the order they are written, read and stepped over, listed once here (see
 // `BinaryRecord`; `BinaryEncoder` has the bytes of each kind of field). The names are the
 // Codable keys, as errors report them; the lists follow the order of declaration.
@@ -62,6 +62,8 @@ extension MessageInteraction: BinaryRecord {
         try visitor.visit(&favourited, "favourited")
         try visitor.visit(&boosted, "boosted")
         try visitor.visit(&bookmarked, "bookmarked")
+        // Format 4: an action on it waits for its server (`PendingAction`).
+        try visitor.visit(&pending, "pending")
     }
 }
 

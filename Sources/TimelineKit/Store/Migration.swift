@@ -526,6 +526,25 @@ struct Migration: Sendable {
                 PRIMARY KEY (message_id, account)
             ) WITHOUT ROWID;
             """#, changesTables: false),
+        // A new table only, as migration 10: no row rewritten, no time taken, and the code of
+        // the version before reads and writes on without it (it sends nothing that is queued).
+        // Empty but for actions whose server has not answered yet: `show` pays one look-up of an
+        // empty table when it builds a snapshot, nothing when it paints one.
+        Migration(version: 11, name: "actions waiting for their server", sql: #"""
+            -- Favourites, boosts and bookmarks (and their undo) written down before they are sent
+            -- and kept until the server answers (issue 27): an action whose server cannot be
+            -- reached waits here for the next sync, which sends them in `sequence` order. `key` is
+            -- chosen when the action is queued and sent with every try (Mastodon's
+            -- Idempotency-Key; Bluesky's record key); `attempts` counts the requests that left.
+            -- No AUTOINCREMENT (its sqlite_sequence would be one more object for every launch to
+            -- parse): a number is reused only once the queue above it is empty, and only live
+            -- rows are ordered by it.
+            CREATE TABLE pending_actions (
+                sequence INTEGER PRIMARY KEY,
+                account TEXT NOT NULL, message_id TEXT NOT NULL, action TEXT NOT NULL,
+                created_at INTEGER NOT NULL, key TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0
+            );
+            """#, changesTables: false),
     ]
 
     /// Whether a database at `version` still needs a migration that changes tables.

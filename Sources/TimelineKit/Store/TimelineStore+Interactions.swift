@@ -125,7 +125,18 @@ extension TimelineReader {
                                                  boosted: statement.bool(at: 2), bookmarked: statement.bool(at: 3))
             if !interaction.isEmpty { result.append(interaction) }
         }
-        return result
+        // The actions waiting for their server, in the order they will be sent, over what the
+        // servers said: the screen shows what the person asked for, marked as pending.
+        let pending = try pendingActions(on: ids)
+        guard !pending.isEmpty else { return result }
+        var byID = Dictionary(result.map { ($0.messageID, $0) }, uniquingKeysWith: { first, _ in first })
+        for (id, action) in pending {
+            var interaction = byID[id] ?? MessageInteraction(messageID: id)
+            interaction[action.kind] = action.sets
+            interaction.pending = true
+            byID[id] = interaction
+        }
+        return byID.values.sorted { $0.messageID < $1.messageID }
     }
 
     func interaction(account: String, messageID: String) throws(SQLiteError) -> (MessageInteraction, records: [String: String]) {

@@ -29,8 +29,14 @@ enum Samples {
 }
 
 extension Samples {
+    /// Migration 11 undone: no queue of actions waiting for their server.
+    static func undoMigration11(_ path: String) throws {
+        try SQLiteShell.run(path, "DROP TABLE IF EXISTS pending_actions; PRAGMA user_version = 10")
+    }
+
     /// Migration 10 undone: no table of favourites, boosts and bookmarks.
     static func undoMigration10(_ path: String) throws {
+        try undoMigration11(path)
         try SQLiteShell.run(path, "DROP TABLE IF EXISTS message_interactions; PRAGMA user_version = 9")
     }
 
