@@ -91,6 +91,7 @@ func exitStatus(for error: any Error) -> Int32 {
         case let .unreachable(transportError, _): error.isTemporary ? ExitStatus.busy : exitStatus(for: transportError)
         case let .store(storeError): exitStatus(for: storeError)
         case .rejected, .invalidResponse, .notSupported: ExitStatus.protocolError
+        case .serverLacks: ExitStatus.unavailable
         case .cancelled: ExitStatus.failure
         case .rateLimited, .timelineBeingRebuilt, .serverFailed, .markerConflict, .timeLimitReached: ExitStatus.busy
         }

@@ -42,6 +42,16 @@ struct JSONObjectWriter {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    mutating func add(_ key: String, _ values: [Int]) {
+        member(key)
+        bytes.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONLineEncoder.appendInteger(value, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     /// An object, built by its own writer.
     mutating func add(_ key: String, object: JSONObjectWriter) {
         member(key)

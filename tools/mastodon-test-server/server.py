@@ -19,6 +19,7 @@ import json
 import os
 import queue
 import random
+import re
 import secrets
 import socket
 import sys
@@ -505,8 +506,14 @@ class Handler(BaseHTTPRequestHandler):
         if self.missing_endpoint(path):
             return
         route = ROUTES.get((self.command, path))
+        if route is None and path.startswith("/api/v1/statuses/") and path.endswith("/source") and self.command == "GET":
+            route = Handler.status_source
         if route is None and path.startswith("/api/v1/statuses/") and self.command == "GET":
             route = Handler.status_by_id
+        if route is None and path.startswith("/api/v1/statuses/") and self.command == "PUT":
+            route = Handler.edit_status
+        if route is None and path.startswith("/api/v1/polls/") and path.endswith("/votes") and self.command == "POST":
+            route = Handler.vote
         if route is None and path.startswith("/api/v1/statuses/") and self.command == "DELETE":
             route = Handler.delete_status
         if route is None and path.startswith("/api/v1/statuses/") and self.command == "POST" \
@@ -725,6 +732,17 @@ class Handler(BaseHTTPRequestHandler):
                 status["content"] = "<p>%s</p>" % request.get("text", "edited")
                 data.broadcast("status.update", status)
                 result = status
+            elif path == "/_control/set_status":
+                # Sets fields of a status (a poll, media, a content warning); `mine` makes it the
+                # tester's own, to edit.
+                status = data.by_id.get(request.get("id"))
+                if status is None:
+                    return self.error(404, "no such status")
+                fields = dict(request.get("fields") or {})
+                if fields.pop("mine", False):
+                    status["account"] = data.me
+                status.update(fields)
+                result = status
             elif path == "/_control/delete":
                 status = data.by_id.pop(request.get("id"), None)
                 if status is None:
@@ -915,7 +933,7 @@ class Handler(BaseHTTPRequestHandler):
                            "spoiler_text": parameters.get("spoiler_text") or "",
                            "sensitive": bool(parameters.get("spoiler_text")),
                            "visibility": parameters.get("visibility") or "public",
-                           "in_reply_to_id": parameters.get("in_reply_to_id"),
+                           "in_reply_to_id": parameters.get("in_reply_to_id"), "source_text": text,
                            "replies_count": 0, "reblogs_count": 0, "favourites_count": 0,
                            "uri": "https://loopback.test/users/tester/statuses/%s" % status_id,
                            "url": "https://loopback.test/@tester/%s" % status_id})
@@ -931,6 +949,92 @@ class Handler(BaseHTTPRequestHandler):
         if status is None:
             return self.error(404, "Record not found", headers)
         self.send(200, status, headers)
+
+    @api
+    def status_source(self, path, query, body, headers):
+        """The text as its author wrote it (`GET /api/v1/statuses/:id/source`): the author's only."""
+        with self.data.lock:
+            status = self.data.by_id.get(path.split("/")[4])
+            if status is None or status["account"]["id"] != self.data.me["id"]:
+                return self.error(404, "Record not found", headers)
+            text = status.get("source_text")
+            if text is None:
+                text = html.unescape(re.sub(r"<[^>]*>", "", status.get("content") or ""))
+            result = {"id": status["id"], "text": text, "spoiler_text": status.get("spoiler_text") or ""}
+        self.send(200, result, headers)
+
+    @api
+    def edit_status(self, path, query, body, headers):
+        """`PUT /api/v1/statuses/:id` as Mastodon does it: the author's only; the text, content
+        warning, sensitivity, media and language become what the request holds (media it leaves
+        out are dropped, and so is a poll it leaves out); `edited_at` is set. The parameters are
+        recorded with the request (`json`), for the tests to read what was sent again."""
+        parameters = self.parameters(body)
+        if parameters is None:
+            return self.error(400, "unreadable body")
+        self.record["json"] = parameters
+        with self.data.lock:
+            status = self.data.by_id.get(path.rsplit("/", 1)[-1])
+            if status is None:
+                return self.error(404, "Record not found", headers)
+            if status["account"]["id"] != self.data.me["id"]:
+                return self.error(403, "This action is not allowed", headers)
+            text = parameters.get("status") or ""
+            if not text.strip():
+                return self.error(422, "Validation failed: Text can't be blank", headers)
+            known = {attachment["id"]: attachment for attachment in status.get("media_attachments") or []}
+            media_ids = parameters.get("media_ids") or []
+            if any(media_id not in known for media_id in media_ids):
+                return self.error(422, "Validation failed: media not found", headers)
+            status["media_attachments"] = [known[media_id] for media_id in media_ids]
+            status["content"] = "<p>%s</p>" % html.escape(text)
+            status["source_text"] = text
+            status["spoiler_text"] = parameters.get("spoiler_text") or ""
+            status["sensitive"] = bool(parameters.get("sensitive")) or bool(status["spoiler_text"])
+            if parameters.get("language"):
+                status["language"] = parameters["language"]
+            if "poll" not in parameters:
+                status["poll"] = None
+            status["edited_at"] = iso(datetime.now(timezone.utc))
+            self.data.broadcast("status.update", status)
+            answer = dict(status)
+        self.send(200, answer, headers)
+
+    @api
+    def vote(self, path, query, body, headers):
+        """`POST /api/v1/polls/:id/votes` with `choices` (indices): Mastodon's refusals for an
+        ended poll, a second vote, a choice out of range or several in a one-choice poll (422);
+        the poll answered with the counts, `voted` and `own_votes`."""
+        parameters = self.parameters(body)
+        if parameters is None:
+            return self.error(400, "unreadable body")
+        self.record["json"] = parameters
+        poll_id = path.split("/")[4]
+        with self.data.lock:
+            status = next((s for s in self.data.statuses if (s.get("poll") or {}).get("id") == poll_id), None)
+            if status is None:
+                return self.error(404, "Record not found", headers)
+            poll = status["poll"]
+            try:
+                choices = [int(choice) for choice in parameters.get("choices") or []]
+            except (TypeError, ValueError):
+                return self.error(422, "Validation failed: choices are numbers", headers)
+            if poll.get("expired"):
+                return self.error(422, "Validation failed: The poll has already ended", headers)
+            if poll.get("voted"):
+                return self.error(422, "Validation failed: You have already voted on this poll", headers)
+            if not choices or any(not 0 <= c < len(poll["options"]) for c in choices) \
+                    or (len(choices) > 1 and not poll.get("multiple")):
+                return self.error(422, "Validation failed: Choice is invalid", headers)
+            for choice in choices:
+                option = poll["options"][choice]
+                option["votes_count"] = (option.get("votes_count") or 0) + 1
+            poll["votes_count"] = poll.get("votes_count", 0) + len(choices)
+            poll["voters_count"] = (poll.get("voters_count") or 0) + 1
+            poll["voted"] = True
+            poll["own_votes"] = choices
+            answer = dict(poll)
+        self.send(200, answer, headers)
 
     @api
     def delete_status(self, path, query, body, headers):

@@ -74,6 +74,23 @@ struct BlueskyAccountSession: AccountSession {
         try await blueskySync(store).followedUsers(limit: limit)
     }
 
+    // MARK: Editing and polls (issue 27)
+
+    /// Bluesky posts cannot be edited (``SessionCapabilities/editRefusal``): the caller refuses
+    /// first; asked anyway, it says so rather than answer something.
+    func editableText(of messageID: String, in store: TimelineStore) async throws -> String {
+        throw ServerError.serverLacks(server: "Bluesky", feature: "editing a post")
+    }
+
+    func edit(_ messageID: String, text: String, in store: TimelineStore) async throws -> Message {
+        throw ServerError.serverLacks(server: "Bluesky", feature: "editing a post")
+    }
+
+    /// Bluesky posts have no polls (``SessionCapabilities/pollRefusal``).
+    func vote(in messageID: String, choices: [Int], in store: TimelineStore) async throws -> PollVote {
+        throw PostChangeRefusal.noPoll
+    }
+
     func end() async -> SessionEnding {
         do {
             try await client.get().deleteSession()

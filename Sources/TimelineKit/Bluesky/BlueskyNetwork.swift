@@ -23,7 +23,9 @@ extension Account.Network {
             readMarker: false, notificationsSeen: true, postOptions: [],
             postOptionsRefusal: "--cw, --visibility and --idempotency-key are for Mastodon accounts; a Bluesky post is public, and a retry of it never publishes twice anyway.",
             interactions: [.favourite, .boost],
-            interactionsRefusal: "Bluesky keeps no bookmarks that another app can read or set (its API has likes and reposts only); bookmarks are for Mastodon accounts."),
+            interactionsRefusal: "Bluesky keeps no bookmarks that another app can read or set (its API has likes and reposts only); bookmarks are for Mastodon accounts.",
+            editRefusal: "Bluesky posts cannot be edited (a post is a record its readers' apps keep as first published); delete it (timeline delete REF) and post it again.",
+            pollRefusal: "Bluesky posts have no polls, so there is nothing to vote in; polls are Mastodon's."),
         makeSession: { account, store, transport, policy, clock in
             BlueskyAccountSession(account: account, client: Result { () throws(AccountError) in
                 try store.blueskyClient(for: account, transport: transport, policy: policy, clock: clock)

@@ -77,6 +77,20 @@ struct MastodonAccountSession: AccountSession {
         try await mastodonSync(store).followedUsers(limit: limit)
     }
 
+    // MARK: Editing and polls (issue 27)
+
+    func editableText(of messageID: String, in store: TimelineStore) async throws -> String {
+        try await mastodonSync(store).editableText(of: messageID)
+    }
+
+    func edit(_ messageID: String, text: String, in store: TimelineStore) async throws -> Message {
+        try await mastodonSync(store).edit(messageID, text: text)
+    }
+
+    func vote(in messageID: String, choices: [Int], in store: TimelineStore) async throws -> PollVote {
+        try await mastodonSync(store).vote(in: messageID, choices: choices)
+    }
+
     /// Revokes the token when `timeline login` created it (the account keeps its OAuth
     /// application); a token made in the server's settings is revoked there.
     func end() async -> SessionEnding {

@@ -74,22 +74,7 @@ extension MastodonSync {
         let url = client.server.url("/api/v1/statuses")
         let response = try await client.send(.post, url, json: post.body(replyToServerID: replyTo),
                                              headers: [HTTPHeader(name: "Idempotency-Key", value: post.idempotencyKey)])
-        let (id, timeline) = try Self.status(in: response, from: url, namespace: namespace)
-        var stored = timeline
-        if var message = timeline.message(id: id) {
-            message.isRead = true
-            stored.add(message)
-        }
-        try storeCall { () throws(TimelineStoreError) in
-            try store.storeWrite { transaction throws(TimelineStoreError) in
-                try transaction.upsert(users: stored.users)
-                try transaction.upsert(messages: stored.messages)
-            }
-        }
-        guard let message = try storeCall({ () throws(TimelineStoreError) in try store.message(id: id) }) else {
-            throw .invalidResponse(url: url, problem: "the status it answered with was not stored.")
-        }
-        return message
+        return try storeOwn(try Self.status(in: response, from: url, namespace: namespace), from: url)
     }
 
     /// The server's ID of the status a reply answers.

@@ -67,6 +67,7 @@ extension ServerError {
         case let .markerConflict(url, attempts): .markerConflict(url: hide(url), attempts: attempts)
         case let .timeLimitReached(url, limit): .timeLimitReached(url: hide(url), limit: limit)
         case let .replyTargetElsewhere(messageID, server): .replyTargetElsewhere(messageID: hide(messageID), server: hide(server))
+        case let .serverLacks(server, feature): .serverLacks(server: hide(server), feature: feature)
         }
     }
 }

@@ -47,6 +47,9 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     case markerConflict(url: String, attempts: Int)
     /// A reply was asked to a message that did not come from this account's server.
     case replyTargetElsewhere(messageID: String, server: String)
+    /// The server does not offer what was asked (Mastodon's quote posts before its quotes API),
+    /// as it says of itself (`/api/v2/instance`): `feature` says what, `server` where.
+    case serverLacks(server: String, feature: String)
     /// The sync's time limit (``RequestPolicy/defaultSyncTimeLimit``, `sync --time-limit`) ran
     /// out: the server answered too slowly. What was fetched before is stored.
     case timeLimitReached(url: String, limit: Duration)
@@ -103,6 +106,8 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(url) sent an answer timeline cannot read: \(problem) Nothing from it was stored; if it happens again, the server may not speak its API as documented."
         case let .markerConflict(url, attempts):
             return "\(url): the read position changed on the server while it was being set (409 Conflict, \(Self.times(attempts))). Run sync again."
+        case let .serverLacks(server, feature):
+            return "\(server) does not support \(feature); nothing was sent."
         case let .replyTargetElsewhere(messageID, server):
             return "Message \(QuotedValue.quoted(messageID)) did not come from \(server), so it has no ID there to reply to. Reply to a message synced from \(server)."
         case let .timeLimitReached(url, limit):

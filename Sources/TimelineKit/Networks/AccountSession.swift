@@ -130,6 +130,39 @@ public protocol AccountSession: Sendable {
     /// session's, as for every call; nothing is written to it.
     func followedUsers(limit: Int, in store: TimelineStore) async throws -> [FollowedUser]
 
+    // MARK: Editing and polls (issue 27)
+
+    /// The text of the account's own post `messageID` (a stored ID) as its author wrote it, to
+    /// start an edit from: Mastodon's source (`GET /api/v1/statuses/:id/source`), not the HTML
+    /// made of it. A network whose posts cannot be edited (``SessionCapabilities/editRefusal``)
+    /// is refused by the caller first.
+    ///
+    /// - Throws: `ServerError.replyTargetElsewhere` when it is not a post of this account's
+    ///   server, `.rejected` with the server's reason (not yours: 403 or 404).
+    func editableText(of messageID: String, in store: TimelineStore) async throws -> String
+
+    /// Replaces the text of the account's own post `messageID` (a stored ID) at the server,
+    /// keeping everything else it has (content warning, media, language), and stores the
+    /// server's answer, edited (``Message/editedAt``), so the next paint marks it ` · edited`.
+    /// Refused by the caller first where ``SessionCapabilities/editRefusal`` says so.
+    ///
+    /// - Throws: `ServerError.replyTargetElsewhere` when it is not a post of this account's
+    ///   server, `.rejected` with the server's reason (not yours, too long), `.store`;
+    ///   ``PostChangeRefusal/editWouldResetPoll`` for a post with a poll, before any change.
+    func edit(_ messageID: String, text: String, in store: TimelineStore) async throws -> Message
+
+    /// Votes in the poll of the stored message `messageID` (a repost: of its original) for
+    /// `choices`, the options' positions counted from 0 in the order the poll lists them, and
+    /// stores the message again with the poll's new counts. The poll is read from the server
+    /// first (its ID, how many options, whether it takes several choices or has ended), so a
+    /// choice that is not there is refused before any vote. Refused by the caller first where
+    /// ``SessionCapabilities/pollRefusal`` says so.
+    ///
+    /// - Throws: ``PostChangeRefusal`` for a post without a poll, a poll that has ended or
+    ///   already has your vote, a choice that is not one of its options or several for a
+    ///   one-choice poll; `ServerError` otherwise.
+    func vote(in messageID: String, choices: [Int], in store: TimelineStore) async throws -> PollVote
+
     /// Ends the account's access at the server (logout): Mastodon revokes a token `login`
     /// created, Bluesky deletes the session. Never throws: a logout forgets the account
     /// whatever the server says; how it went is the answer.

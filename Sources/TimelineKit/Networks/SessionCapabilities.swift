@@ -34,16 +34,28 @@ public struct SessionCapabilities: Sendable, Hashable {
     /// Said when an action of a kind outside `interactions` is asked for, or the bookmarks.
     public var interactionsRefusal: String
 
+    // Editing and polls (issue 27): what `edit` and `vote` need, refused in the network's words.
+    /// Said when a post of this network is to be edited (``AccountSession/edit(_:text:in:)``),
+    /// `nil` where posts can be edited.
+    public var editRefusal: String?
+    /// Said when a vote in a poll is asked for (``AccountSession/vote(in:choices:in:)``), `nil`
+    /// where posts have polls.
+    public var pollRefusal: String?
+
     /// What a network's sessions can do; `postOptionsRefusal` is said for a draft that sets an
-    /// option outside `postOptions`, `interactionsRefusal` for an action outside `interactions`.
+    /// option outside `postOptions`, `interactionsRefusal` for an action outside `interactions`,
+    /// `editRefusal` for an edit and `pollRefusal` for a vote where the network has none.
     public init(readMarker: Bool, notificationsSeen: Bool, postOptions: PostOptions, postOptionsRefusal: String = "",
-                interactions: Set<MessageInteraction.Kind> = Set(MessageInteraction.Kind.allCases), interactionsRefusal: String = "") {
+                interactions: Set<MessageInteraction.Kind> = Set(MessageInteraction.Kind.allCases), interactionsRefusal: String = "",
+                editRefusal: String? = nil, pollRefusal: String? = nil) {
         self.readMarker = readMarker
         self.notificationsSeen = notificationsSeen
         self.postOptions = postOptions
         self.postOptionsRefusal = postOptionsRefusal
         self.interactions = interactions
         self.interactionsRefusal = interactionsRefusal
+        self.editRefusal = editRefusal
+        self.pollRefusal = pollRefusal
     }
 
     /// Why `action` cannot be done on this network, or `nil` when it can.

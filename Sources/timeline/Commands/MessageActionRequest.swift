@@ -43,28 +43,11 @@ struct MessageActionRequest {
 
     func run() throws(ExitCode) {
         let store = try location.openStore(create: false)
-        let ids: [String]
-        do throws(TimelineStoreError) {
-            ids = try store.resolveMessageReferences(references)
-        } catch {
-            if case let .unknownMessages(unknown, _) = error {
-                let named = unknown.map { "\"\(TerminalText.line($0))\"" }.joined(separator: ", ")
-                Terminal.emitError("timeline: no stored message is \(named) (a short reference as `show` paints it, a stored ID, the server's ID or the post's web address). Nothing was \(action.rawValue)d.\n")
-                throw ExitCode(ExitStatus.dataError)
-            }
-            throw fail(error)
-        }
-        let accountStore = try reportingErrors { try AccountStore.standard() }
-        let accounts = try reportingErrors { try accountStore.hasAccountsFile ? accountStore.accounts() : [] }
-        guard !accounts.isEmpty else {
-            Terminal.emitError("timeline: \(action.rawValue) is done at your server, and no account is logged in: timeline login mastodon example.social (or: login bluesky HANDLE).\n")
-            throw ExitCode(ExitStatus.usage)
-        }
-        let transport = CurlTransport()
-        let sessions = try reportingErrors { try accounts.map { try accountStore.session(for: $0, transport: transport) } }
+        let ids = try MessageSessions.resolve(references, in: store, verb: action.rawValue)
+        let sessions = try MessageSessions.open(account: account, verb: action.rawValue)
         var done = 0
         for (reference, id) in zip(references, ids) {
-            let session = try self.session(for: id, named: reference, among: sessions)
+            let session = try sessions.session(for: id, named: reference)
             if let refusal = session.capabilities.refusal(of: action) {
                 Terminal.emitError("timeline: \(refusal)\n")
                 throw ExitCode(ExitStatus.usage)
@@ -85,32 +68,6 @@ struct MessageActionRequest {
         }
     }
 
-    /// The session to act on `id` with: `--account`'s, or the one account whose server the
-    /// message came from.
-    private func session(for id: String, named reference: String, among sessions: [any AccountSession]) throws(ExitCode) -> any AccountSession {
-        let holding = sessions.filter { $0.holds(messageID: id) }
-        if let account {
-            guard let chosen = sessions.first(where: { $0.account.name == account }) else {
-                let names = sessions.map { TerminalText.line($0.account.name) }.joined(separator: ", ")
-                Terminal.emitError("timeline: no account is named \"\(TerminalText.line(account))\" (logged in: \(names)).\n")
-                throw ExitCode(ExitStatus.usage)
-            }
-            guard chosen.holds(messageID: id) else {
-                Terminal.emitError("timeline: \(TerminalText.line(reference)) did not come from \(TerminalText.line(chosen.account.name))'s server, so that account cannot \(action.rawValue) it there\(holding.isEmpty ? "" : " (\(holding.map { TerminalText.line($0.account.name) }.joined(separator: ", ")) can)"). Nothing was changed.\n")
-                throw ExitCode(ExitStatus.usage)
-            }
-            return chosen
-        }
-        if holding.count == 1 { return holding[0] }
-        if holding.isEmpty {
-            Terminal.emitError("timeline: \(TerminalText.line(reference)) (\(TerminalText.line(id))) did not come from the server of any logged-in account, so none can \(action.rawValue) it there (it was imported, or its account logged out). Nothing was changed.\n")
-        } else {
-            let names = holding.map { TerminalText.line($0.account.name) }.joined(separator: ", ")
-            Terminal.emitError("timeline: several accounts could \(action.rawValue) \(TerminalText.line(reference)) (\(names)): say which with --account NAME. Nothing was changed.\n")
-        }
-        throw ExitCode(ExitStatus.usage)
-    }
-
     private func report(_ outcome: MessageActionOutcome, reference: String, account: String, store: TimelineStore) throws(ExitCode) {
         if json {
             var object = JSONObjectWriter()
@@ -123,11 +80,6 @@ struct MessageActionRequest {
             Terminal.emit(object.finish() + "\n")
             return
         }
-        let message = try? store.message(id: outcome.messageID)
-        var named = message.map { $0.shortReference.isNone ? $0.id : $0.shortReference.text } ?? outcome.messageID
-        if let author = message.flatMap({ try? store.users(ids: [$0.authorID]).first }), !author.handle.isEmpty {
-            named += " by @" + author.handle
-        }
-        Terminal.emit("\(outcome.action.done) \(TerminalText.line(named)) as \(TerminalText.line(account)).\n")
+        Terminal.emit("\(outcome.action.done) \(MessageSessions.name(of: outcome.messageID, in: store)) as \(TerminalText.line(account)).\n")
     }
 }

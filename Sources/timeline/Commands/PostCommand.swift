@@ -83,8 +83,9 @@ struct PostCommand: ParsableCommand {
     /// The text to post as typed: the argument, or standard input for `-` (or no argument on a
     /// pipe); `nil` when a person at the terminal gave none, who then writes it in the editor
     /// (``DraftEditor``), once everything else is known to be right. What is only white space
-    /// is refused: a person who meant to post something did not.
-    func typedText() throws(ExitCode) -> String? {
+    /// is refused: a person who meant to post something did not. `edit` reads its text so too
+    /// (`done` is then "changed").
+    static func typedText(_ text: String?, done: String = "posted") throws(ExitCode) -> String? {
         var resolved: String
         if let text, text != "-" {
             resolved = text
@@ -98,7 +99,7 @@ struct PostCommand: ParsableCommand {
             return nil
         }
         if resolved.allSatisfy(\.isWhitespace) {
-            throw fail(ValidationError("the text is empty, so nothing was posted\(text == nil || text == "-" ? " (standard input held none)" : "")."))
+            throw fail(ValidationError("the text is empty, so nothing was \(done)\(text == nil || text == "-" ? " (standard input held none)" : "")."))
         }
         return resolved
     }
@@ -120,7 +121,7 @@ struct PostCommand: ParsableCommand {
     }
 
     func run() throws {
-        let typed = try typedText()
+        let typed = try Self.typedText(text)
         let accountStore = try reportingErrors { try AccountStore.standard() }
         let accounts = try reportingErrors { try accountStore.hasAccountsFile ? accountStore.accounts() : [] }
         if local || handle != nil || (accounts.isEmpty && account == nil) {

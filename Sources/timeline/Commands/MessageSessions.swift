@@ -1,0 +1,78 @@
+import ArgumentParser
+import TimelineKit
+
+/// The logged-in accounts' sessions, and which one acts on a stored message: `--account`'s, or
+/// the one account whose server the message came from (``AccountSession/holds(messageID:)``).
+/// What every command acting on a message at its server shares (`favourite` and the other
+/// actions, `edit`, `vote`); `verb` says what it does, for the refusals.
+struct MessageSessions {
+    let sessions: [any AccountSession]
+    /// `--account`, when given.
+    let account: String?
+    let verb: String
+
+    /// Every logged-in account's session; refused (64) when none is logged in.
+    static func open(account: String?, verb: String) throws(ExitCode) -> MessageSessions {
+        let accountStore = try reportingErrors { try AccountStore.standard() }
+        let accounts = try reportingErrors { try accountStore.hasAccountsFile ? accountStore.accounts() : [] }
+        guard !accounts.isEmpty else {
+            Terminal.emitError("timeline: \(verb) is done at your server, and no account is logged in: timeline login mastodon example.social (or: login bluesky HANDLE).\n")
+            throw ExitCode(ExitStatus.usage)
+        }
+        let transport = CurlTransport()
+        let sessions = try reportingErrors { try accounts.map { try accountStore.session(for: $0, transport: transport) } }
+        return MessageSessions(sessions: sessions, account: account, verb: verb)
+    }
+
+    /// The stored IDs of the messages `references` name, in order; refused (65) naming those that
+    /// name none, with nothing done.
+    static func resolve(_ references: [String], in store: TimelineStore, verb: String) throws(ExitCode) -> [String] {
+        do throws(TimelineStoreError) {
+            return try store.resolveMessageReferences(references)
+        } catch {
+            if case let .unknownMessages(unknown, _) = error {
+                let named = unknown.map { "\"\(TerminalText.line($0))\"" }.joined(separator: ", ")
+                Terminal.emitError("timeline: no stored message is \(named) (a short reference as `show` paints it, a stored ID, the server's ID or the post's web address). Nothing was sent to a server.\n")
+                throw ExitCode(ExitStatus.dataError)
+            }
+            throw fail(error)
+        }
+    }
+
+    /// The session to act on `id` with: `--account`'s, or the one account whose server the
+    /// message came from.
+    func session(for id: String, named reference: String) throws(ExitCode) -> any AccountSession {
+        let holding = sessions.filter { $0.holds(messageID: id) }
+        if let account {
+            guard let chosen = sessions.first(where: { $0.account.name == account }) else {
+                let names = sessions.map { TerminalText.line($0.account.name) }.joined(separator: ", ")
+                Terminal.emitError("timeline: no account is named \"\(TerminalText.line(account))\" (logged in: \(names)).\n")
+                throw ExitCode(ExitStatus.usage)
+            }
+            guard chosen.holds(messageID: id) else {
+                Terminal.emitError("timeline: \(TerminalText.line(reference)) did not come from \(TerminalText.line(chosen.account.name))'s server, so that account cannot \(verb) it there\(holding.isEmpty ? "" : " (\(holding.map { TerminalText.line($0.account.name) }.joined(separator: ", ")) can)"). Nothing was changed.\n")
+                throw ExitCode(ExitStatus.usage)
+            }
+            return chosen
+        }
+        if holding.count == 1 { return holding[0] }
+        if holding.isEmpty {
+            Terminal.emitError("timeline: \(TerminalText.line(reference)) (\(TerminalText.line(id))) did not come from the server of any logged-in account, so none can \(verb) it there (it was imported, or its account logged out). Nothing was changed.\n")
+        } else {
+            let names = holding.map { TerminalText.line($0.account.name) }.joined(separator: ", ")
+            Terminal.emitError("timeline: several accounts could \(verb) \(TerminalText.line(reference)) (\(names)): say which with --account NAME. Nothing was changed.\n")
+        }
+        throw ExitCode(ExitStatus.usage)
+    }
+
+    /// The words naming a stored message for a person: its short reference (else its ID) and
+    /// its author's handle.
+    static func name(of id: String, in store: TimelineStore) -> String {
+        let message = try? store.message(id: id)
+        var named = message.map { $0.shortReference.isNone ? $0.id : $0.shortReference.text } ?? id
+        if let author = message.flatMap({ try? store.users(ids: [$0.authorID]).first }), !author.handle.isEmpty {
+            named += " by @" + author.handle
+        }
+        return TerminalText.line(named)
+    }
+}
