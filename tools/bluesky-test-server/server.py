@@ -508,6 +508,14 @@ class Handler(BaseHTTPRequestHandler):
             return self.error(400, "InvalidRequest", "repo must be the session's account")
         if len(record["text"]) > 3000:
             return self.error(400, "InvalidRequest", "Record/text must not be longer than 3000 bytes")
+        embed = record.get("embed")
+        if isinstance(embed, dict) and embed.get("$type") == "app.bsky.embed.record":
+            # A quote names the quoted post by URI and the CID it has now, as a like does.
+            subject = embed.get("record") or {}
+            with self.data.lock:
+                quoted = self.data.posts.get(subject.get("uri"))
+            if quoted is None or quoted["cid"] != subject.get("cid"):
+                return self.error(400, "InvalidRequest", "embed.record must name a post by uri and its cid")
         with self.data.lock:
             key = body.get("rkey") or tid(5_000_000 + len(self.data.created))
             uri = "at://%s/app.bsky.feed.post/%s" % (ME, key)

@@ -157,7 +157,8 @@ class Data:
         self.faults = []
         self.settings = {"rate_limit": 300, "rate_window": 300, "pkce": True, "marker_conflicts": 0,
                          "streaming": True, "heartbeat": 10.0, "missing": [], "missing_as": "404-html",
-                         "token_refusal": "401", "classic_scopes_only": False, "shuffle_keys": False}
+                         "token_refusal": "401", "classic_scopes_only": False, "shuffle_keys": False,
+                         "api_versions": None}
         self.rate_used = 0
         self.rate_window_start = time.time()
         self.streams = []           # queues of connected event streams
@@ -923,8 +924,17 @@ class Handler(BaseHTTPRequestHandler):
         text = parameters.get("status") or ""
         if not text.strip():
             return self.error(422, "Validation failed: Text can't be blank")
+        self.record["json"] = parameters
         key = self.headers.get("Idempotency-Key")
         with self.data.lock:
+            quoted = None
+            if parameters.get("quoted_status_id") is not None:
+                # Mastodon 4.5: only with the quotes API (setting `api_versions`); an older
+                # server ignores the parameter, as a real one would, and publishes without it.
+                if (self.data.settings.get("api_versions") or {}).get("mastodon", 0) >= 7:
+                    quoted = self.data.by_id.get(str(parameters["quoted_status_id"]))
+                    if quoted is None:
+                        return self.error(404, "Record not found", headers)
             if key and (self.token(), key) in self.data.idempotency:
                 return self.send(200, self.data.idempotency[(self.token(), key)], headers)
             status_id, created_at = self.data.next_identity(newer=True)
@@ -937,6 +947,8 @@ class Handler(BaseHTTPRequestHandler):
                            "replies_count": 0, "reblogs_count": 0, "favourites_count": 0,
                            "uri": "https://loopback.test/users/tester/statuses/%s" % status_id,
                            "url": "https://loopback.test/@tester/%s" % status_id})
+            if quoted is not None:
+                status["quote"] = {"state": "accepted", "quoted_status": copy.deepcopy(quoted)}
             self.data.add_status(status)
             if key:
                 self.data.idempotency[(self.token(), key)] = status
@@ -1176,10 +1188,16 @@ class Handler(BaseHTTPRequestHandler):
     def instance(self, path, query, body):
         base = self.base_url()
         streaming = ("wss://" if self.server.tls else "ws://") + base.split("://", 1)[1]
-        self.send(200, {"domain": "loopback.test", "title": "Loopback Mastodon", "version": "4.3.0",
-                        "source_url": "https://github.com/mastodon/mastodon",
-                        "configuration": {"urls": {"streaming": streaming},
-                                          "statuses": {"max_characters": 500}}})
+        instance = {"domain": "loopback.test", "title": "Loopback Mastodon", "version": "4.3.0",
+                    "source_url": "https://github.com/mastodon/mastodon",
+                    "configuration": {"urls": {"streaming": streaming},
+                                      "statuses": {"max_characters": 500}}}
+        with self.data.lock:
+            versions = self.data.settings.get("api_versions")
+        if versions:
+            instance["api_versions"] = versions
+            instance["version"] = "4.5.0"
+        self.send(200, instance)
 
     def stream_user(self, path, query, body):
         if self.path.startswith("/api/v1/streaming?") and query.get("stream", [""])[0] != "user":

@@ -29,7 +29,7 @@ struct BlueskyAccountSession: AccountSession {
     }
 
     func post(_ draft: PostDraft, in store: TimelineStore) async throws -> Message {
-        try await blueskySync(store).post(BlueskyPost(text: draft.text, replyTo: draft.replyTo, languages: draft.languages))
+        try await blueskySync(store).post(BlueskyPost(text: draft.text, replyTo: draft.replyTo, quoteOf: draft.quoteOf, languages: draft.languages))
     }
 
     /// Bluesky keeps no read position of the home timeline: nothing is sent.

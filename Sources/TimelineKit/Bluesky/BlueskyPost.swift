@@ -20,14 +20,19 @@ public struct BlueskyPost: Sendable, Hashable {
     public var text: String
     /// The stored ID (AT URI) of the post this replies to.
     public var replyTo: String?
+    /// The stored ID (AT URI) of the post this quotes: embedded as `app.bsky.embed.record`
+    /// (a post of `timeline` has no media, so never `recordWithMedia`).
+    public var quoteOf: String?
     /// The text's languages (BCP 47, `en`, `pt-BR`), none when `[]`.
     public var languages: [String]
     /// The record key, a TID made from the time the post was made.
     public var recordKey: String
 
-    public init(text: String, replyTo: String? = nil, languages: [String] = [], recordKey: String = BlueskyPost.newRecordKey()) {
+    public init(text: String, replyTo: String? = nil, quoteOf: String? = nil, languages: [String] = [],
+                recordKey: String = BlueskyPost.newRecordKey()) {
         self.text = text
         self.replyTo = replyTo
+        self.quoteOf = quoteOf
         self.languages = languages
         self.recordKey = recordKey
     }
@@ -62,6 +67,16 @@ extension BlueskySync {
         var reply: (root: (uri: String, cid: String), parent: (uri: String, cid: String))?
         if let target = post.replyTo {
             reply = try await replyReferences(to: target)
+        }
+        // The quoted post's strong reference (URI and CID), read from the AppView; a repost
+        // quotes the post it reposts.
+        var quoted: ViewedPost?
+        if let target = post.quoteOf {
+            let original = try pager.storeCall { () throws(TimelineStoreError) in try store.message(id: target) }?.repostOfID ?? target
+            guard ATURI(original)?.collection == "app.bsky.feed.post" else {
+                throw .replyTargetElsewhere(messageID: target, server: "Bluesky")
+            }
+            quoted = try await view(of: original)
         }
         var mentions: [String: String] = [:]
         let facets = BlueskyRichText.detectFacets(in: post.text)
@@ -101,16 +116,19 @@ extension BlueskySync {
             written.append(#"{"index":{"byteStart":\#(facet.start),"byteEnd":\#(facet.end)},"features":["# + String(decoding: feature, as: UTF8.self) + "]}")
         }
         if !written.isEmpty { record += Array((#","facets":["# + written.joined(separator: ",") + "]").utf8) }
+        func reference(_ strong: (uri: String, cid: String)) -> [UInt8] {
+            var bytes: [UInt8] = Array(#"{"uri":"#.utf8)
+            JSONLineEncoder.appendString(strong.uri, to: &bytes)
+            bytes += Array(#","cid":"#.utf8)
+            JSONLineEncoder.appendString(strong.cid, to: &bytes)
+            bytes.append(UInt8(ascii: "}"))
+            return bytes
+        }
         if let reply {
-            func reference(_ strong: (uri: String, cid: String)) -> [UInt8] {
-                var bytes: [UInt8] = Array(#"{"uri":"#.utf8)
-                JSONLineEncoder.appendString(strong.uri, to: &bytes)
-                bytes += Array(#","cid":"#.utf8)
-                JSONLineEncoder.appendString(strong.cid, to: &bytes)
-                bytes.append(UInt8(ascii: "}"))
-                return bytes
-            }
             record += Array(#","reply":{"root":"#.utf8) + reference(reply.root) + Array(#","parent":"#.utf8) + reference(reply.parent) + [UInt8(ascii: "}")]
+        }
+        if let quoted {
+            record += Array(#","embed":{"$type":"app.bsky.embed.record","record":"#.utf8) + reference((quoted.uri, quoted.cid)) + [UInt8(ascii: "}")]
         }
         record.append(UInt8(ascii: "}"))
 
@@ -133,6 +151,7 @@ extension BlueskySync {
                           url: "https://bsky.app/profile/" + session.handle, isBot: false)
         let message = Message(id: uri, authorID: session.did, text: post.text, createdAt: now,
                               replyToID: reply?.parent.uri, replyToUserID: reply.flatMap { ATURI($0.parent.uri)?.did },
+                              quoteOfID: quoted?.uri,
                               url: BlueskyDecoder.webURL(handle: session.handle, did: session.did, recordKey: post.recordKey),
                               isRead: true)
         try pager.storeCall { () throws(TimelineStoreError) in

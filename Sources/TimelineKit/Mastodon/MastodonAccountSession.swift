@@ -32,7 +32,8 @@ struct MastodonAccountSession: AccountSession {
     /// Publishes the draft as a status. Its languages are not sent: the server takes the
     /// account's default, as before drafts had languages.
     func post(_ draft: PostDraft, in store: TimelineStore) async throws -> Message {
-        let post = MastodonPost(text: draft.text, contentWarning: draft.contentWarning, replyTo: draft.replyTo, visibility: draft.visibility,
+        let post = MastodonPost(text: draft.text, contentWarning: draft.contentWarning, replyTo: draft.replyTo, quoteOf: draft.quoteOf,
+                                visibility: draft.visibility,
                                 idempotencyKey: draft.idempotencyKey ?? MastodonPost.newIdempotencyKey())
         return try await mastodonSync(store).post(post)
     }

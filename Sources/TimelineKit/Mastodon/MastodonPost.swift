@@ -23,6 +23,9 @@ public struct MastodonPost: Sendable, Hashable {
     /// account's server; a boost stands for the status it boosts), or the server's own
     /// status ID as written in its web address.
     public var replyTo: String?
+    /// The status quoted (`quoted_status_id`, Mastodon 4.5's quotes API), named as `replyTo` is.
+    /// A server without the API (``MastodonSync/supportsQuotes()``) refuses it before it is sent.
+    public var quoteOf: String?
     /// Who may see it; the account's default when `nil`.
     public var visibility: Visibility?
     /// Sent as `Idempotency-Key`: the server publishes a status once per key (Mastodon keeps
@@ -30,11 +33,12 @@ public struct MastodonPost: Sendable, Hashable {
     /// same key, never publishes twice. A new random key unless given.
     public var idempotencyKey: String
 
-    public init(text: String, contentWarning: String? = nil, replyTo: String? = nil, visibility: Visibility? = nil,
-                idempotencyKey: String = MastodonPost.newIdempotencyKey()) {
+    public init(text: String, contentWarning: String? = nil, replyTo: String? = nil, quoteOf: String? = nil,
+                visibility: Visibility? = nil, idempotencyKey: String = MastodonPost.newIdempotencyKey()) {
         self.text = text
         self.contentWarning = contentWarning
         self.replyTo = replyTo
+        self.quoteOf = quoteOf
         self.visibility = visibility
         self.idempotencyKey = idempotencyKey
     }
@@ -44,12 +48,12 @@ public struct MastodonPost: Sendable, Hashable {
         UUID().uuidString.lowercased()
     }
 
-    /// The request body, with `in_reply_to_id` already the server's ID.
-    func body(replyToServerID: String?) -> [UInt8] {
+    /// The request body, with `in_reply_to_id` and `quoted_status_id` already the server's IDs.
+    func body(replyToServerID: String?, quotedServerID: String? = nil) -> [UInt8] {
         var bytes: [UInt8] = Array(#"{"status":"#.utf8)
         JSONLineEncoder.appendString(text, to: &bytes)
         let fields: [(String, String?)] = [("spoiler_text", contentWarning), ("in_reply_to_id", replyToServerID),
-                                           ("visibility", visibility?.rawValue)]
+                                           ("quoted_status_id", quotedServerID), ("visibility", visibility?.rawValue)]
         for (name, value) in fields {
             guard let value else { continue }
             bytes += Array(",\"\(name)\":".utf8)
@@ -71,13 +75,40 @@ extension MastodonSync {
     @discardableResult
     public func post(_ post: MastodonPost) async throws(ServerError) -> Message {
         let replyTo = try post.replyTo.map { id throws(ServerError) in try serverStatusID(replyingTo: id) }
+        let quoted = try post.quoteOf.map { id throws(ServerError) in try serverStatusID(replyingTo: id) }
+        if quoted != nil, !(try await supportsQuotes()) {
+            throw .serverLacks(server: client.server.baseURL, feature: "quote posts (Mastodon's quotes API, 4.5 and later, which this server does not announce)")
+        }
         let url = client.server.url("/api/v1/statuses")
-        let response = try await client.send(.post, url, json: post.body(replyToServerID: replyTo),
+        let response = try await client.send(.post, url, json: post.body(replyToServerID: replyTo, quotedServerID: quoted),
                                              headers: [HTTPHeader(name: "Idempotency-Key", value: post.idempotencyKey)])
         return try storeOwn(try Self.status(in: response, from: url, namespace: namespace), from: url)
     }
 
-    /// The server's ID of the status a reply answers.
+    /// Whether the server has Mastodon's quotes API: it says so in `GET /api/v2/instance` with
+    /// `api_versions.mastodon` 7 or later (Mastodon 4.5, as its client documentation for quote
+    /// posts says). A server without `api_versions`, or without v2 of the instance (404, 410),
+    /// has not got it: a `quoted_status_id` it does not know would be dropped silently and the
+    /// post published without its quote.
+    public func supportsQuotes() async throws(ServerError) -> Bool {
+        let url = client.server.url("/api/v2/instance")
+        let response: HTTPResponse
+        do {
+            response = try await client.send(.get, url)
+        } catch {
+            if case let .rejected(_, status, _) = error, status == 404 || status == 410 { return false }
+            throw error
+        }
+        let version = try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) -> Int? in
+            let instance = try JSONObjectView(document, path: "", expected: "an instance object")
+            guard let versions = try instance.object("api_versions", expected: "an object of API versions"),
+                  versions.field("mastodon") != nil else { return nil }
+            return try versions.count("mastodon")
+        }
+        return (version ?? 0) >= 7
+    }
+
+    /// The server's ID of the status a reply answers (or a post quotes).
     private func serverStatusID(replyingTo id: String) throws(ServerError) -> String {
         // No `/`: the server's own ID, as its web address shows it.
         guard id.contains("/") else { return id }

@@ -109,7 +109,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .serverLacks(server, feature):
             return "\(server) does not support \(feature); nothing was sent."
         case let .replyTargetElsewhere(messageID, server):
-            return "Message \(QuotedValue.quoted(messageID)) did not come from \(server), so it has no ID there to reply to. Reply to a message synced from \(server)."
+            return "Message \(QuotedValue.quoted(messageID)) did not come from \(server), so it has no ID there to reply to, quote or act on. Use a message synced from \(server)."
         case let .timeLimitReached(url, limit):
             return "The sync stopped at its time limit of \(limit.components.seconds) s, waiting for \(url): the server answers too slowly. What was fetched is stored, and the next sync goes on from there."
         case .cancelled:

@@ -13,6 +13,10 @@ public struct PostDraft: Sendable, Hashable {
     public var text: String
     /// The message replied to: a stored message's ID, or the server's own ID of the post.
     public var replyTo: String?
+    /// The message quoted (shown inside the post): a stored message's ID, or the server's own ID
+    /// of the post. Bluesky embeds it (`app.bsky.embed.record`); a Mastodon server quotes it where
+    /// it has the quotes API (Mastodon 4.5), and refuses the draft elsewhere, before it is sent.
+    public var quoteOf: String?
     /// A content warning, shown instead of the text until opened.
     public var contentWarning: String?
     /// Who may see it; the account's default when `nil`.
@@ -25,10 +29,11 @@ public struct PostDraft: Sendable, Hashable {
     public var languages: [String]
 
     /// A draft of `text`; every other part is optional (see each property).
-    public init(text: String, replyTo: String? = nil, contentWarning: String? = nil, visibility: PostVisibility? = nil,
-                idempotencyKey: String? = nil, languages: [String] = []) {
+    public init(text: String, replyTo: String? = nil, quoteOf: String? = nil, contentWarning: String? = nil,
+                visibility: PostVisibility? = nil, idempotencyKey: String? = nil, languages: [String] = []) {
         self.text = text
         self.replyTo = replyTo
+        self.quoteOf = quoteOf
         self.contentWarning = contentWarning
         self.visibility = visibility
         self.idempotencyKey = idempotencyKey

@@ -25,6 +25,12 @@ struct PostCommand: ParsableCommand {
             every Bluesky app), and the locale's language (LANG) its language; --cw, --visibility \
             and --idempotency-key are Mastodon's.
 
+            --quote shows another post inside yours: on Bluesky an embedded record \
+            (app.bsky.embed.record); on Mastodon quoted_status_id, which only servers with \
+            Mastodon's quotes API (4.5 and later: api_versions.mastodon 7 in /api/v2/instance) \
+            take: elsewhere the post is refused, nothing sent, rather than published without \
+            its quote (exit 69).
+
             The text is the argument; `-`, or no argument with standard input not a terminal, \
             reads it from standard input (a trailing line break is dropped). With no argument at \
             a terminal, your editor opens ($VISUAL, else $EDITOR, else vi), as `git commit` does, \
@@ -37,6 +43,7 @@ struct PostCommand: ParsableCommand {
               fortune | timeline post -
               timeline post --cw "film spoilers" --visibility unlisted "The ending…"
               timeline post --reply-to mastodon.social/113542871234567890 "Agreed!"
+              timeline post --quote bkd "This, exactly."
               timeline post --local --as alice "A note to self"
             """)
 
@@ -50,6 +57,9 @@ struct PostCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("The message this replies to: its ID as `timeline show --json` prints it, the server's own ID, or the post's web address.", valueName: "id"))
     var replyTo: String?
+
+    @Option(name: .long, help: ArgumentHelp("The message this quotes (shown inside it), named as for --reply-to: Bluesky always; Mastodon where the server has quote posts (4.5).", valueName: "id"))
+    var quote: String?
 
     @Option(name: .long, help: ArgumentHelp("Who may see it: public, unlisted, private or direct (default: the account's).", valueName: "visibility"))
     var visibility: PostVisibility?
@@ -71,8 +81,8 @@ struct PostCommand: ParsableCommand {
 
     func validate() throws {
         if local, account != nil { throw ValidationError("--local keeps the message here; it cannot go to --account too.") }
-        if local || handle != nil, cw != nil || replyTo != nil || visibility != nil || idempotencyKey != nil {
-            throw ValidationError("--cw, --reply-to, --visibility and --idempotency-key are for publishing to an account, not for --local posts.")
+        if local || handle != nil, cw != nil || replyTo != nil || quote != nil || visibility != nil || idempotencyKey != nil {
+            throw ValidationError("--cw, --reply-to, --quote, --visibility and --idempotency-key are for publishing to an account, not for --local posts.")
         }
     }
 
@@ -142,7 +152,11 @@ struct PostCommand: ParsableCommand {
         if let refusal = target.network.capabilities.refusal(of: draft) { throw fail(ValidationError(refusal)) }
         let store = try location.openStore(create: true)
         draft.replyTo = try replyTo.map { reference throws(ExitCode) in try Self.storedID(for: reference, in: store) }
-        if typed == nil { draft.text = try Self.editedText(draft.replyTo == nil ? .post : .reply, about: draft.replyTo, in: store) }
+        draft.quoteOf = try quote.map { reference throws(ExitCode) in try Self.storedID(for: reference, in: store) }
+        if typed == nil {
+            let purpose: DraftFile.Purpose = draft.replyTo != nil ? .reply : draft.quoteOf != nil ? .quote : .post
+            draft.text = try Self.editedText(purpose, about: draft.replyTo ?? draft.quoteOf, in: store)
+        }
         let message = try reportingErrors {
             let session = try accountStore.session(for: target, transport: CurlTransport())
             return try waitFor { [draft] () async throws -> Message in try await session.post(draft, in: store) }
