@@ -34,6 +34,8 @@ Endpoints (XRPC, under /xrpc/; the entryway serves the com.atproto.server ones a
                                           createRecord also takes app.bsky.graph.follow {"subject": DID}:
                                           getProfile's `viewer.following` then names the record
   GET  app.bsky.graph.getFollows          ?actor &limit &cursor: whom the account follows, newest first
+  GET  app.bsky.feed.getPostThread        ?uri &depth &parentHeight: threadViewPost nodes (parents up,
+                                          replies down, one notFoundPost reply among them)
 
 Control (no authentication; tests only; on both ports):
   GET  /_control/state      counts, seen_at, the records created, the session generation, every
@@ -42,6 +44,8 @@ Control (no authentication; tests only; on both ports):
                             server ("entryway" or "pds")
   POST /_control/posts      {"count": N}: N new posts on top of the timeline
   POST /_control/forget     {"uri"}: the post is gone (its author deleted it): getPosts leaves it out
+  POST /_control/reply      {"to": URI}: someone replies to the post (not in the home timeline); answers {"uri"}
+  POST /_control/thread_padding  {"count": N}: getPostThread adds N made-up replies to the post asked for
   POST /_control/expire     every access token stops working (as two hours do)
   POST /_control/revoke     every token stops working (the app password was revoked)
   POST /_control/faults     [{"nsid": "…", "status": 429, "times": 1, "headers": {…}}]
@@ -149,6 +153,7 @@ class Data:
         self.deleted = []          # URIs of records deleted (com.atproto.repo.deleteRecord)
         self.interactions = {}     # like/repost record URI -> (post URI, viewer field, count field)
         self.follows = []          # [(subject DID, follow record URI)], newest follow first
+        self.thread_padding = 0    # made-up replies getPostThread adds (a huge or hostile thread)
         self.seen_at = None
         self.rate_used = 0
         self.notifications = []
@@ -435,6 +440,44 @@ class Handler(BaseHTTPRequestHandler):
         self.send(200, dict(person, followersCount=7, followsCount=len(self.data.follows), postsCount=posts,
                             indexedAt=iso(NEWEST_TIME - timedelta(days=30)), labels=[], viewer=viewer), headers)
 
+    def thread_node(self, uri, depth, with_parent, parent_height):
+        view = self.data.posts.get(uri)
+        if view is None:
+            return {"$type": "app.bsky.feed.defs#notFoundPost", "uri": uri, "notFound": True}
+        node = {"$type": "app.bsky.feed.defs#threadViewPost", "post": view}
+        parent = ((view["record"].get("reply") or {}).get("parent") or {}).get("uri")
+        if with_parent and parent and parent_height > 0:
+            node["parent"] = self.thread_node(parent, 0, True, parent_height - 1)
+        if depth > 0:
+            children = [v for v in self.data.posts.values()
+                        if ((v["record"].get("reply") or {}).get("parent") or {}).get("uri") == uri]
+            node["replies"] = [self.thread_node(child["uri"], depth - 1, False, 0) for child in children]
+        return node
+
+    @authorized
+    def get_post_thread(self, query, body, headers):
+        """A post's thread: its parents (`parentHeight`, default 80) and replies (`depth`,
+        default 6), as threadViewPost nodes; a reply gone is a notFoundPost. `thread_padding`
+        (control) adds made-up replies to the post asked for."""
+        uri = query.get("uri", [""])[0]
+        depth = int(query.get("depth", ["6"])[0])
+        height = int(query.get("parentHeight", ["80"])[0])
+        with self.data.lock:
+            if uri not in self.data.posts:
+                return self.error(400, "NotFound", "Post not found: %s" % uri)
+            thread = self.thread_node(uri, depth, True, height)
+            view = self.data.posts[uri]
+            padding = [{"$type": "app.bsky.feed.defs#threadViewPost",
+                        "post": dict(view, uri="at://%s/app.bsky.feed.post/%s" % (self.data.people[0]["did"], tid(8_000_000 + n)),
+                                     author=self.data.people[0], record={"$type": "app.bsky.feed.post", "text": "padding %d" % n,
+                                     "createdAt": view["record"]["createdAt"], "reply": {"root": {"uri": uri, "cid": view["cid"]},
+                                                                                          "parent": {"uri": uri, "cid": view["cid"]}}})}
+                       for n in range(self.data.thread_padding)]
+        if depth > 0:
+            thread["replies"] = thread.get("replies", []) + [
+                {"$type": "app.bsky.feed.defs#notFoundPost", "uri": "at://did:plc:gone/app.bsky.feed.post/x", "notFound": True}] + padding
+        self.send(200, {"thread": thread}, headers)
+
     @authorized
     def get_follows(self, query, body, headers):
         """The accounts an actor follows (only the session's account follows anyone here),
@@ -563,6 +606,19 @@ class Handler(BaseHTTPRequestHandler):
             elif path == "/_control/posts":
                 self.data.add_posts(int(body.get("count", 1)))
                 answer = {"posts": len(self.data.feed)}
+            elif path == "/_control/reply":
+                # Someone replies to a post; the reply is not in the home timeline.
+                parent = self.data.posts[body["to"]]
+                self.data.sequence += 1
+                person = self.data.people[(self.data.sequence + 1) % len(self.data.people)]
+                root = ((parent["record"].get("reply") or {}).get("root")) or {"uri": parent["uri"], "cid": parent["cid"]}
+                view = self.data.post_view(person, tid(9_000_000 + self.data.sequence), "a reply %d" % self.data.sequence,
+                                           NEWEST_TIME + timedelta(minutes=self.data.sequence),
+                                           {"reply": {"root": root, "parent": {"uri": parent["uri"], "cid": parent["cid"]}}})
+                answer = {"uri": view["uri"]}
+            elif path == "/_control/thread_padding":
+                self.data.thread_padding = int(body.get("count", 0))
+                answer = {}
             elif path == "/_control/forget":
                 # Another account deleted its post: getPosts no longer returns it.
                 answer = {"forgotten": self.data.posts.pop(body.get("uri"), None) is not None}
@@ -594,6 +650,7 @@ ROUTES = {
     ("POST", "com.atproto.repo.deleteRecord"): Handler.delete_record,
     ("GET", "app.bsky.actor.getProfile"): Handler.get_profile,
     ("GET", "app.bsky.graph.getFollows"): Handler.get_follows,
+    ("GET", "app.bsky.feed.getPostThread"): Handler.get_post_thread,
 }
 
 # What the entryway answers itself; everything else is the PDS's.

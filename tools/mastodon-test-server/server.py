@@ -298,6 +298,46 @@ class Data:
             added.append(status_id)
         return added
 
+    def add_reply(self, parent_id, home=False):
+        """A reply to `parent_id` by someone else; in the home timeline only when `home`."""
+        status_id, created_at = self.next_identity(newer=True)
+        status = self.generated_status(len(self.by_id) + 1, status_id, created_at)
+        status["in_reply_to_id"] = parent_id
+        status["in_reply_to_account_id"] = self.by_id[parent_id]["account"]["id"]
+        status["content"] = "<p>a reply %s</p>" % status_id
+        if home:
+            self.add_status(status)
+        else:
+            self.by_id[status_id] = status
+        return status_id
+
+    def add_thread(self, ancestor_count, reply_count):
+        """A conversation: `ancestor_count` statuses, each replying to the one before, that the
+        home timeline does not hold; then the focal status replying to the last of them, on top
+        of the home timeline; then `reply_count` replies, every other one to the reply before
+        (a branch), none of them in the home timeline. The context endpoint serves it."""
+        ancestors, parent = [], None
+        for _ in range(ancestor_count):
+            status_id, created_at = self.next_identity(newer=True)
+            status = self.generated_status(len(self.by_id) + 1, status_id, created_at)
+            status["in_reply_to_id"] = parent
+            status["content"] = "<p>an ancestor %s</p>" % status_id
+            self.by_id[status_id] = status
+            ancestors.append(status_id)
+            parent = status_id
+        status_id, created_at = self.next_identity(newer=True)
+        focal = self.generated_status(len(self.by_id) + 1, status_id, created_at)
+        focal["in_reply_to_id"] = parent
+        focal["reblog"] = None
+        focal["content"] = "<p>the focal status %s</p>" % status_id
+        self.add_status(focal)
+        replies, target = [], status_id
+        for index in range(reply_count):
+            reply = self.add_reply(target)
+            replies.append(reply)
+            target = reply if index % 2 == 0 else status_id
+        return {"ancestors": ancestors, "focal": status_id, "replies": replies}
+
     def add_notifications(self, count):
         added = []
         for index in range(count):
@@ -509,6 +549,8 @@ class Handler(BaseHTTPRequestHandler):
         route = ROUTES.get((self.command, path))
         if route is None and path.startswith("/api/v1/statuses/") and path.endswith("/source") and self.command == "GET":
             route = Handler.status_source
+        if route is None and path.startswith("/api/v1/statuses/") and path.endswith("/context") and self.command == "GET":
+            route = Handler.status_context
         if route is None and path.startswith("/api/v1/statuses/") and self.command == "GET":
             route = Handler.status_by_id
         if route is None and path.startswith("/api/v1/statuses/") and self.command == "PUT":
@@ -710,6 +752,10 @@ class Handler(BaseHTTPRequestHandler):
                           "status_ids": [status["id"] for status in data.statuses]}
             elif path == "/_control/requests":
                 result = data.requests
+            elif path == "/_control/thread":
+                result = data.add_thread(int(request.get("ancestors", 2)), int(request.get("replies", 3)))
+            elif path == "/_control/reply":
+                result = {"id": data.add_reply(request["to"])}
             elif path == "/_control/follows":
                 result = [follow["account"]["acct"] for follow in data.follows]
             elif path == "/_control/settings":
@@ -1047,6 +1093,40 @@ class Handler(BaseHTTPRequestHandler):
             poll["own_votes"] = choices
             answer = dict(poll)
         self.send(200, answer, headers)
+
+    @api
+    def status_context(self, path, query, body, headers):
+        """`ancestors` (root first, following `in_reply_to_id`) and `descendants` (depth first,
+        in the order written) of a status; setting `context_padding` N adds N more replies made
+        up on the spot, as a huge conversation (or a hostile server) would."""
+        status_id = path.split("/")[4]
+        with self.data.lock:
+            status = self.data.by_id.get(status_id)
+            if status is None:
+                return self.error(404, "Record not found", headers)
+            ancestors, parent = [], status.get("in_reply_to_id")
+            while parent in self.data.by_id and len(ancestors) < 100:
+                ancestors.insert(0, self.data.by_id[parent])
+                parent = self.data.by_id[parent].get("in_reply_to_id")
+            descendants = []
+
+            def below(parent_id):
+                children = sorted((s for s in self.data.by_id.values() if s.get("in_reply_to_id") == parent_id),
+                                  key=lambda s: id_order(s["id"]))
+                for child in children:
+                    descendants.append(child)
+                    below(child["id"])
+            below(status_id)
+            padding = int(self.data.settings.get("context_padding", 0))
+        for number in range(padding):
+            reply = {"id": "9%017d" % number, "created_at": status["created_at"], "in_reply_to_id": status_id,
+                     "in_reply_to_account_id": status["account"]["id"], "content": "<p>padding %d</p>" % number,
+                     "account": self.data.people[number % len(self.data.people)], "visibility": "public",
+                     "spoiler_text": "", "sensitive": False, "media_attachments": [], "mentions": [], "tags": [],
+                     "emojis": [], "reblog": None, "uri": "https://loopback.test/statuses/p%d" % number,
+                     "url": None, "replies_count": 0, "reblogs_count": 0, "favourites_count": 0}
+            descendants.append(reply)
+        self.send(200, {"ancestors": ancestors, "descendants": descendants}, headers)
 
     @api
     def delete_status(self, path, query, body, headers):

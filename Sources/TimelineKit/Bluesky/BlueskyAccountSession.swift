@@ -74,6 +74,10 @@ struct BlueskyAccountSession: AccountSession {
         try await blueskySync(store).followedUsers(limit: limit)
     }
 
+    func fetchThread(around messageID: String, limit: Int, in store: TimelineStore) async throws -> ThreadFetch {
+        try await blueskySync(store).fetchThread(around: messageID, limit: limit)
+    }
+
     // MARK: Editing and polls (issue 27)
 
     /// Bluesky posts cannot be edited (``SessionCapabilities/editRefusal``): the caller refuses

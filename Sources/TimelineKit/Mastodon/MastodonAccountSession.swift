@@ -78,6 +78,10 @@ struct MastodonAccountSession: AccountSession {
         try await mastodonSync(store).followedUsers(limit: limit)
     }
 
+    func fetchThread(around messageID: String, limit: Int, in store: TimelineStore) async throws -> ThreadFetch {
+        try await mastodonSync(store).fetchThread(around: messageID, limit: limit)
+    }
+
     // MARK: Editing and polls (issue 27)
 
     func editableText(of messageID: String, in store: TimelineStore) async throws -> String {

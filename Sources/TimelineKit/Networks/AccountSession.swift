@@ -130,6 +130,19 @@ public protocol AccountSession: Sendable {
     /// session's, as for every call; nothing is written to it.
     func followedUsers(limit: Int, in store: TimelineStore) async throws -> [FollowedUser]
 
+    /// Fetches the conversation around the stored message `messageID` from its server (what it
+    /// replies to, up to the root, and the replies to it and to them; a repost's through the post
+    /// it reposts) and stores it as a sync stores what it fetches: users and messages inserted or
+    /// replaced, so a second fetch adds nothing twice; the new ones stored read (the person is
+    /// reading the thread), the snapshot rewritten once. At most `limit` posts
+    /// (``ThreadFetch/maximumPosts`` at most) are stored; one request (Mastodon's context, Bluesky's
+    /// `getPostThread` with a bounded depth).
+    ///
+    /// - Throws: `ServerError.replyTargetElsewhere` when it is not a post of this account's
+    ///   server, `.notSupported` where the server lacks the endpoint, the server's refusal (a
+    ///   deleted post), `.store`; nothing is stored then.
+    func fetchThread(around messageID: String, limit: Int, in store: TimelineStore) async throws -> ThreadFetch
+
     // MARK: Editing and polls (issue 27)
 
     /// The text of the account's own post `messageID` (a stored ID) as its author wrote it, to

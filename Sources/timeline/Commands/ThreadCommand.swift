@@ -13,15 +13,25 @@ struct ThreadCommand: ParsableCommand {
         discussion: """
             The stored messages the message replies to, oldest first, then the message, then the \
             replies to it and to them, each indented one step deeper, each branch in the order it \
-            was written. Content warnings are open: you asked for this conversation. Only what is \
-            stored shows: `timeline sync` stores what your home timeline brings, and `timeline \
-            import` of a Mastodon `/api/v1/statuses/ID/context` answer fills in the rest (with \
-            --account for a synced account's server). A line says when the conversation goes on \
-            above what is stored, or when replies were left out. --json prints one JSON line per \
-            message, as `show --json` does, with its "depth".
+            was written. Content warnings are open: you asked for this conversation.
+
+            The conversation is fetched from the message's server first, as the account whose \
+            server it came from (Mastodon: the status's context; Bluesky: the post's thread, 10 \
+            replies deep and 80 parents up), and stored, as a sync stores what it fetches (a \
+            second fetch adds nothing twice; new posts are stored read, since you are reading \
+            them); one line on standard error says how many posts it fetched and how many were \
+            new. Every `thread` fetches again, so replies written since show. When the server \
+            cannot be reached, or no logged-in account's server has the message (it was \
+            imported), a line says so and what is stored shows, exit 0. --offline fetches \
+            nothing. At most 2000 posts are stored from one answer.
+
+            A line says when the conversation goes on above what is stored, or when replies were \
+            left out. --json prints one JSON line per message, as `show --json` does, with its \
+            "depth".
 
             Examples:
-              timeline thread mastodon.social/113542871234567890
+              timeline thread bvm
+              timeline thread mastodon.social/113542871234567890 --offline
               timeline thread 113542871234567890 --json | jq -r '.text'
               timeline thread https://mastodon.social/@alice/113542871234567890
             """)
@@ -37,6 +47,9 @@ struct ThreadCommand: ParsableCommand {
     @Flag(name: .long, help: "Print JSON Lines, as `show --json` does, each with its \"depth\".")
     var json = false
 
+    @Flag(name: .long, help: "Show what is stored; fetch nothing from the server.")
+    var offline = false
+
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -50,6 +63,7 @@ struct ThreadCommand: ParsableCommand {
 
     func run() throws {
         let store = try location.openStore(create: false)
+        if !offline { fetchFromServer(into: store) }
         let thread: TimelineThread
         do throws(TimelineStoreError) {
             thread = try store.withMessageReferences([id]) { ids throws(TimelineStoreError) in
@@ -98,5 +112,40 @@ struct ThreadCommand: ParsableCommand {
             text += "\n… more replies are stored than shown (-n \(limit)); `timeline thread ID` of a reply shows its branch\n"
         }
         Terminal.emit(text)
+    }
+
+    /// Fetches the conversation from the server of the message's account and stores it, saying
+    /// in one line on standard error what it fetched, or why it fetched nothing (no account's
+    /// server has the message, the server could not be reached): what is stored shows either way.
+    /// Without any logged-in account there is no server to ask, and nothing is said.
+    private func fetchFromServer(into store: TimelineStore) {
+        // An unknown reference is said by the read that follows.
+        guard let id = try? store.resolveMessageReferences([self.id]).first else { return }
+        let sessions: [any AccountSession]
+        do {
+            let accountStore = try AccountStore.standard()
+            let accounts = try accountStore.hasAccountsFile ? accountStore.accounts() : []
+            let transport = CurlTransport()
+            sessions = try accounts.map { try accountStore.session(for: $0, transport: transport) }
+        } catch {
+            Terminal.emitError("timeline: the accounts could not be read (\(error)); showing what is stored.\n")
+            return
+        }
+        guard !sessions.isEmpty else { return }
+        guard let session = sessions.first(where: { $0.holds(messageID: id) }) else {
+            Terminal.emitError("timeline: no logged-in account's server has \(TerminalText.line(self.id)) (it was imported, or its account logged out); showing what is stored.\n")
+            return
+        }
+        do {
+            let fetched = try waitFor { () async throws -> ThreadFetch in
+                try await session.fetchThread(around: id, limit: ThreadFetch.maximumPosts, in: store)
+            }
+            var line = "timeline: fetched \(Counted(fetched.received, "post")) from the server (\(Counted.grouped(fetched.new)) new)"
+            if fetched.skipped > 0 { line += ", left out \(fetched.skipped) it could not read" }
+            if fetched.isCut { line += "; the conversation is longer: the first \(Counted.grouped(ThreadFetch.maximumPosts)) were kept" }
+            Terminal.emitError(line + ".\n")
+        } catch {
+            Terminal.emitError("timeline: the conversation could not be fetched from \(TerminalText.line(session.account.name))'s server (\(error)); showing what is stored.\n")
+        }
     }
 }

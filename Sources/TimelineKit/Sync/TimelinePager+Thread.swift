@@ -1,0 +1,21 @@
+extension TimelinePager {
+    /// Stores the posts of a conversation fetched from the server (`entryIDs`, and what
+    /// `timeline` holds with them: authors, quoted posts), as a page is stored: users and
+    /// messages inserted or replaced, the account's interactions as the server said them, in one
+    /// transaction, and the snapshot rewritten with it. Messages not stored before are stored
+    /// read: the person is reading the conversation they asked for, and a thread must not fill
+    /// `show --unread` with old replies. Answers how many of `entryIDs` were new.
+    func storeThread(_ timeline: DecodedTimeline, entryIDs: [String]) throws(ServerError) -> ThreadFetch {
+        let prepared = prepare(timeline).markingRead { _ in true }
+        return try write(refreshingSnapshot: true) { transaction throws(TimelineStoreError) -> ThreadFetch in
+            var new = 0
+            for id in entryIDs where try transaction.message(id: id) == nil { new += 1 }
+            try transaction.upsert(users: prepared.users)
+            try transaction.upsert(messages: prepared.messages)
+            for interaction in prepared.interactions {
+                try transaction.replaceInteraction(account: account, interaction)
+            }
+            return ThreadFetch(received: entryIDs.count, new: new)
+        }
+    }
+}
