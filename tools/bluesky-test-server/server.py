@@ -30,6 +30,8 @@ Endpoints (XRPC, under /xrpc/; the entryway serves the com.atproto.server ones a
                                           or collection app.bsky.feed.like / app.bsky.feed.repost with
                                           record {"subject": {"uri", "cid"}}: the post's count and its
                                           `viewer.like` / `viewer.repost` (the record's URI) follow
+  POST com.atproto.repo.putRecord         {"repo", "collection", "rkey", "record"}: a like or repost
+                                          under the client's key; the same key again is the same record
   POST com.atproto.repo.deleteRecord      {"repo", "collection", "rkey"} (post, like, repost or follow)
                                           createRecord also takes app.bsky.graph.follow {"subject": DID}:
                                           getProfile's `viewer.following` then names the record
@@ -48,7 +50,10 @@ Control (no authentication; tests only; on both ports):
   POST /_control/thread_padding  {"count": N}: getPostThread adds N made-up replies to the post asked for
   POST /_control/expire     every access token stops working (as two hours do)
   POST /_control/revoke     every token stops working (the app password was revoked)
-  POST /_control/faults     [{"nsid": "…", "status": 429, "times": 1, "headers": {…}}]
+  POST /_control/faults     [{"nsid": "…", "status": 429, "times": 1, "headers": {…}}]; with
+                            "hold": S instead of a status, the request is done and its answer held
+                            back S seconds (a client killed meanwhile never learns it was done)
+  POST /_control/lag        {"on": true}: getPosts leaves the viewer state out (an AppView behind)
 """
 
 import argparse
@@ -152,6 +157,7 @@ class Data:
         self.created = []
         self.deleted = []          # URIs of records deleted (com.atproto.repo.deleteRecord)
         self.interactions = {}     # like/repost record URI -> (post URI, viewer field, count field)
+        self.lagging = False       # getPosts leaves the viewer state out (/_control/lag)
         self.follows = []          # [(subject DID, follow record URI)], newest follow first
         self.thread_padding = 0    # made-up replies getPostThread adds (a huge or hostile thread)
         self.seen_at = None
@@ -296,6 +302,9 @@ class Handler(BaseHTTPRequestHandler):
         return self.server.pds_url
 
     def send(self, status, body, headers=None):
+        if getattr(self, "hold_answer", None):
+            time.sleep(self.hold_answer)
+            self.hold_answer = None
         payload = json.dumps(body).encode("utf-8")
         self.send_response(status)
         self.send_header("Content-Type", "application/json; charset=utf-8")
@@ -342,6 +351,11 @@ class Handler(BaseHTTPRequestHandler):
                 fault["times"] = fault.get("times", 1) - 1
                 if fault["times"] <= 0:
                     self.data.faults.remove(fault)
+        if fault is not None and fault.get("hold"):
+            # Done, but the answer held back (`send` waits): a client killed meanwhile never
+            # learns that it was done.
+            self.hold_answer = float(fault["hold"])
+            fault = None
         if fault is not None:
             headers = {name: str(value) for name, value in fault.get("headers", {}).items()}
             return self.error(int(fault.get("status", 500)), fault.get("error", "InternalServerError"), "asked for by the test", headers)
@@ -414,6 +428,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.error(400, "InvalidRequest", "uris must not have more than 25 elements")
         with self.data.lock:
             posts = [self.data.posts[uri] for uri in uris if uri in self.data.posts]
+            if self.data.lagging:
+                # An AppView behind the PDS: the account's new likes and reposts not seen yet.
+                posts = [dict(post, viewer={}) for post in posts]
         self.send(200, {"posts": posts}, headers)
 
     @authorized
@@ -516,7 +533,7 @@ class Handler(BaseHTTPRequestHandler):
     # collection -> (the post view's viewer field, its count field)
     INTERACTIONS = {"app.bsky.feed.like": ("like", "likeCount"), "app.bsky.feed.repost": ("repost", "repostCount")}
 
-    def create_interaction(self, body, headers):
+    def create_interaction(self, body, headers, put=False):
         """A like or repost record: its subject must name a post by URI and the CID it has now
         (an AppView would not count it otherwise); the post's viewer state and count follow."""
         collection = body["collection"]
@@ -528,8 +545,13 @@ class Handler(BaseHTTPRequestHandler):
             view = self.data.posts.get(subject.get("uri"))
             if view is None or view["cid"] != subject.get("cid"):
                 return self.error(400, "InvalidRequest", "subject must name a post by uri and its cid")
-            key = tid(6_000_000 + len(self.data.created))
+            key = body.get("rkey") or tid(6_000_000 + len(self.data.created))
             uri = "at://%s/%s/%s" % (ME, collection, key)
+            if uri in self.data.interactions:
+                # putRecord with a key already used: the same record, written again.
+                if not put:
+                    return self.error(400, "InvalidRequest", "Record already exists: %s" % uri)
+                return self.send(200, {"uri": uri, "cid": cid(body.get("record"))}, headers)
             self.data.created.append({"uri": uri, "record": body.get("record")})
             viewer = view.setdefault("viewer", {})
             if viewer_field not in viewer:
@@ -569,6 +591,14 @@ class Handler(BaseHTTPRequestHandler):
                     "indexedAt": iso(datetime.now(timezone.utc)), "likeCount": 0, "repostCount": 0, "replyCount": 0, "labels": []}
             self.data.posts[uri] = view
         self.send(200, {"uri": uri, "cid": view["cid"]}, headers)
+
+    @authorized
+    def put_record(self, query, body, headers):
+        """A like or repost written under the key the client chose (`rkey`): the same key again
+        is the same record, never a second one."""
+        if body.get("collection") not in Handler.INTERACTIONS or not isinstance(body.get("rkey"), str):
+            return self.error(400, "InvalidRequest", "only like and repost records with an rkey are served here")
+        return self.create_interaction(body, headers, put=True)
 
     @authorized
     def delete_record(self, query, body, headers):
@@ -622,6 +652,10 @@ class Handler(BaseHTTPRequestHandler):
             elif path == "/_control/forget":
                 # Another account deleted its post: getPosts no longer returns it.
                 answer = {"forgotten": self.data.posts.pop(body.get("uri"), None) is not None}
+            elif path == "/_control/lag":
+                # The AppView falls behind: getPosts shows no viewer state (likes, reposts).
+                self.data.lagging = bool(body.get("on", True))
+                answer = {"lagging": self.data.lagging}
             elif path == "/_control/expire":
                 self.data.access.clear()
                 answer = {}
@@ -647,6 +681,7 @@ ROUTES = {
     ("POST", "app.bsky.notification.updateSeen"): Handler.update_seen,
     ("GET", "com.atproto.identity.resolveHandle"): Handler.resolve_handle,
     ("POST", "com.atproto.repo.createRecord"): Handler.create_record,
+    ("POST", "com.atproto.repo.putRecord"): Handler.put_record,
     ("POST", "com.atproto.repo.deleteRecord"): Handler.delete_record,
     ("GET", "app.bsky.actor.getProfile"): Handler.get_profile,
     ("GET", "app.bsky.graph.getFollows"): Handler.get_follows,

@@ -155,6 +155,7 @@ class Data:
                                                                    domain="remote.example")}
         self.requests = []
         self.faults = []
+        self.effects = []         # {"id", "action"} for each status action that changed a flag
         self.settings = {"rate_limit": 300, "rate_window": 300, "pkce": True, "marker_conflicts": 0,
                          "streaming": True, "heartbeat": 10.0, "missing": [], "missing_as": "404-html",
                          "token_refusal": "401", "classic_scopes_only": False, "shuffle_keys": False,
@@ -465,6 +466,9 @@ class Handler(BaseHTTPRequestHandler):
         return flat
 
     def send(self, status, body=b"", headers=None, content_type="application/json; charset=utf-8"):
+        if getattr(self, "hold_answer", None):
+            time.sleep(self.hold_answer)
+            self.hold_answer = None
         if isinstance(body, (dict, list)):
             # Not under `data.lock`: some handlers answer while holding it; reading one key is atomic.
             shuffle = self.data.settings["shuffle_keys"]
@@ -654,6 +658,10 @@ class Handler(BaseHTTPRequestHandler):
             headers, _, _ = self.data.rate_headers()
         if fault.get("delay"):
             time.sleep(float(fault["delay"]))
+        if fault.get("hold"):
+            # Done, but the answer held back (`send` waits): a client killed meanwhile never
+            # learns that it was done.
+            self.hold_answer = float(fault["hold"])
         if fault.get("cut"):
             self.cut_body(b'[{"id": "1", "content": "' + b"x" * 4000 + b'"}]')
             return True
@@ -749,7 +757,7 @@ class Handler(BaseHTTPRequestHandler):
                           "valid_tokens": len(data.tokens), "revoked_token_sha256": data.revoked,
                           "markers": data.markers, "settings": data.settings,
                           "newest_status_id": data.statuses[0]["id"] if data.statuses else None,
-                          "status_ids": [status["id"] for status in data.statuses]}
+                          "status_ids": [status["id"] for status in data.statuses], "effects": data.effects}
             elif path == "/_control/requests":
                 result = data.requests
             elif path == "/_control/thread":
@@ -1169,6 +1177,8 @@ class Handler(BaseHTTPRequestHandler):
             if status.get("reblog"):
                 status = status["reblog"]
             if bool(status.get(flag)) != value:
+                # What the action changed, once per change: a test counts them.
+                self.data.effects.append({"id": status["id"], "action": action})
                 status[flag] = value
                 if count:
                     status[count] = max(0, status.get(count, 0) + (1 if value else -1))

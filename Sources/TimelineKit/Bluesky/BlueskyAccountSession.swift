@@ -50,8 +50,8 @@ struct BlueskyAccountSession: AccountSession {
         try await blueskySync(store).deletePost(messageID)
     }
 
-    func act(_ action: MessageAction, on messageID: String, in store: TimelineStore) async throws -> MessageActionOutcome {
-        try await blueskySync(store).act(action, on: messageID)
+    func send(_ pending: PendingAction, in store: TimelineStore) async throws -> MessageActionOutcome {
+        try await blueskySync(store).act(pending.action, on: pending.messageID, recordKey: pending.key, completing: pending.sequence)
     }
 
     /// Bluesky has no bookmarks in the API `timeline` uses (``SessionCapabilities/interactions``):

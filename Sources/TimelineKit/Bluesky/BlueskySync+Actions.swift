@@ -17,12 +17,19 @@ extension BlueskySync {
     /// A like is an `app.bsky.feed.like` record and a repost an `app.bsky.feed.repost` record
     /// in the account's repository (`com.atproto.repo.createRecord`, subject: the post's URI and
     /// CID); the undo deletes it (`com.atproto.repo.deleteRecord` with the record's key). The
-    /// record's URI is stored with the state, and the post's counts are stored as they now are.
+    /// record's URI is stored with the state, and the post's counts are stored as they now are,
+    /// in one transaction, which also takes the queued action `completing` out.
+    ///
+    /// A queued action (issue 27, offline) brings `recordKey`, chosen when it was queued: the
+    /// like or repost is then written with that key (`com.atproto.repo.putRecord`), so a retry
+    /// of a try whose answer was lost writes the same record again instead of a second one,
+    /// even while the AppView does not show the first yet.
     ///
     /// - Throws: `.replyTargetElsewhere` when `id` is not a Bluesky post, `.rejected` with
     ///   status 404 when the AppView no longer has the post (deleted), the client's errors,
     ///   `.store`; a bookmark is refused before this (``SessionCapabilities/interactions``).
-    public func act(_ action: MessageAction, on id: String) async throws(ServerError) -> MessageActionOutcome {
+    public func act(_ action: MessageAction, on id: String, recordKey: String? = nil,
+                    completing sequence: Int64? = nil) async throws(ServerError) -> MessageActionOutcome {
         guard let session = client.currentSession else { throw .unauthorized(server: client.service.baseURL) }
         let stored = try pager.storeCall { () throws(TimelineStoreError) in try store.message(id: id) }
         let target = stored?.repostOfID ?? id
@@ -43,6 +50,10 @@ extension BlueskySync {
             JSONLineEncoder.appendString(session.did, to: &body)
             body += Array(#","collection":"#.utf8)
             JSONLineEncoder.appendString(collection, to: &body)
+            if let recordKey {
+                body += Array(#","rkey":"#.utf8)
+                JSONLineEncoder.appendString(recordKey, to: &body)
+            }
             body += Array(#","record":{"$type":"#.utf8)
             JSONLineEncoder.appendString(collection, to: &body)
             body += Array(#","subject":{"uri":"#.utf8)
@@ -52,7 +63,8 @@ extension BlueskySync {
             body += Array(#"},"createdAt":"#.utf8)
             JSONLineEncoder.appendString(ServerError.timestamp(client.clock.now()), to: &body)
             body += Array("}}".utf8)
-            let nsid = "com.atproto.repo.createRecord"
+            // With a key of its own, written in place (the same key twice is one record).
+            let nsid = recordKey == nil ? "com.atproto.repo.createRecord" : "com.atproto.repo.putRecord"
             let response = try await client.procedure(nsid, json: body)
             existing = try ServerResponseReader.read(response, from: client.host.url("/xrpc/" + nsid)) { document throws(JSONLineFailure) in
                 try JSONObjectView(document, path: "", expected: "a created record").requiredString("uri")
@@ -91,6 +103,7 @@ extension BlueskySync {
                 try transaction.setInteraction(account: account, messageID: target, .boost,
                                                on: action.kind == .boost ? existing != nil : post.repost != nil,
                                                record: action.kind == .boost ? existing : post.repost)
+                if let sequence { try transaction.removePendingAction(sequence) }
                 interaction = try transaction.interaction(account: account, messageID: target).0
             }
         }

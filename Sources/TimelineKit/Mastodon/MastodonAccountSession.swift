@@ -56,8 +56,9 @@ struct MastodonAccountSession: AccountSession {
         try await mastodonSync(store).deleteStatus(messageID)
     }
 
-    func act(_ action: MessageAction, on messageID: String, in store: TimelineStore) async throws -> MessageActionOutcome {
-        try await mastodonSync(store).act(action, on: messageID)
+    func send(_ pending: PendingAction, in store: TimelineStore) async throws -> MessageActionOutcome {
+        try await mastodonSync(store).act(pending.action, on: pending.messageID, idempotencyKey: pending.key,
+                                          checkingFirst: pending.attempts > 1, completing: pending.sequence)
     }
 
     func bookmarks(limit: Int, in store: TimelineStore) async throws -> [String] {

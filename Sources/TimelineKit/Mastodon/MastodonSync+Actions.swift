@@ -5,29 +5,63 @@ extension MastodonSync {
     /// The server answers with the status as it now is (for a reblog, the new reblog wrapping
     /// it): the status and its author are stored with their new counts, and the account's
     /// `favourited`, `reblogged` and `bookmarked` flags as the answer says them, in one
-    /// transaction. The reblog itself is not stored: it is the account's own boost, which the
-    /// home timeline brings on its next sync. Mastodon answers an action already done with the
-    /// status as it is, so doing it twice is harmless.
+    /// transaction, which also takes the queued action `completing` out
+    /// (``TimelineStore/removePendingAction(_:)``). The reblog itself is not stored: it is the
+    /// account's own boost, which the home timeline brings on its next sync. Mastodon answers an
+    /// action already done with the status as it is, so doing it twice is harmless.
+    ///
+    /// A queued action is sent with its key as `Idempotency-Key` (Mastodon honours it where it
+    /// matters, on the POST that publishes a status; on these it costs nothing). `checkingFirst`
+    /// (a retry of a try whose answer was lost) reads the status first
+    /// (`GET /api/v1/statuses/:id`) and sends nothing when its flag is already as asked: the
+    /// lost try was done.
     ///
     /// - Throws: `.replyTargetElsewhere` when `id` is not a status of this server, the client's
     ///   errors (`.rejected` with status 404 for a status that is gone), `.store`.
-    public func act(_ action: MessageAction, on id: String) async throws(ServerError) -> MessageActionOutcome {
+    public func act(_ action: MessageAction, on id: String, idempotencyKey: String? = nil, checkingFirst: Bool = false,
+                    completing sequence: Int64? = nil) async throws(ServerError) -> MessageActionOutcome {
         let stored = try storeCall { () throws(TimelineStoreError) in try store.message(id: id) }
         let target = stored?.repostOfID ?? id
         guard let serverID = namespace.serverID(of: target) else {
             throw .replyTargetElsewhere(messageID: id, server: client.server.baseURL)
         }
+        if checkingFirst {
+            let url = client.server.url("/api/v1/statuses/" + FormEncoding.escape(serverID))
+            let body = try ServerResponseReader.body(of: try await client.send(.get, url), from: url)
+            let flags = try Self.flags(inBody: body, from: url)
+            let current = switch action.kind {
+            case .favourite: flags.favourited
+            case .boost: flags.reblogged
+            case .bookmark: flags.bookmarked
+            }
+            if current == action.sets {
+                return try store(body, from: url, action: action, target: target, completing: sequence)
+            }
+        }
         let url = client.server.url("/api/v1/statuses/" + FormEncoding.escape(serverID) + "/" + Self.endpoint(of: action))
-        let response = try await client.send(.post, url)
-        let body = try ServerResponseReader.body(of: response, from: url)
-        let (answeredID, timeline) = try Self.status(inBody: body, from: url, namespace: namespace)
-        // The flags of the status acted on: a reblog's answer wraps it in `reblog`.
-        let flags = try ServerResponseReader.read(body: body, from: url) { document throws(JSONLineFailure) in
+        let headers = idempotencyKey.map { [HTTPHeader(name: "Idempotency-Key", value: $0)] } ?? []
+        let response = try await client.send(.post, url, headers: headers)
+        return try store(try ServerResponseReader.body(of: response, from: url), from: url, action: action, target: target,
+                         completing: sequence)
+    }
+
+    /// The account's flags in a status answer; a reblog's answer wraps the status acted on in
+    /// `reblog`.
+    static func flags(inBody body: [UInt8], from url: String) throws(ServerError) -> (favourited: Bool?, reblogged: Bool?, bookmarked: Bool?) {
+        try ServerResponseReader.read(body: body, from: url) { document throws(JSONLineFailure) in
             var view = try JSONObjectView(document, path: "", expected: "a status object")
             if let original = try view.object("reblog", expected: "a status object") { view = original }
             return (favourited: try view.bool("favourited"), reblogged: try view.bool("reblogged"),
                     bookmarked: try view.bool("bookmarked"))
         }
+    }
+
+    /// Stores the status answer `body` to `action` on `target`, and the account's flags, and
+    /// takes the queued action `sequence` out, in one transaction.
+    private func store(_ body: [UInt8], from url: String, action: MessageAction, target: String,
+                       completing sequence: Int64?) throws(ServerError) -> MessageActionOutcome {
+        let (answeredID, timeline) = try Self.status(inBody: body, from: url, namespace: namespace)
+        let flags = try Self.flags(inBody: body, from: url)
         // A reblog answers with the account's new reblog, which is not stored (see above).
         let wrapperID = timeline.message(id: answeredID)?.repostOfID == nil ? nil : answeredID
         var interaction = MessageInteraction(messageID: target)
@@ -45,6 +79,7 @@ extension MastodonSync {
                 for kind in MessageInteraction.Kind.allCases {
                     try transaction.setInteraction(account: account, messageID: target, kind, on: current[kind])
                 }
+                if let sequence { try transaction.removePendingAction(sequence) }
                 interaction = current
             }
         }

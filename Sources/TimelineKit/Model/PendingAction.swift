@@ -25,10 +25,11 @@ public struct PendingAction: Sendable, Hashable {
     /// `Idempotency-Key`, and on Bluesky the record key of the like or repost, so that a try
     /// whose answer was lost cannot make a second record.
     public var key: String
-    /// How many times it was sent (or about to be): 0 means no request has left yet, so it may
-    /// still be cancelled by its opposite without asking the server; after that its server may
-    /// have done it, and a retry looks at the server's state first where the network has no
-    /// key that would make the retry harmless.
+    /// How many tries its server may have done: counted as a request leaves, and taken back
+    /// when the try proves it was not done (connection refused, a 5xx answer). 0: it may still
+    /// be cancelled by its opposite without asking the server; above that its server may have
+    /// done it, and a retry looks at the server's state first where the network has no key
+    /// that would make the retry harmless.
     public var attempts: Int
 
     /// A queued action.

@@ -87,17 +87,22 @@ public protocol AccountSession: Sendable {
     ///   server, the server's refusal (not yours).
     func deletePost(_ messageID: String, in store: TimelineStore) async throws
 
-    /// Favourites, boosts or bookmarks the stored message `messageID` at its server as the
-    /// account, or undoes it (``MessageAction``), and stores what the server then says of it: the
-    /// account's favourite, boost and bookmark (``TimelineStore/interaction(account:messageID:)``)
-    /// and the message's counts, so the next paint shows them. A repost is acted on through its
-    /// original. Doing what is already done changes nothing at the server and succeeds. An action
-    /// of a kind the network lacks (``SessionCapabilities/refusal(of:)``) is refused by the caller.
+    /// Sends the queued action `pending` (``PendingAction``: a favourite, boost or bookmark of
+    /// the stored message `pending.messageID`, or its undo) to its server once, as the account,
+    /// and stores what the server then says of the message, the account's favourite, boost and
+    /// bookmark (``TimelineStore/interaction(account:messageID:)``) and its counts, taking
+    /// `pending` out of the queue in the same transaction. Sent with `pending.key` where the
+    /// network has a use for it (Mastodon's `Idempotency-Key`; Bluesky's record key), so that
+    /// a try whose answer was lost is not done twice; where the key does not make a retry
+    /// harmless, a retry (`pending.attempts` above 1) looks at the server's state first. Doing
+    /// what is already done changes nothing at the server and succeeds. Called by
+    /// ``act(_:on:in:)`` and ``sendPendingActions(in:)``, which keep the queue; an action of a
+    /// kind the network lacks (``SessionCapabilities/refusal(of:)``) is refused by the caller.
     ///
     /// - Throws: `ServerError.replyTargetElsewhere` when it is not a message of this account's
-    ///   network, `.rejected` with the server's reason (a deleted post: 404), `.store`; nothing
-    ///   is stored then.
-    func act(_ action: MessageAction, on messageID: String, in store: TimelineStore) async throws -> MessageActionOutcome
+    ///   network, `.rejected` with the server's reason (a deleted post: 404), `.store`; `pending`
+    ///   stays queued then (the caller decides: ``PendingActionFailure``).
+    func send(_ pending: PendingAction, in store: TimelineStore) async throws -> MessageActionOutcome
 
     /// The account's bookmarks, newest first, at most `limit` of them, fetched from the server and
     /// stored (the messages, and each one's bookmark); answers their stored IDs. A network without

@@ -93,12 +93,26 @@ extension TimelineStore {
     }
 
     /// Counts a request about to be sent for the queued action `sequence`: from now on its server
-    /// may have done it, so its opposite no longer cancels it. Paints nothing new, so the
-    /// generation stays.
+    /// may have done it, so its opposite no longer cancels it (unless the try is taken back:
+    /// ``forgetAttempt(of:)``). Paints nothing new, so the generation stays.
     public func noteAttempt(of sequence: Int64) throws(TimelineStoreError) {
         try storeWrite(refreshingSnapshot: false) { transaction throws(TimelineStoreError) in
             try transaction.connection.reportingStoreErrors { () throws(SQLiteError) in
                 let statement = try transaction.connection.statement("UPDATE pending_actions SET attempts = attempts + 1 WHERE sequence = ?1")
+                defer { statement.reset() }
+                try statement.bind(sequence, at: 1)
+                try statement.run()
+            }
+        }
+    }
+
+    /// Takes back the try counted by ``noteAttempt(of:)`` for the queued action `sequence`: the
+    /// request cannot have been done (the connection was refused; the server answered that it
+    /// did not do it), so its opposite may cancel it again and a retry need not look first.
+    public func forgetAttempt(of sequence: Int64) throws(TimelineStoreError) {
+        try storeWrite(refreshingSnapshot: false) { transaction throws(TimelineStoreError) in
+            try transaction.connection.reportingStoreErrors { () throws(SQLiteError) in
+                let statement = try transaction.connection.statement("UPDATE pending_actions SET attempts = max(0, attempts - 1) WHERE sequence = ?1")
                 defer { statement.reset() }
                 try statement.bind(sequence, at: 1)
                 try statement.run()

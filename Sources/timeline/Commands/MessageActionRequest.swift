@@ -44,7 +44,10 @@ struct MessageActionRequest {
     func run() throws(ExitCode) {
         let store = try location.openStore(create: false)
         let ids = try MessageSessions.resolve(references, in: store, verb: action.rawValue)
-        let sessions = try MessageSessions.open(account: account, verb: action.rawValue)
+        // One retry, soon: a person waits for the answer, and an action whose server cannot be
+        // reached is not lost but queued for the next sync, which retries as a sync does.
+        let policy = RequestPolicy(maximumAttempts: 2, initialBackoff: .milliseconds(500), requestTimeout: .seconds(20))
+        let sessions = try MessageSessions.open(account: account, verb: action.rawValue, policy: policy)
         var done = 0
         for (reference, id) in zip(references, ids) {
             let session = try sessions.session(for: id, named: reference)
@@ -60,6 +63,9 @@ struct MessageActionRequest {
                 try report(outcome, reference: reference, account: session.account.name, store: store)
             } catch let exit as ExitCode {
                 throw exit
+            } catch let kept as PendingActionKept {
+                Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): could not \(action.rawValue) \(TerminalText.line(reference)) now: \(kept.reason) It is kept, and the first `timeline sync` after that is put right sends it.\n")
+                throw ExitCode(exitStatus(for: kept.reason))
             } catch {
                 Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): could not \(action.rawValue) \(TerminalText.line(reference)): \(error) Nothing was changed here.\n")
                 if done > 0 { Terminal.emitError("timeline: \(Counted(done, "message")) before it \(done == 1 ? "was" : "were") done; nothing else was changed.\n") }
@@ -77,9 +83,20 @@ struct MessageActionRequest {
             object.add("favourited", outcome.interaction.favourited)
             object.add("boosted", outcome.interaction.boosted)
             object.add("bookmarked", outcome.interaction.bookmarked)
+            object.add("pending", outcome.isPending)
+            if case let .waiting(reason) = outcome.delivery { object.add("reason", reason) }
+            if case .cancelled = outcome.delivery { object.add("cancelled", true) }
             Terminal.emit(object.finish() + "\n")
             return
         }
-        Terminal.emit("\(outcome.action.done) \(MessageSessions.name(of: outcome.messageID, in: store)) as \(TerminalText.line(account)).\n")
+        let named = MessageSessions.name(of: outcome.messageID, in: store)
+        switch outcome.delivery {
+        case .done:
+            Terminal.emit("\(outcome.action.done) \(named) as \(TerminalText.line(account)).\n")
+        case let .waiting(reason):
+            Terminal.emit("Not sent yet: \(outcome.action.rawValue) \(named) as \(TerminalText.line(account)) is kept and sent by the next `timeline sync` (\(TerminalText.line(reason))).\n")
+        case .cancelled:
+            Terminal.emit("\(outcome.action.done) \(named) as \(TerminalText.line(account)): it undoes \(outcome.action.undo.rawValue), which was waiting to be sent, so neither is sent.\n")
+        }
     }
 }

@@ -11,8 +11,9 @@ struct MessageSessions {
     let account: String?
     let verb: String
 
-    /// Every logged-in account's session; refused (64) when none is logged in.
-    static func open(account: String?, verb: String) throws(ExitCode) -> MessageSessions {
+    /// Every logged-in account's session, patient as `policy` says; refused (64) when none is
+    /// logged in.
+    static func open(account: String?, verb: String, policy: RequestPolicy = RequestPolicy()) throws(ExitCode) -> MessageSessions {
         let accountStore = try reportingErrors { try AccountStore.standard() }
         let accounts = try reportingErrors { try accountStore.hasAccountsFile ? accountStore.accounts() : [] }
         guard !accounts.isEmpty else {
@@ -20,7 +21,7 @@ struct MessageSessions {
             throw ExitCode(ExitStatus.usage)
         }
         let transport = CurlTransport()
-        let sessions = try reportingErrors { try accounts.map { try accountStore.session(for: $0, transport: transport) } }
+        let sessions = try reportingErrors { try accounts.map { try accountStore.session(for: $0, transport: transport, policy: policy) } }
         return MessageSessions(sessions: sessions, account: account, verb: verb)
     }
 

@@ -147,6 +147,8 @@ struct SyncCommand: ParsableCommand {
         var name: String { account.name }
         var summary: SyncSummary?
         var error: (any Error)?
+        /// What became of the account's actions that waited for its server (sent first).
+        var actions = PendingDelivery()
     }
 
     private func syncAll(_ accounts: [Account], from accountStore: AccountStore) throws(ExitCode) -> [AccountSync] {
@@ -154,13 +156,17 @@ struct SyncCommand: ParsableCommand {
         let transport = CurlTransport()
         var results: [AccountSync] = []
         for account in accounts {
+            var actions = PendingDelivery()
             do {
                 let session = try accountStore.session(for: account, transport: transport)
+                // The actions that waited for the server go first, in the order they were
+                // asked for: what the sync then stores already knows them (issue 27).
+                actions = waitFor { () async -> PendingDelivery in await session.sendPendingActions(in: store) }
                 let options = SyncOptions(homeDepth: depth ?? 200, timeLimit: syncTimeLimit)
                 let summary = try waitFor { () async throws -> SyncSummary in try await session.sync(into: store, options: options) }
-                results.append(AccountSync(account: account, summary: summary))
+                results.append(AccountSync(account: account, summary: summary, actions: actions))
             } catch {
-                results.append(AccountSync(account: account, error: error))
+                results.append(AccountSync(account: account, error: error, actions: actions))
             }
         }
         return results
@@ -183,8 +189,20 @@ struct SyncCommand: ParsableCommand {
         return object
     }
 
+    /// The message `id` as the person knows it: its short reference, else its ID.
+    private static func named(_ id: String, in store: TimelineStore?) -> String {
+        guard let message = try? store?.message(id: id), !message.shortReference.isNone else { return id }
+        return message.shortReference.text
+    }
+
     private func report(_ results: [AccountSync]) {
+        let store = results.contains { !$0.actions.isEmpty } ? try? location.openStore(create: false) : nil
         for result in results {
+            // A refused action is said, and is no longer pending: the message shows what the
+            // server says of it.
+            for refusal in result.actions.refused {
+                Terminal.emitError("timeline: \(TerminalText.line(result.name)): the server refused to \(refusal.action.action.rawValue) \(TerminalText.line(Self.named(refusal.action.messageID, in: store))), asked for while it could not be reached: \(TerminalText.line(refusal.reason)) It is no longer pending.\n")
+            }
             if let error = result.error {
                 Terminal.emitError("timeline: \(TerminalText.line(result.name)): \(error)\n")
             }
@@ -202,6 +220,17 @@ struct SyncCommand: ParsableCommand {
             for result in results {
                 var object = JSONObjectWriter()
                 object.add("account", result.name)
+                var actions = JSONObjectWriter()
+                actions.add("sent", result.actions.sent.count)
+                actions.add("refused", objects: result.actions.refused.map { refusal in
+                    var object = JSONObjectWriter()
+                    object.add("action", refusal.action.action.rawValue)
+                    object.add("id", refusal.action.messageID)
+                    object.add("reason", refusal.reason)
+                    return object
+                })
+                actions.add("pending", result.actions.stillPending)
+                object.add("actions", object: actions)
                 if let summary = result.summary {
                     object.add("ok", true)
                     object.add("new_statuses", summary.newStatuses)
@@ -230,6 +259,10 @@ struct SyncCommand: ParsableCommand {
         let who = done.count == 1 ? TerminalText.line(done[0].account) : "\(Counted(done.count, "account"))"
         var line = "Synced \(who): \(Counted(statuses, "new message")), \(Counted(notifications, "notification")), \(Counted.grouped(read)) marked read (\(Counted(requests, "request")))"
         if gaps > 0 { line += "; older messages are still to fetch: run `timeline sync` again" }
+        let sent = results.reduce(0) { $0 + $1.actions.sent.count }
+        let waiting = results.reduce(0) { $0 + $1.actions.stillPending }
+        if sent > 0 { line += "; sent \(Counted(sent, "action")) that waited" }
+        if waiting > 0 { line += "; \(Counted(waiting, "action")) still \(waiting == 1 ? "waits" : "wait") for the server" }
         Terminal.emit(line + ".\n")
     }
 

@@ -76,6 +76,12 @@ final class MastodonTestServer: @unchecked Sendable {
         process.waitUntilExit()
     }
 
+    /// Ends the server now: its port refuses connections from then on (an offline server).
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
     /// Whether the server process ends by itself within `seconds`.
     func hasExited(within seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)

@@ -1,0 +1,61 @@
+/// What a failed try of a queued action (``PendingAction``) means for the queue (issue 27,
+/// "Offline and failures"). Only the server's own answer takes an action out: either it was
+/// done, or the server refused it and a retry would be refused the same.
+///
+/// - **Unreachable** (kept, the next sync sends it; the command exits 0): the connection was
+///   refused or broke, the host name could not be resolved, no answer came in time, the server
+///   answered 5xx, 429 or 206 on every retry, or the sync's time limit ran out.
+/// - **Refused** (taken out, said with the server's reason): the server answered 4xx (404, the
+///   post was deleted; 403, blocked; 422, not allowed), the message is not on the account's
+///   server, the server lacks the endpoint, or its answer could not be read (a 2xx whose body
+///   a retry would not change).
+/// - **Waiting for you** (kept, said, non-zero exit): the login expired (401), the account's
+///   `token_command` failed, the database was busy, or the process was interrupted: the action
+///   is sent by the first sync after that is put right.
+public enum PendingActionFailure: Sendable, Hashable {
+    case unreachable
+    case refused
+    case waitingForYou
+
+    /// How `error`, thrown by ``AccountSession/send(_:in:)``, is taken.
+    public init(_ error: any Error) {
+        guard let error = error as? ServerError else {
+            self = .waitingForYou
+            return
+        }
+        switch error {
+        case .rejected, .replyTargetElsewhere, .notSupported, .invalidResponse: self = .refused
+        case .store: self = .waitingForYou
+        default: self = error.isTemporary ? .unreachable : .waitingForYou
+        }
+    }
+}
+
+extension PendingActionFailure {
+    /// Whether the try that failed with `error` may have been done by the server all the same:
+    /// a time-out, an answer cut off, an interrupted process. Not when the connection could not
+    /// be made (refused, no such host) or the server answered that it did not do it (5xx, 429):
+    /// such a try counts for nothing (``TimelineStore/forgetAttempt(of:)``), so the action can
+    /// still be cancelled by its opposite without asking the server.
+    public static func mayHaveReachedServer(_ error: any Error) -> Bool {
+        guard let error = error as? ServerError else { return true }
+        switch error {
+        case let .unreachable(transport, _):
+            if case .cannotConnect = transport { return false }
+            return true
+        case .serverFailed, .rateLimited, .timelineBeingRebuilt: return false
+        default: return true
+        }
+    }
+}
+
+/// An action that could not be sent for a reason the person must put right first (an expired
+/// login, a failing `token_command`): it is kept in the queue, and `reason` says why.
+public struct PendingActionKept: Error, Sendable, CustomStringConvertible {
+    /// The queued action.
+    public var action: PendingAction
+    /// Why it could not be sent.
+    public var reason: any Error
+
+    public var description: String { "\(reason)" }
+}
