@@ -91,7 +91,24 @@ import Testing
         #expect(try Self.effects(server).count == 2)
     }
 
-    @Test func aServerThatCannotBeReachedKeepsTheActionAndTheSyncAfterSendsIt() throws {
+    /// The shell hook's sync, in the background, sends what waits too.
+    @Test func aBackgroundSyncSendsTheWaitingActions() throws {
+        let server = try MastodonTestServer()
+        let home = try SyncCommandTests.loggedIn(to: server)
+        #expect(try home.timeline.run(["sync"]).status == 0)
+        let (ref, id) = try MessageActionCommandTests.someoneElses(home, on: server)
+        let serverID = String(id.split(separator: "/").last!)
+        try server.control("faults", ["path": "/api/v1/statuses/\(serverID)/bookmark", "status": 502, "times": 2])
+        #expect(try home.timeline.run(["bookmark", ref]).status == 0)
+        #expect(try MessageActionCommandTests.entry(home, ref: ref).contains("🔖 bookmarked  ⋯ pending"))
+        let background = try home.timeline.run(["sync", "--background"])
+        #expect(background.status == 0 && background.output.isEmpty, "\(background.errors)")
+        try Self.waitUntil("the bookmark sent by the background sync") { try Self.effects(server) == ["\(serverID) bookmark"] }
+        try Self.waitUntil("the pending mark gone") { try !MessageActionCommandTests.entry(home, ref: ref).contains("pending") }
+        #expect(try MessageActionCommandTests.entry(home, ref: ref).contains("🔖 bookmarked"))
+    }
+
+    @Test func aServerThatCannotBeReachedKeepsTheAction() throws {
         let server = try MastodonTestServer()
         let home = try SyncCommandTests.loggedIn(to: server)
         #expect(try home.timeline.run(["sync"]).status == 0)

@@ -15,7 +15,7 @@ struct MessageActionArguments: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The account to act as (its name in `timeline accounts`); by default the one whose server the message came from.", valueName: "name"))
     var account: String?
 
-    @Flag(name: .long, help: "Print one JSON object per message: {\"action\", \"id\", \"account\", \"favourited\", \"boosted\", \"bookmarked\"}.")
+    @Flag(name: .long, help: "Print one JSON object per message: {\"action\", \"id\", \"account\", \"favourited\", \"boosted\", \"bookmarked\", \"pending\"}.")
     var json = false
 
     func request(_ action: MessageAction) -> MessageActionRequest {

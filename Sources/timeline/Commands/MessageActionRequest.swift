@@ -29,8 +29,14 @@ struct MessageActionRequest {
         terminal shows no Unicode). Doing what is already done is harmless. A message the server \
         no longer has (deleted) is refused with the server's reason and nothing changes here.
 
+        Offline: when the server cannot be reached (connection refused, no answer, 5xx after a \
+        retry), the action is kept, painted as pending (⋯ pending, [pending]), and sent by the \
+        next `timeline sync`, once; the exit status is 0. Its opposite asked for before it was \
+        sent cancels it: nothing is sent.
+
         One line says what was done; --json prints one JSON object per message: \
-        {"action", "id", "account", "favourited", "boosted", "bookmarked"}.
+        {"action", "id", "account", "favourited", "boosted", "bookmarked", "pending"} (and \
+        "reason" when pending, "cancelled" when it cancelled a waiting action).
 
         Examples:
         \(examples)

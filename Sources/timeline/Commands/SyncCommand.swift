@@ -14,7 +14,9 @@ struct SyncCommand: ParsableCommand {
             For every account (`timeline accounts`), or the one --account names: the home \
             timeline from the newest stored status on (the first sync: the newest 200), the \
             notifications, and, for Mastodon, the read marker both ways (what you read on your \
-            phone is read here, and back). Each page is stored in one transaction; the snapshot is rewritten at \
+            phone is read here, and back). First, the favourites, boosts and bookmarks that \
+            could not reach the server when asked for are sent, oldest first, each once (a \
+            refused one is said and no longer pending; --json: "actions"). Each page is stored in one transaction; the snapshot is rewritten at \
             the end. One summary line, or --json (one object per account; "server_lacks" lists \
             what its server does not support, such as "markers" on Takahē; "received" the body \
             bytes, entries decoded and requests of each timeline, and the bytes of the whole \
