@@ -217,6 +217,24 @@ import Testing
         #expect(try Self.calls(server, "com.atproto.repo.putRecord").count == 1)
     }
 
+    @Test func aBlueskyRepostOfAPostDeletedBeforeTheSyncIsRefusedThenAndNothingIsCreated() throws {
+        let server = try BlueskyTestServer.start(posts: 30)
+        let scenario = try BlueskyCommandTests.loggedIn(to: server)
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        let (ref, uri) = try MessageActionCommandTests.someoneElses(scenario, own: BlueskyTestServer.handle)
+        try server.control("faults", ["nsid": "app.bsky.feed.getPosts", "status": 500, "times": 2])
+        #expect(try scenario.timeline.run(["repost", ref]).status == 0)
+        #expect(try MessageActionCommandTests.entry(scenario, ref: ref).contains("⟲ boosted  ⋯ pending"))
+        try server.control("forget", ["uri": uri])
+        let synced = try scenario.timeline.run(["sync"])
+        #expect(synced.status == 0, "\(synced.errors)")
+        #expect(synced.errors.contains("the server refused to boost \(ref)") && synced.errors.contains("is not there any more"), "\(synced.errors)")
+        #expect(!synced.output.contains("sent"), "\(synced.output)")
+        #expect((try server.state()["created"] as? [[String: Any]] ?? []).isEmpty)
+        let entry = try MessageActionCommandTests.entry(scenario, ref: ref)
+        #expect(!entry.contains("pending") && !entry.contains("boosted"), "\(entry)")
+    }
+
     /// The like was written and the command killed before the answer; the AppView does not show
     /// it yet, so the sync cannot see it was done: the key chosen at queue time makes the
     /// retry write the same record, not a second like.

@@ -33,25 +33,51 @@ extension AccountSession {
     ///   `ServerError.store`.
     public func act(_ action: MessageAction, on messageID: String, in store: TimelineStore,
                     at now: Date = Date()) async throws -> MessageActionOutcome {
+        try await PendingActionSender(account: account.name, store: store) { pending in try await send(pending, in: store) }
+            .act(action, on: messageID, at: now)
+    }
+
+    /// Sends the account's queued actions (``PendingAction``), oldest first, each once
+    /// (``send(_:in:)``): what `timeline sync` does before it fetches anything, so that what the
+    /// sync then stores already knows them. An action its server refuses is taken out and said
+    /// (``PendingDelivery/refused``); the first that cannot be sent stops the rest, which stay
+    /// queued in their order for the next sync. Throws nothing: the sync goes on either way, and
+    /// meets the same unreachable server itself.
+    public func sendPendingActions(in store: TimelineStore) async -> PendingDelivery {
+        await PendingActionSender(account: account.name, store: store) { pending in try await send(pending, in: store) }
+            .sendAll()
+    }
+}
+
+/// The queue's rules around one network's try of an action (`send`, which stores the answer and
+/// takes the action out in one transaction): what ``AccountSession/act(_:on:in:at:)`` and
+/// ``AccountSession/sendPendingActions(in:)`` do, apart from any network so that the rules are
+/// tested on their own.
+struct PendingActionSender: Sendable {
+    let account: String
+    let store: TimelineStore
+    let send: @Sendable (PendingAction) async throws -> MessageActionOutcome
+
+    func act(_ action: MessageAction, on messageID: String, at now: Date) async throws -> MessageActionOutcome {
         let target = try store.message(id: messageID)?.repostOfID ?? messageID
-        let queued = try store.enqueue(action, account: account.name, messageID: target,
+        let queued = try store.enqueue(action, account: account, messageID: target,
                                        key: PendingAction.newKey(at: now), at: now)
         let asked: PendingAction
         switch queued {
         case .cancelled:
             return MessageActionOutcome(action: action, messageID: target,
-                                        interaction: try intendedInteraction(with: target, in: store), delivery: .cancelled)
+                                        interaction: try intendedInteraction(with: target), delivery: .cancelled)
         case let .queued(pending), let .alreadyQueued(pending):
             asked = pending
         }
         // The message's actions in the order they were asked for, this one last: an unfavourite
         // queued offline is sent before the favourite asked for now, not after it.
         var answered: MessageActionOutcome?
-        for var pending in try store.pendingActions(account: account.name, messageID: target) where pending.sequence <= asked.sequence {
+        for var pending in try store.pendingActions(account: account, messageID: target) where pending.sequence <= asked.sequence {
             try store.noteAttempt(of: pending.sequence)
             pending.attempts += 1
             do {
-                answered = try await send(pending, in: store)
+                answered = try await send(pending)
             } catch {
                 switch PendingActionFailure(error) {
                 case .refused:
@@ -60,8 +86,7 @@ extension AccountSession {
                     if pending.sequence == asked.sequence { throw error }
                 case .unreachable:
                     if !PendingActionFailure.mayHaveReachedServer(error) { try store.forgetAttempt(of: pending.sequence) }
-                    return MessageActionOutcome(action: action, messageID: target,
-                                                interaction: try intendedInteraction(with: target, in: store),
+                    return MessageActionOutcome(action: action, messageID: target, interaction: try intendedInteraction(with: target),
                                                 delivery: .waiting(reason: "\(error)"))
                 case .waitingForYou:
                     throw PendingActionKept(action: pending, reason: error)
@@ -72,23 +97,17 @@ extension AccountSession {
         if let answered {
             outcome = answered
         } else {
-            outcome = MessageActionOutcome(action: action, messageID: target, interaction: try intendedInteraction(with: target, in: store))
+            outcome = MessageActionOutcome(action: action, messageID: target, interaction: try intendedInteraction(with: target))
         }
         outcome.action = action
         return outcome
     }
 
-    /// Sends the account's queued actions (``PendingAction``), oldest first, each once
-    /// (``send(_:in:)``): what `timeline sync` does before it fetches anything, so that what the
-    /// sync then stores already knows them. An action its server refuses is taken out and said
-    /// (``PendingDelivery/refused``); the first that cannot be sent stops the rest, which stay
-    /// queued in their order for the next sync. Throws nothing: the sync goes on either way, and
-    /// meets the same unreachable server itself.
-    public func sendPendingActions(in store: TimelineStore) async -> PendingDelivery {
+    func sendAll() async -> PendingDelivery {
         var delivery = PendingDelivery()
         let queue: [PendingAction]
         do {
-            queue = try store.pendingActions(account: account.name)
+            queue = try store.pendingActions(account: account)
         } catch {
             delivery.stoppedBy = error
             return delivery
@@ -97,7 +116,7 @@ extension AccountSession {
             do {
                 try store.noteAttempt(of: pending.sequence)
                 pending.attempts += 1
-                delivery.sent.append(try await send(pending, in: store))
+                delivery.sent.append(try await send(pending))
             } catch {
                 if PendingActionFailure(error) == .refused, (try? store.removePendingAction(pending.sequence)) != nil {
                     delivery.refused.append(PendingDelivery.Refusal(action: pending, reason: "\(error)"))
@@ -116,9 +135,9 @@ extension AccountSession {
 
     /// The account's favourite, boost and bookmark of `messageID` as its queued actions will
     /// leave them: the server's last word with those actions applied in order.
-    private func intendedInteraction(with messageID: String, in store: TimelineStore) throws(TimelineStoreError) -> MessageInteraction {
-        var interaction = try store.interaction(account: account.name, messageID: messageID).0
-        for pending in try store.pendingActions(account: account.name, messageID: messageID) {
+    private func intendedInteraction(with messageID: String) throws(TimelineStoreError) -> MessageInteraction {
+        var interaction = try store.interaction(account: account, messageID: messageID).0
+        for pending in try store.pendingActions(account: account, messageID: messageID) {
             interaction[pending.action.kind] = pending.action.sets
             interaction.pending = true
         }
