@@ -36,6 +36,10 @@ Endpoints (XRPC, under /xrpc/; the entryway serves the com.atproto.server ones a
                                           createRecord also takes app.bsky.graph.follow {"subject": DID}:
                                           getProfile's `viewer.following` then names the record
   GET  app.bsky.graph.getFollows          ?actor &limit &cursor: whom the account follows, newest first
+  GET  app.bsky.feed.searchPosts          ?q &tag &sort &limit &cursor: posts whose text holds the tag
+  GET  app.bsky.graph.getLists            ?actor: one list of the account, "Sky Friends" (people 1 and 2)
+  GET  app.bsky.feed.getListFeed          ?list &limit &cursor: that list's posts; another list is 400
+  GET  app.bsky.feed.getFeed              ?feed &limit &cursor: any feed generator: the whole timeline
   GET  app.bsky.feed.getPostThread        ?uri &depth &parentHeight: threadViewPost nodes (parents up,
                                           replies down, one notFoundPost reply among them)
 
@@ -495,6 +499,43 @@ class Handler(BaseHTTPRequestHandler):
                 {"$type": "app.bsky.feed.defs#notFoundPost", "uri": "at://did:plc:gone/app.bsky.feed.post/x", "notFound": True}] + padding
         self.send(200, {"thread": thread}, headers)
 
+    LIST = "at://%s/app.bsky.graph.list/3kfriends22aa" % ME
+
+    @authorized
+    def search_posts(self, query, body, headers):
+        """Posts whose text holds the tag (`tag`) or the words of `q`, newest first, by cursor."""
+        words = (query.get("tag", [""])[0] or query.get("q", [""])[0].lstrip("#")).lower()
+        with self.data.lock:
+            posts = [item["post"] for item in self.data.feed if "reason" not in item and words in item["post"]["record"]["text"].lower()]
+            answer = page(posts, query, "posts")
+        self.send(200, answer, headers)
+
+    @authorized
+    def get_lists(self, query, body, headers):
+        with self.data.lock:
+            lists = [{"uri": Handler.LIST, "cid": cid({"name": "Sky Friends"}), "name": "Sky Friends",
+                      "purpose": "app.bsky.graph.defs#curatelist", "creator": self.data.me,
+                      "indexedAt": iso(NEWEST_TIME - timedelta(days=3))}] if query.get("actor", [""])[0] in (ME, self.data.handle) else []
+        self.send(200, {"lists": lists}, headers)
+
+    @authorized
+    def get_list_feed(self, query, body, headers):
+        """The list holds people 1 and 2: their posts, newest first."""
+        if query.get("list", [""])[0] != Handler.LIST:
+            return self.error(400, "InvalidRequest", "List not found")
+        with self.data.lock:
+            members = (self.data.people[1]["did"], self.data.people[2]["did"])
+            items = [item for item in self.data.feed if "reason" not in item and item["post"]["author"]["did"] in members]
+            answer = page(items, query, "feed")
+        self.send(200, answer, headers)
+
+    @authorized
+    def get_feed(self, query, body, headers):
+        """Any feed generator: the whole timeline, as a feed of everything would be."""
+        with self.data.lock:
+            answer = page(self.data.feed, query, "feed")
+        self.send(200, answer, headers)
+
     @authorized
     def get_follows(self, query, body, headers):
         """The accounts an actor follows (only the session's account follows anyone here),
@@ -686,6 +727,10 @@ ROUTES = {
     ("GET", "app.bsky.actor.getProfile"): Handler.get_profile,
     ("GET", "app.bsky.graph.getFollows"): Handler.get_follows,
     ("GET", "app.bsky.feed.getPostThread"): Handler.get_post_thread,
+    ("GET", "app.bsky.feed.searchPosts"): Handler.search_posts,
+    ("GET", "app.bsky.graph.getLists"): Handler.get_lists,
+    ("GET", "app.bsky.feed.getListFeed"): Handler.get_list_feed,
+    ("GET", "app.bsky.feed.getFeed"): Handler.get_feed,
 }
 
 # What the entryway answers itself; everything else is the PDS's.

@@ -569,6 +569,10 @@ class Handler(BaseHTTPRequestHandler):
         if route is None and path.startswith("/api/v1/accounts/") and self.command == "POST" \
                 and path.rsplit("/", 1)[-1] in ("follow", "unfollow"):
             route = Handler.account_follow
+        if route is None and path.startswith("/api/v1/timelines/tag/") and self.command == "GET":
+            route = Handler.tag_timeline
+        if route is None and path.startswith("/api/v1/timelines/list/") and self.command == "GET":
+            route = Handler.list_timeline
         if route is None and path.startswith("/api/v1/accounts/") and path.endswith("/following") and self.command == "GET":
             route = Handler.account_following
         if route is None:
@@ -1275,6 +1279,37 @@ class Handler(BaseHTTPRequestHandler):
         link = link_header(self.base_url(), path, query, chosen)
         self.send(200, [follow["account"] for follow in chosen], headers | ({"Link": link} if link else {}))
 
+    # -- other timelines: a hashtag's, a list's ----------------------------------------------------
+
+    # One list, of the statuses user1 and user2 write.
+    LISTS = [{"id": "42", "title": "Friends", "replies_policy": "list", "exclusive": False}]
+
+    @api
+    def tag_timeline(self, path, query, body, headers):
+        """The statuses whose text holds the hashtag (generated ones say #rust and #swift), paged
+        as the home timeline is."""
+        tag = urllib.parse.unquote(path.rsplit("/", 1)[-1]).lower()
+        with self.data.lock:
+            items = [s for s in self.data.statuses if ("#" + tag) in (s.get("content") or "").lower()]
+            result = page(items, query, 20, 40)
+        link = link_header(self.base_url(), path, query, result)
+        self.send(200, result, headers | ({"Link": link} if link else {}))
+
+    @api
+    def lists(self, path, query, body, headers):
+        self.send(200, Handler.LISTS, headers)
+
+    @api
+    def list_timeline(self, path, query, body, headers):
+        list_id = path.rsplit("/", 1)[-1]
+        if list_id not in [entry["id"] for entry in Handler.LISTS]:
+            return self.error(404, "Record not found", headers)
+        with self.data.lock:
+            items = [s for s in self.data.statuses if s["account"]["username"] in ("user1", "user2") and not s.get("reblog")]
+            result = page(items, query, 20, 40)
+        link = link_header(self.base_url(), path, query, result)
+        self.send(200, result, headers | ({"Link": link} if link else {}))
+
     def instance(self, path, query, body):
         base = self.base_url()
         streaming = ("wss://" if self.server.tls else "ws://") + base.split("://", 1)[1]
@@ -1339,6 +1374,7 @@ ROUTES = {
     ("GET", "/api/v1/bookmarks"): Handler.bookmark_list,
     ("GET", "/api/v1/accounts/lookup"): Handler.account_lookup,
     ("GET", "/api/v2/search"): Handler.search,
+    ("GET", "/api/v1/lists"): Handler.lists,
     ("GET", "/api/v2/instance"): Handler.instance,
     ("GET", "/api/v1/streaming/user"): Handler.stream_user,
     ("GET", "/api/v1/streaming"): Handler.stream_user,

@@ -78,6 +78,16 @@ struct BlueskyAccountSession: AccountSession {
         try await blueskySync(store).fetchThread(around: messageID, limit: limit)
     }
 
+    func listID(_ text: String) -> String? { BlueskySync.listID(text) }
+
+    func lists(in store: TimelineStore) async throws -> [TimelineList] {
+        try await blueskySync(store).lists()
+    }
+
+    func fetchTimeline(_ source: TimelineSource, limit: Int, in store: TimelineStore) async throws -> [String] {
+        try await blueskySync(store).fetchTimeline(source, limit: limit)
+    }
+
     // MARK: Editing and polls (issue 27)
 
     /// Bluesky posts cannot be edited (``SessionCapabilities/editRefusal``): the caller refuses

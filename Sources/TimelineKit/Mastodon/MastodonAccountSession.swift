@@ -83,6 +83,16 @@ struct MastodonAccountSession: AccountSession {
         try await mastodonSync(store).fetchThread(around: messageID, limit: limit)
     }
 
+    func listID(_ text: String) -> String? { MastodonSync.listID(text) }
+
+    func lists(in store: TimelineStore) async throws -> [TimelineList] {
+        try await mastodonSync(store).lists()
+    }
+
+    func fetchTimeline(_ source: TimelineSource, limit: Int, in store: TimelineStore) async throws -> [String] {
+        try await mastodonSync(store).fetchTimeline(source, limit: limit)
+    }
+
     // MARK: Editing and polls (issue 27)
 
     func editableText(of messageID: String, in store: TimelineStore) async throws -> String {

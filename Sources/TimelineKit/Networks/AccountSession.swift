@@ -148,6 +148,23 @@ public protocol AccountSession: Sendable {
     ///   deleted post), `.store`; nothing is stored then.
     func fetchThread(around messageID: String, limit: Int, in store: TimelineStore) async throws -> ThreadFetch
 
+    /// `text` as the ID of one of this network's lists (Mastodon: the list's ID, letters and
+    /// digits; Bluesky: the AT URI of a list or a feed generator), or `nil`. Nothing is sent.
+    func listID(_ text: String) -> String?
+
+    /// The lists the account keeps at its server (Mastodon's `GET /api/v1/lists`, Bluesky's
+    /// `app.bsky.graph.getLists` of the account). Nothing is written to `store`.
+    func lists(in store: TimelineStore) async throws -> [TimelineList]
+
+    /// Fetches the newest posts of `source`, at most `limit` (pages as the network gives them,
+    /// bounded), stores them in `store` as a sync stores what it fetches (insert or replace, the
+    /// snapshot rewritten), and answers their stored IDs, newest first. `store` is the
+    /// source's own database, not the home timeline's: the person reads them apart.
+    ///
+    /// - Throws: the server's refusal (an unknown list: 404), `.notSupported` where the server
+    ///   lacks the endpoint, `.store`.
+    func fetchTimeline(_ source: TimelineSource, limit: Int, in store: TimelineStore) async throws -> [String]
+
     // MARK: Editing and polls (issue 27)
 
     /// The text of the account's own post `messageID` (a stored ID) as its author wrote it, to

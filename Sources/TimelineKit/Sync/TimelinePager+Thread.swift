@@ -4,9 +4,10 @@ extension TimelinePager {
     /// messages inserted or replaced, the account's interactions as the server said them, in one
     /// transaction, and the snapshot rewritten with it. Messages not stored before are stored
     /// read: the person is reading the conversation they asked for, and a thread must not fill
-    /// `show --unread` with old replies. Answers how many of `entryIDs` were new.
-    func storeThread(_ timeline: DecodedTimeline, entryIDs: [String]) throws(ServerError) -> ThreadFetch {
-        let prepared = prepare(timeline).markingRead { _ in true }
+    /// `show --unread` with old replies (`markingRead`; a tag's or a list's timeline, stored
+    /// apart, keeps them unread). Answers how many of `entryIDs` were new.
+    func storeThread(_ timeline: DecodedTimeline, entryIDs: [String], markingRead: Bool = true) throws(ServerError) -> ThreadFetch {
+        let prepared = markingRead ? prepare(timeline).markingRead { _ in true } : prepare(timeline)
         return try write(refreshingSnapshot: true) { transaction throws(TimelineStoreError) -> ThreadFetch in
             var new = 0
             for id in entryIDs where try transaction.message(id: id) == nil { new += 1 }

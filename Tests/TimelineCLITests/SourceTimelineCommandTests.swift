@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// `tag`, `list` and `lists` (issue 27) against the loopback Mastodon and Bluesky servers: the
+/// endpoints each network has, the posts kept in a database of their own so that `show` does
+/// not mix them into the home timeline, `--offline`, and refusals.
+@Suite struct SourceTimelineCommandTests {
+    static func calls(_ server: MastodonTestServer, path: String) throws -> [[String: Any]] {
+        try server.requests().filter { ($0["path"] as? String) == path }
+    }
+
+    @Test func aMastodonHashtagIsFetchedKeptApartFromHomeAndShown() throws {
+        let server = try MastodonTestServer(statuses: 800)
+        let scenario = try SyncCommandTests.loggedIn(to: server)
+        let me = "tester@127.0.0.1:\(server.port)"
+        let fetched = try scenario.timeline.run(["tag", "#Rust", "-n", "50", "--color", "never"])
+        #expect(fetched.status == 0, "\(fetched.errors)")
+        #expect(fetched.errors == "timeline: fetched 50 posts of #Rust as \(me).\n", "\(fetched.errors)")
+        #expect(fetched.output.contains("#rust"), "\(fetched.output)")
+        let pages = try Self.calls(server, path: "/api/v1/timelines/tag/Rust")
+        #expect(pages.count == 2, "\(pages)")   // 40, then 10 below the first page's max_id
+        #expect((pages.last?["query"] as? String)?.contains("max_id=") == true)
+        // Kept beside the main database, not in it: `show` does not mix them into home.
+        let kept = scenario.directory + "/timeline.tag-rust.sqlite"
+        #expect(FileManager.default.fileExists(atPath: kept))
+        let home = try scenario.timeline.run(["show", "-n", "100", "--format", "{id}"])
+        #expect(home.output.isEmpty, "\(home.output)")
+        let json = try scenario.timeline.run(["tag", "rust", "--offline", "-n", "100", "--json"])
+        #expect(json.status == 0 && json.errors.isEmpty, "\(json.errors)")
+        #expect(json.output.split(separator: "\n").count == 50)
+        #expect(try Self.calls(server, path: "/api/v1/timelines/tag/rust").isEmpty)
+        // The kept database is a timeline like any: its messages can be acted on with --db.
+        let other = try scenario.timeline.run(["--db", kept, "show", "-n", "1", "--format", "{ref}"])
+        #expect(other.status == 0 && !other.output.isEmpty, "\(other.errors)")
+
+        let bad = try scenario.timeline.run(["tag", "ru/st"])
+        #expect(bad.status == 64 && bad.errors.contains("\"ru/st\" is not a hashtag"), "\(bad.errors)")
+    }
+
+    @Test func mastodonListsAndAListsTimeline() throws {
+        let server = try MastodonTestServer()
+        let scenario = try SyncCommandTests.loggedIn(to: server)
+        let lists = try scenario.timeline.run(["lists"])
+        #expect(lists.status == 0 && lists.output == "42  Friends\n", "\(lists.output) \(lists.errors)")
+        let listed = try scenario.timeline.run(["list", "42", "--json"])
+        #expect(listed.status == 0, "\(listed.errors)")
+        let lines = listed.output.split(separator: "\n")
+        #expect(!lines.isEmpty)
+        for line in lines { #expect(line.contains("\"handle\":\"user1\"") || line.contains("\"handle\":\"user2\""), "\(line)") }
+        #expect(try Self.calls(server, path: "/api/v1/timelines/list/42").count == 1)  // a short page is the end
+
+        let unknown = try scenario.timeline.run(["list", "43"])
+        #expect(unknown.status != 0, "\(unknown.output)")
+        #expect(unknown.errors.contains("the list 43 could not be fetched") && unknown.errors.contains("404"), "\(unknown.errors)")
+        let notAnID = try scenario.timeline.run(["list", "at://x"])
+        #expect(notAnID.status == 64 && notAnID.errors.contains("is not the ID of a list"), "\(notAnID.errors)")
+    }
+
+    @Test func blueskyTagListAndFeedGenerator() throws {
+        let server = try BlueskyTestServer.start(posts: 30)
+        let scenario = try BlueskyCommandTests.loggedIn(to: server)
+        let tagged = try scenario.timeline.run(["tag", "coffee", "--json"])
+        #expect(tagged.status == 0, "\(tagged.errors)")
+        let lines = tagged.output.split(separator: "\n")
+        #expect(!lines.isEmpty)
+        for line in lines { #expect(line.contains("coffee and code"), "\(line)") }
+        let search = try #require(try server.requests().first { ($0["nsid"] as? String) == "app.bsky.feed.searchPosts" })
+        #expect((search["query"] as? String)?.contains("tag=coffee") == true, "\(search)")
+
+        let lists = try scenario.timeline.run(["lists", "--json"])
+        #expect(lists.status == 0, "\(lists.errors)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(lists.output.utf8)) as? [String: Any])
+        let uri = try #require(object["id"] as? String)
+        #expect(object["title"] as? String == "Sky Friends")
+        let list = try scenario.timeline.run(["list", uri, "--json"])
+        #expect(list.status == 0, "\(list.errors)")
+        #expect(list.output.contains("user1.loopback.test") && !list.output.contains("user3.loopback.test"), "\(list.output)")
+        let feed = try scenario.timeline.run(["list", "at://did:plc:abcdefghijklmnopqrstuvwx/app.bsky.feed.generator/whats-hot", "-n", "5", "--json"])
+        #expect(feed.status == 0, "\(feed.errors)")
+        #expect(feed.output.split(separator: "\n").count == 5)
+        #expect(try server.requests().contains { ($0["nsid"] as? String) == "app.bsky.feed.getFeed" })
+        // Nothing of it in the home timeline.
+        #expect(try scenario.timeline.run(["show", "--format", "{id}"]).output.isEmpty)
+    }
+}
