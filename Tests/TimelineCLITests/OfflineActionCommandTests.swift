@@ -235,6 +235,28 @@ import Testing
         #expect(!entry.contains("pending") && !entry.contains("boosted"), "\(entry)")
     }
 
+    /// A login the server no longer accepts: the like is kept (exit 77, log in again), and the
+    /// first sync after the login sends it.
+    @Test func aLikeRefusedItsLoginIsKeptUntilTheSyncAfterLoggingInAgain() throws {
+        let server = try BlueskyTestServer.start(posts: 30)
+        let scenario = try BlueskyCommandTests.loggedIn(to: server)
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        let (ref, _) = try MessageActionCommandTests.someoneElses(scenario, own: BlueskyTestServer.handle)
+        try server.control("revoke", [:])
+        let refused = try scenario.timeline.run(["like", ref])
+        #expect(refused.status == 77, "\(refused.errors)")
+        #expect(refused.errors.contains("could not favourite \(ref) now:") && refused.errors.contains("It is kept"), "\(refused.errors)")
+        #expect(try MessageActionCommandTests.entry(scenario, ref: ref).contains("♥ favourited  ⋯ pending"))
+        let login = try scenario.timeline.run(["login", "bluesky", BlueskyTestServer.handle, "--service", server.baseURL, "--app-password-stdin"],
+                                              input: Data((BlueskyTestServer.password + "\n").utf8))
+        #expect(login.status == 0, "\(login.errors)")
+        let synced = try scenario.timeline.run(["sync"])
+        #expect(synced.status == 0, "\(synced.errors)")
+        #expect(synced.output.contains("; sent 1 action that waited."), "\(synced.output)")
+        #expect(try Self.likes(server).count == 1)
+        #expect(!(try MessageActionCommandTests.entry(scenario, ref: ref)).contains("pending"))
+    }
+
     /// The like was written and the command killed before the answer; the AppView does not show
     /// it yet, so the sync cannot see it was done: the key chosen at queue time makes the
     /// retry write the same record, not a second like.
