@@ -235,6 +235,22 @@ import Testing
         #expect(!entry.contains("pending") && !entry.contains("boosted"), "\(entry)")
     }
 
+    /// An AppView behind the PDS does not show the like yet: the unlike deletes the record
+    /// stored when the like was made.
+    @Test func anUnlikeDeletesTheStoredRecordThatALaggingAppViewDoesNotShow() throws {
+        let server = try BlueskyTestServer.start(posts: 30)
+        let scenario = try BlueskyCommandTests.loggedIn(to: server)
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        let (ref, _) = try MessageActionCommandTests.someoneElses(scenario, own: BlueskyTestServer.handle)
+        #expect(try scenario.timeline.run(["like", ref]).status == 0)
+        let like = try #require(try Self.likes(server).first)
+        try server.control("lag", ["on": true])
+        let unliked = try scenario.timeline.run(["unlike", ref])
+        #expect(unliked.status == 0, "\(unliked.errors)")
+        #expect(try server.state()["deleted"] as? [String] == [like])
+        #expect(try Self.likes(server).isEmpty)
+    }
+
     /// A login the server no longer accepts: the like is kept (exit 77, log in again), and the
     /// first sync after the login sends it.
     @Test func aLikeRefusedItsLoginIsKeptUntilTheSyncAfterLoggingInAgain() throws {

@@ -44,6 +44,16 @@ extension BlueskySync {
         }
         let post = try await view(of: target)
         var existing = action.kind == .favourite ? post.like : post.repost
+        // Whether the AppView counts the record (its count then drops by the undo).
+        let counted = existing != nil
+        if !action.sets, existing == nil {
+            // An AppView behind the PDS does not show a like made a moment ago (a queued one
+            // sent by the sync): the record stored when it was made is deleted all the same,
+            // which is harmless when it is gone already.
+            existing = try pager.storeCall { () throws(TimelineStoreError) in
+                try store.interaction(account: account, messageID: target).records[action.kind.rawValue]
+            }
+        }
         var countChange = 0
         if action.sets, existing == nil {
             var body: [UInt8] = Array(#"{"repo":"#.utf8)
@@ -84,7 +94,7 @@ extension BlueskySync {
             body.append(UInt8(ascii: "}"))
             _ = try await client.procedure("com.atproto.repo.deleteRecord", json: body)
             existing = nil
-            countChange = -1
+            countChange = counted ? -1 : 0
         }
         var interaction = MessageInteraction(messageID: target)
         try pager.storeCall { () throws(TimelineStoreError) in

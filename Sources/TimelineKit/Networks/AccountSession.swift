@@ -45,7 +45,8 @@ public protocol AccountSession: Sendable {
 
     /// Syncs the account's home timeline, notifications and (where the network keeps one) read
     /// position into `store`, as `timeline sync` does, and rewrites the snapshot once at the end.
-    /// What was stored before a failure stays; the next sync goes on from it.
+    /// What was stored before a failure stays; the next sync goes on from it. Sends no queued
+    /// action: `timeline sync` calls ``sendPendingActions(in:)`` first.
     func sync(into store: TimelineStore, options: SyncOptions) async throws -> SyncSummary
 
     /// Keeps `store` up to date from the server until the task is cancelled (`show -f`):
