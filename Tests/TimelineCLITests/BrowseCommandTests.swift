@@ -136,7 +136,7 @@ import TimelineKit
         screen = try terminal.waitForScreen(timeout: 10) { !$0.contains("Keys of timeline browse") }
         #expect(screen.hasPrefix("▌"))
         try terminal.sendKeys("C-l")
-        try press(terminal, "f", until: "f does nothing here")
+        try press(terminal, "x", until: "x does nothing here")
         #expect(try terminal.screen().hasPrefix("▌"))
 
         try terminal.sendKeys("q")

@@ -17,4 +17,10 @@ public enum BrowseEffect: Sendable, Hashable {
     case searchStore(SearchQuery)
     /// Read the stored conversation around this message (`BrowseView.showThread`).
     case thread(messageID: String)
+    /// Do `action` on this message at its server (``AccountSession/act(_:on:in:)``) and hand the
+    /// outcome to `BrowseView.applied(_:message:)`, or a failure to `show(note:)`.
+    case act(MessageAction, messageID: String)
+    /// Have the person write a reply to this message in their editor, the terminal given up
+    /// meanwhile, and post it (``AccountSession/post(_:in:)``); say how it went with `show(note:)`.
+    case reply(to: String)
 }

@@ -3,9 +3,8 @@
 /// (`BrowseKeyAction.keyTable`), so the help can never list a key that does something else.
 ///
 /// The keys are those of less and vim (`j`/`k`, `g`/`G`, `/`, `n`, space and Ctrl-F/Ctrl-B for
-/// pages) and of tut (`t`, `o`, `m`, `u`). `b` is not a page key here, as it is in less: the
-/// issue keeps it for boost, with `f` (favourite) and `r` (reply), which wait for the network
-/// protocol and are bound to nothing until then.
+/// pages) and of tut (`t`, `o`, `m`, `u`, `f` favourite, `b` boost, `r` reply). `b` is not a
+/// page key here, as it is in less: it boosts, as in tut.
 public enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
     case down, up
     case pageDown, pageUp
@@ -15,6 +14,12 @@ public enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
     case toggleRead
     case toggleUnreadOnly
     case open
+    /// Favourite the entry at its server, or undo it (a toggle).
+    case favourite
+    /// Boost the entry, or undo it (a toggle).
+    case boost
+    /// Reply to the entry, written in `$EDITOR`.
+    case reply
     case help
     case redraw
     /// Back from a thread or search results; out of the view from the timeline.
@@ -42,6 +47,9 @@ public enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
         case .toggleRead: [.character("m")]
         case .toggleUnreadOnly: [.character("u")]
         case .open: [.character("o")]
+        case .favourite: [.character("f")]
+        case .boost: [.character("b")]
+        case .reply: [.character("r")]
         case .help: [.character("?")]
         case .redraw: [.control("l")]
         case .back: [.character("q"), .escape]
@@ -64,6 +72,9 @@ public enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
         case .toggleRead: ("m", "mark the entry read (again: unread)")
         case .toggleUnreadOnly: ("u", "unread entries only (again: all)")
         case .open: ("o", "open the post in the browser ($BROWSER)")
+        case .favourite: ("f", "favourite (like) at its server; again: undo")
+        case .boost: ("b", "boost (repost); again: undo")
+        case .reply: ("r", "reply, written in your $EDITOR")
         case .help: ("?", "these keys")
         case .redraw: ("Ctrl-L", "redraw the screen")
         case .back: ("q  Esc", "back from a thread or search; quit")

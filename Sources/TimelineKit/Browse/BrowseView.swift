@@ -160,6 +160,17 @@ public struct BrowseView: Sendable {
                 return []
             }
             return [.open(url: url)]
+        case .favourite, .boost:
+            guard let message = current.selectedMessage else { return [] }
+            // A repost is acted on through its original, as `favourite` and `boost` do.
+            let target = message.repostOfID ?? message.id
+            let kind: MessageInteraction.Kind = command == .favourite ? .favourite : .boost
+            let action = MessageAction(kind, on: !(current.page.interaction(of: target)?[kind] ?? false))
+            note = Self.progress(of: action)
+            return [.act(action, messageID: target)]
+        case .reply:
+            guard let message = current.selectedMessage else { return [] }
+            return [.reply(to: message.repostOfID ?? message.id)]
         case .help:
             mode = .help
         case .redraw:
@@ -390,6 +401,61 @@ public struct BrowseView: Sendable {
         listings.append(BrowseListing(kind: .search(results.query.text), page: results.page))
         render()
         note = "\(Counted(results.results.count, "stored match", plural: "stored matches")): n for the next, q to go back"
+    }
+
+    /// What the server said after `f` or `b` (``BrowseEffect/act(_:messageID:)``): the entry's
+    /// marks (`♥ favourited`, `⟲ boosted`; pending while an action waits for its server) and,
+    /// with `message` (as now stored), its counts, in every listing that holds it, and a line
+    /// saying what was done, or that it waits for the next sync.
+    public mutating func applied(_ outcome: MessageActionOutcome, message: Message?) {
+        for index in listings.indices {
+            var page = listings[index].page
+            page.interactions.removeAll { $0.messageID == outcome.messageID }
+            if !outcome.interaction.isEmpty {
+                page.interactions.append(outcome.interaction)
+                page.interactions.sort { $0.messageID < $1.messageID }
+            }
+            if let message {
+                for position in page.messages.indices where page.messages[position].id == message.id {
+                    page.messages[position] = Self.keepingLocalState(of: page.messages[position], in: message)
+                }
+                for position in page.related.indices where page.related[position].id == message.id {
+                    page.related[position] = Self.keepingLocalState(of: page.related[position], in: message)
+                }
+            }
+            listings[index].page = page
+        }
+        render()
+        let named = message.map { $0.shortReference.isNone ? "" : " " + $0.shortReference.text } ?? ""
+        switch outcome.delivery {
+        case .done:
+            note = outcome.action.done.lowercased() + named
+        case let .waiting(reason):
+            note = "not sent yet, kept for the next sync (\(TerminalText.line(reason)))"
+        case .cancelled:
+            note = "the \(outcome.action.undo.rawValue) waiting to be sent was cancelled; nothing is sent"
+        }
+    }
+
+    /// `new` with what the listing knows and the server does not: the read state, the short
+    /// reference.
+    private static func keepingLocalState(of old: Message, in new: Message) -> Message {
+        var kept = new
+        kept.isRead = old.isRead
+        if kept.shortReference.isNone { kept.shortReference = old.shortReference }
+        return kept
+    }
+
+    /// The status line while `action` goes to the server.
+    static func progress(of action: MessageAction) -> String {
+        switch action {
+        case .favourite: "favouriting…"
+        case .unfavourite: "taking the favourite back…"
+        case .boost: "boosting…"
+        case .unboost: "taking the boost back…"
+        case .bookmark: "bookmarking…"
+        case .unbookmark: "taking the bookmark back…"
+        }
     }
 
     /// Shows `text` (neutralised) on the status line until the next key.

@@ -21,8 +21,9 @@ struct BrowseCommand: ParsableCommand {
             Keys: j/k or arrows move, Space/PgDn/Ctrl-F and PgUp/Ctrl-B page, g/G the first and last \
             entry, / searches (what is loaded, else the whole store) and n/N go to the next match, \
             t opens the stored conversation, m marks read (again: unread), u shows unread entries \
-            only, o opens the post in $BROWSER (else xdg-open; else the address is shown), q or Esc \
-            goes back, then quits.
+            only, o opens the post in $BROWSER (else xdg-open; else the address is shown), f \
+            favourites and b boosts the entry at its server (again: undo), r replies to it in \
+            your $EDITOR, q or Esc goes back, then quits.
 
             Examples:
               timeline browse

@@ -24,6 +24,8 @@ struct BrowseSession {
     /// The lines on the screen, to rewrite only those that change.
     private var painted: [String] = []
     private var snapshotNoteShown = false
+    /// The logged-in accounts' sessions, loaded at the first `f`, `b` or `r`.
+    private var sessions: Result<MessageSessions, MessageSessions.Refusal>?
 
     /// How many messages a page of older ones, or an unread-only view, reads.
     static let pageSize = 200
@@ -166,9 +168,19 @@ struct BrowseSession {
             view.show(note: "there is no database to read this from")
             return nil
         }
+        switch effect {
+        case let .act(action, id):
+            act(action, on: id, in: store)
+            return nil
+        case let .reply(id):
+            reply(to: id, in: store)
+            return nil
+        default:
+            break
+        }
         do throws(TimelineStoreError) {
             switch effect {
-            case .quit, .open:
+            case .quit, .open, .act, .reply:
                 break
             case let .setRead(ids, read):
                 try store.markRead(ids: ids, read: read)
@@ -197,6 +209,77 @@ struct BrowseSession {
             view.show(note: "\(error)")
         }
         return nil
+    }
+
+    // MARK: Acting at the server (f, b, r)
+
+    /// The session that acts on the stored message `id` (the account whose server it came
+    /// from), or `nil` with the reason on the status line.
+    private mutating func session(for id: String, verb: String, in store: TimelineStore) -> (any AccountSession)? {
+        if sessions == nil { sessions = MessageSessions.load(account: nil, verb: verb) }
+        switch sessions {
+        case var .success(loaded)?:
+            loaded.verb = verb
+            let message = try? store.message(id: id)
+            let name = message.map { $0.shortReference.isNone ? $0.id : $0.shortReference.text } ?? id
+            switch loaded.choose(for: id, named: name) {
+            case let .success(session): return session
+            case let .failure(refusal): view.show(note: refusal.message)
+            }
+        case let .failure(refusal)?:
+            view.show(note: refusal.message)
+        case nil:
+            break
+        }
+        return nil
+    }
+
+    /// `f` and `b`: the action at the server, the screen painted first with what is under way;
+    /// the entry's mark and counts, or the reason it failed, after.
+    private mutating func act(_ action: MessageAction, on id: String, in store: TimelineStore) {
+        guard let session = session(for: id, verb: action.rawValue, in: store) else { return }
+        if let refusal = session.capabilities.refusal(of: action) {
+            view.show(note: refusal)
+            return
+        }
+        paint()
+        do {
+            let outcome = try waitFor { [action] () async throws -> MessageActionOutcome in try await session.act(action, on: id, in: store) }
+            view.applied(outcome, message: try? store.message(id: outcome.messageID))
+        } catch {
+            view.show(note: "could not \(action.rawValue): \(error)")
+        }
+    }
+
+    /// `r`: the reply written in the person's editor, the terminal given back to them meanwhile
+    /// (the normal screen, their settings) and taken again after, then posted as the account
+    /// whose server the message came from.
+    private mutating func reply(to id: String, in store: TimelineStore) {
+        guard let session = session(for: id, verb: "reply to", in: store) else { return }
+        terminal.suspend()
+        let written = Result { () throws(DraftEditor.Failure) -> String in
+            try DraftEditor.write(.reply, help: DraftFile.help(for: .reply, about: PostCommand.quotable(id, in: store)))
+        }
+        terminal.resume()
+        if let size = Terminal.windowSize() { view.resize(columns: size.columns, rows: size.rows) }
+        repaintAll()
+        let text: String
+        switch written {
+        case let .success(value): text = value
+        case let .failure(failure):
+            view.show(note: "\(failure)")
+            return
+        }
+        let draft = PostDraft(text: text, replyTo: id, languages: PostDraft.languages(locale: Terminal.environment))
+        view.show(note: "posting the reply…")
+        paint()
+        do {
+            let message = try waitFor { () async throws -> Message in try await session.post(draft, in: store) }
+            let posted = (try? store.message(id: message.id)) ?? message
+            view.show(note: "replied: posted \(posted.shortReference.isNone ? posted.id : posted.shortReference.text)")
+        } catch {
+            view.show(note: "could not post the reply: \(error)")
+        }
     }
 
     private mutating func open(_ url: String) {

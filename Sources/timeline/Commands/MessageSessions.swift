@@ -9,20 +9,37 @@ struct MessageSessions {
     let sessions: [any AccountSession]
     /// `--account`, when given.
     let account: String?
-    let verb: String
+    /// What is being done, for the refusals (`favourite`, `vote in`).
+    var verb: String
+
+    /// Why no session can act: the sentence (after `timeline: `) and the exit status.
+    struct Refusal: Error {
+        var message: String
+        var status: Int32
+    }
 
     /// Every logged-in account's session, patient as `policy` says; refused (64) when none is
     /// logged in.
     static func open(account: String?, verb: String, policy: RequestPolicy = RequestPolicy()) throws(ExitCode) -> MessageSessions {
-        let accountStore = try reportingErrors { try AccountStore.standard() }
-        let accounts = try reportingErrors { try accountStore.hasAccountsFile ? accountStore.accounts() : [] }
-        guard !accounts.isEmpty else {
-            Terminal.emitError("timeline: \(verb) is done at your server, and no account is logged in: timeline login mastodon example.social (or: login bluesky HANDLE).\n")
-            throw ExitCode(ExitStatus.usage)
+        try load(account: account, verb: verb, policy: policy).orExit()
+    }
+
+    /// Every logged-in account's session, or why there is none, without saying it: `browse`
+    /// shows it on its status line.
+    static func load(account: String?, verb: String, policy: RequestPolicy = RequestPolicy()) -> Result<MessageSessions, Refusal> {
+        do {
+            let accountStore = try AccountStore.standard()
+            let accounts = try accountStore.hasAccountsFile ? accountStore.accounts() : []
+            guard !accounts.isEmpty else {
+                return .failure(Refusal(message: "\(verb) is done at your server, and no account is logged in: timeline login mastodon example.social (or: login bluesky HANDLE).",
+                                        status: ExitStatus.usage))
+            }
+            let transport = CurlTransport()
+            let sessions = try accounts.map { try accountStore.session(for: $0, transport: transport, policy: policy) }
+            return .success(MessageSessions(sessions: sessions, account: account, verb: verb))
+        } catch {
+            return .failure(Refusal(message: "\(error)", status: exitStatus(for: error)))
         }
-        let transport = CurlTransport()
-        let sessions = try reportingErrors { try accounts.map { try accountStore.session(for: $0, transport: transport, policy: policy) } }
-        return MessageSessions(sessions: sessions, account: account, verb: verb)
     }
 
     /// The stored IDs of the messages `references` name, in order; refused (65) naming those that
@@ -41,29 +58,33 @@ struct MessageSessions {
     }
 
     /// The session to act on `id` with: `--account`'s, or the one account whose server the
-    /// message came from.
+    /// message came from; refused (64) with the reason said.
     func session(for id: String, named reference: String) throws(ExitCode) -> any AccountSession {
+        try choose(for: id, named: reference).orExit()
+    }
+
+    /// The session to act on `id` with, or why none can, without saying it.
+    func choose(for id: String, named reference: String) -> Result<any AccountSession, Refusal> {
         let holding = sessions.filter { $0.holds(messageID: id) }
+        func refused(_ message: String) -> Result<any AccountSession, Refusal> {
+            .failure(Refusal(message: message, status: ExitStatus.usage))
+        }
         if let account {
             guard let chosen = sessions.first(where: { $0.account.name == account }) else {
                 let names = sessions.map { TerminalText.line($0.account.name) }.joined(separator: ", ")
-                Terminal.emitError("timeline: no account is named \"\(TerminalText.line(account))\" (logged in: \(names)).\n")
-                throw ExitCode(ExitStatus.usage)
+                return refused("no account is named \"\(TerminalText.line(account))\" (logged in: \(names)).")
             }
             guard chosen.holds(messageID: id) else {
-                Terminal.emitError("timeline: \(TerminalText.line(reference)) did not come from \(TerminalText.line(chosen.account.name))'s server, so that account cannot \(verb) it there\(holding.isEmpty ? "" : " (\(holding.map { TerminalText.line($0.account.name) }.joined(separator: ", ")) can)"). Nothing was changed.\n")
-                throw ExitCode(ExitStatus.usage)
+                return refused("\(TerminalText.line(reference)) did not come from \(TerminalText.line(chosen.account.name))'s server, so that account cannot \(verb) it there\(holding.isEmpty ? "" : " (\(holding.map { TerminalText.line($0.account.name) }.joined(separator: ", ")) can)"). Nothing was changed.")
             }
-            return chosen
+            return .success(chosen)
         }
-        if holding.count == 1 { return holding[0] }
+        if holding.count == 1 { return .success(holding[0]) }
         if holding.isEmpty {
-            Terminal.emitError("timeline: \(TerminalText.line(reference)) (\(TerminalText.line(id))) did not come from the server of any logged-in account, so none can \(verb) it there (it was imported, or its account logged out). Nothing was changed.\n")
-        } else {
-            let names = holding.map { TerminalText.line($0.account.name) }.joined(separator: ", ")
-            Terminal.emitError("timeline: several accounts could \(verb) \(TerminalText.line(reference)) (\(names)): say which with --account NAME. Nothing was changed.\n")
+            return refused("\(TerminalText.line(reference)) (\(TerminalText.line(id))) did not come from the server of any logged-in account, so none can \(verb) it there (it was imported, or its account logged out). Nothing was changed.")
         }
-        throw ExitCode(ExitStatus.usage)
+        let names = holding.map { TerminalText.line($0.account.name) }.joined(separator: ", ")
+        return refused("several accounts could \(verb) \(TerminalText.line(reference)) (\(names)): say which with --account NAME. Nothing was changed.")
     }
 
     /// The words naming a stored message for a person: its short reference (else its ID) and
@@ -75,5 +96,17 @@ struct MessageSessions {
             named += " by @" + author.handle
         }
         return TerminalText.line(named)
+    }
+}
+
+extension Result where Failure == MessageSessions.Refusal {
+    /// The value, or the refusal said on standard error and its exit status thrown.
+    func orExit() throws(ExitCode) -> Success {
+        switch self {
+        case let .success(value): return value
+        case let .failure(refusal):
+            Terminal.emitError("timeline: \(refusal.message)\n")
+            throw ExitCode(refusal.status)
+        }
     }
 }

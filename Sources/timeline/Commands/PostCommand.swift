@@ -114,16 +114,19 @@ struct PostCommand: ParsableCommand {
         return resolved
     }
 
+    /// The author's handle and the text of the stored message `id` (of its original, for a
+    /// repost), for the editor's help to quote; `nil` when it is not stored.
+    static func quotable(_ id: String?, in store: TimelineStore?) -> (handle: String, text: String)? {
+        guard let id, let store, let message = try? store.message(id: id) else { return nil }
+        let shown = message.repostOfID.flatMap { try? store.message(id: $0) } ?? message
+        let handle = (try? store.users(ids: [shown.authorID]).first?.handle) ?? nil
+        return (handle ?? shown.authorID, shown.text)
+    }
+
     /// The text written in the editor for `purpose`, the help quoting `about` (a stored message).
     static func editedText(_ purpose: DraftFile.Purpose, about id: String?, in store: TimelineStore?, text: String = "") throws(ExitCode) -> String {
-        var quoted: (handle: String, text: String)?
-        if let id, let store, let message = try? store.message(id: id) {
-            let shown = message.repostOfID.flatMap { try? store.message(id: $0) } ?? message
-            let handle = (try? store.users(ids: [shown.authorID]).first?.handle) ?? nil
-            quoted = (handle ?? shown.authorID, shown.text)
-        }
         do throws(DraftEditor.Failure) {
-            return try DraftEditor.write(purpose, text: text, help: DraftFile.help(for: purpose, about: quoted))
+            return try DraftEditor.write(purpose, text: text, help: DraftFile.help(for: purpose, about: quotable(id, in: store)))
         } catch {
             Terminal.emitError("timeline: \(error)\n")
             throw ExitCode(ExitStatus.failure)

@@ -14,9 +14,10 @@ import Testing
         #expect(Set(keys).count == keys.count)
     }
 
-    @Test func theNetworkActionKeysAreNotBoundYet() {
-        // f favourite, b boost, r reply wait for the network protocol: nothing may pretend.
-        for letter: Character in ["f", "b", "r"] { #expect(BrowseKeyAction(key: .character(letter)) == nil) }
+    @Test func fBAndRAreTutsFavouriteBoostAndReply() {
+        #expect(BrowseKeyAction(key: .character("f")) == .favourite)
+        #expect(BrowseKeyAction(key: .character("b")) == .boost)
+        #expect(BrowseKeyAction(key: .character("r")) == .reply)
     }
 
     @Test func theKeysPeopleKnowAreThere() {

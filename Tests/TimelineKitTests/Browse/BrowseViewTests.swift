@@ -226,17 +226,53 @@ import Testing
         for line in BrowseKeyAction.keyTable {
             #expect(screen.contains(line.keys) && screen.contains(line.meaning), "\(line)")
         }
-        #expect(!screen.contains("favourite") && !screen.contains("boost"))
+        #expect(screen.contains("favourite (like) at its server") && screen.contains("reply, written in your $EDITOR"))
         #expect(press(&view, .character("q")).isEmpty)  // closes the help, does not quit
         #expect(view.mode == .list)
     }
 
     @Test func qQuitsFromTheTimelineAndUnboundKeysSayNothingHappened() {
         var view = view(timeline(3))
-        #expect(press(&view, .character("f")).isEmpty)
-        #expect(view.note == "f does nothing here: ? lists the keys")
-        #expect(press(&view, .character("b"), .character("r")).isEmpty)
+        #expect(press(&view, .character("x")).isEmpty)
+        #expect(view.note == "x does nothing here: ? lists the keys")
+        #expect(press(&view, .character("z"), .character("Z")).isEmpty)
         #expect(press(&view, .character("q")) == [.quit])
+    }
+
+    @Test func fAndBToggleAtTheServerThroughTheOriginalAndTheAnswerMarksTheEntry() {
+        var page = timeline(3)
+        let original = Samples.message(50, author: Samples.bob, text: "the original")
+        var repost = Samples.message(60, text: "")
+        repost.repostOfID = original.id
+        page.messages.insert(repost, at: 0)
+        page.related = [original]
+        var view = view(page, columns: 70, rows: 20)
+        // Not favourited yet: f favourites the original a repost shows; the line says so meanwhile.
+        #expect(press(&view, .character("f")) == [.act(.favourite, messageID: "m50")])
+        #expect(view.note == "favouriting…")
+        var counted = original
+        counted.likeCount = 8
+        view.applied(MessageActionOutcome(action: .favourite, messageID: "m50",
+                                          interaction: MessageInteraction(messageID: "m50", favourited: true)), message: counted)
+        #expect(view.note == "favourited")
+        let painted = view.screen().joined(separator: "\n")
+        #expect(painted.contains("♥ 8") && painted.contains("♥ favourited"), "\(painted)")
+        // Again: the undo.
+        #expect(press(&view, .character("f")) == [.act(.unfavourite, messageID: "m50")])
+        #expect(press(&view, .character("b")) == [.act(.boost, messageID: "m50")])
+        view.applied(MessageActionOutcome(action: .boost, messageID: "m50",
+                                          interaction: MessageInteraction(messageID: "m50", favourited: true, boosted: true)), message: nil)
+        #expect(view.screen().joined().contains("⟲ boosted"))
+        #expect(press(&view, .character("b")) == [.act(.unboost, messageID: "m50")])
+        view.applied(MessageActionOutcome(action: .unboost, messageID: "m50", interaction: MessageInteraction(messageID: "m50", pending: true),
+                                          delivery: .waiting(reason: "the server could not be reached")), message: nil)
+        #expect(view.note == "not sent yet, kept for the next sync (the server could not be reached)")
+        view.applied(MessageActionOutcome(action: .unboost, messageID: "m50", interaction: MessageInteraction(messageID: "m50")), message: nil)
+        #expect(!view.screen().joined().contains("favourited") && !view.screen().joined().contains("boosted"))
+        // r asks for a reply to the original.
+        #expect(press(&view, .character("r")) == [.reply(to: "m50")])
+        _ = press(&view, .character("j"))
+        #expect(press(&view, .character("r")) == [.reply(to: "m3")])
     }
 
     @Test func aResizeLaysTheEntriesOutAgainAndKeepsTheSelectionOnTheScreen() {

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import TimelineKit
+
+/// `browse`'s `f`, `b` and `r` (issue 27) as a person meets them: the built binary in a real
+/// terminal (tmux) on a database synced from the loopback Mastodon server, each key acting at
+/// the server and the entry's line changing in place; the reply written in a (fake) editor that
+/// runs on the normal screen with the terminal's own settings, and the terminal as it was after.
+@Suite(.serialized) struct BrowseActionCommandTests {
+    private func statusLine(_ screen: String) -> String {
+        screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).last { !$0.isEmpty } ?? ""
+    }
+
+    /// Presses `key` and waits until the status line holds `expected`.
+    @discardableResult
+    private func press(_ terminal: Tmux, _ key: String, until expected: String,
+                       sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try terminal.sendKeys(key)
+        let screen = try terminal.waitForScreen(timeout: 15) { statusLine($0).contains(expected) }
+        #expect(statusLine(screen).contains(expected), "\(key) → \(screen)", sourceLocation: sourceLocation)
+        return screen
+    }
+
+    /// The lines of the selected entry (those with the bar).
+    private func selectedEntry(_ screen: String) -> String {
+        screen.split(separator: "\n").filter { $0.hasPrefix("▌") }.joined(separator: "\n")
+    }
+
+    @Test(.enabled(if: Tmux.isAvailable, "tmux is installed by `make deps`"))
+    func fBAndRActAtTheServerAndTheLineChangesInPlace() throws {
+        let server = try MastodonTestServer()
+        let home = try SyncCommandTests.loggedIn(to: server)
+        #expect(try home.timeline.run(["sync"]).status == 0)
+        let dir = home.directory
+        let editor = dir + "/editor.sh"
+        // The editor records the terminal's settings while it runs, and writes the reply.
+        try "#!/bin/sh\nstty -a > '\(dir)/stty-editor'\nprintf 'A reply from browse\\n' | cat - \"$1\" > '\(dir)/new' && cat '\(dir)/new' > \"$1\"\n"
+            .write(toFile: editor, atomically: true, encoding: .utf8)
+        chmod(editor, 0o755)
+        var environment = home.timeline.environment
+        environment["EDITOR"] = editor
+        environment["TMPDIR"] = dir
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        let command = "stty -a > '\(dir)/stty-before'; env -i \(assignments) '\(TimelineProcess.executable)' browse; echo EXIT=$?; "
+            + "stty -a > '\(dir)/stty-after'; echo DONE; sleep 60"
+        let terminal = try Tmux(command: command, columns: 100, rows: 30)
+        var screen = try terminal.waitForScreen(timeout: 15) { statusLine($0).contains("timeline · 1/") }
+        #expect(!selectedEntry(screen).contains("favourited"))
+
+        // f: favourited at the server, the mark on the entry's line.
+        screen = try press(terminal, "f", until: "favourited")
+        let favourites = try server.requests().filter { ($0["path"] as? String)?.hasSuffix("/favourite") == true }
+        #expect(favourites.count == 1)
+        let path = try #require(favourites.first?["path"] as? String)
+        let targetID = path.split(separator: "/")[3]
+        #expect(selectedEntry(screen).contains("♥ favourited"), "\(screen)")
+        // f again: taken back.
+        screen = try press(terminal, "f", until: "unfavourited")
+        #expect(!selectedEntry(screen).contains("♥ favourited"), "\(screen)")
+        #expect(try server.requests().contains { ($0["path"] as? String) == "/api/v1/statuses/\(targetID)/unfavourite" })
+        // b: boosted.
+        screen = try press(terminal, "b", until: "boosted")
+        #expect(selectedEntry(screen).contains("⟲ boosted"), "\(screen)")
+        #expect(try server.requests().contains { ($0["path"] as? String) == "/api/v1/statuses/\(targetID)/reblog" })
+        // The store says so too: the next `show` paints it from a fresh snapshot.
+        #expect(try home.timeline.run(["snapshot", "--check"]).status == 0)
+
+        // r: the editor runs on the terminal as the person set it, the reply is posted.
+        screen = try press(terminal, "r", until: "replied: posted")
+        let newest = try #require(try server.state()["newest_status_id"] as? String)
+        let reply = try #require(try server.status(newest))
+        #expect(reply["content"] as? String == "<p>A reply from browse</p>")
+        #expect(reply["in_reply_to_id"] as? String == String(targetID))
+        let before = try String(contentsOfFile: dir + "/stty-before", encoding: .utf8)
+        let inEditor = try String(contentsOfFile: dir + "/stty-editor", encoding: .utf8)
+        #expect(!before.isEmpty && inEditor == before, "\(before)\n\(inEditor)")
+        // The view is back, on the alternate screen, taking keys.
+        #expect(screen.contains("▌"))
+        try press(terminal, "j", until: "timeline · 2/")
+
+        try terminal.sendKeys("q")
+        screen = try terminal.waitForScreen(timeout: 10) { $0.contains("DONE") }
+        #expect(screen.contains("EXIT=0"), "\(screen)")
+        let after = try String(contentsOfFile: dir + "/stty-after", encoding: .utf8)
+        #expect(after == before, "\(before)\n\(after)")
+        #expect(!screen.contains("? keys"))
+    }
+
+    @Test(.enabled(if: Tmux.isAvailable, "tmux is installed by `make deps`"))
+    func withNoAccountFSaysWhyAndChangesNothing() throws {
+        let scenario = Scenario()
+        try scenario.importSample()
+        #expect(try scenario.timeline.run(["show", "-n", "1"]).status == 0)
+        let assignments = scenario.timeline.environment.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        let terminal = try Tmux(command: "env -i \(assignments) '\(TimelineProcess.executable)' browse; echo DONE; sleep 60",
+                                columns: 100, rows: 30)
+        _ = try terminal.waitForScreen(timeout: 15) { statusLine($0).contains("timeline · 1/") }
+        let screen = try press(terminal, "f", until: "no account is logged in")
+        #expect(!screen.contains("favourited"))
+        try terminal.sendKeys("q")
+        #expect(try terminal.waitForScreen(timeout: 10) { $0.contains("DONE") }.contains("DONE"))
+    }
+}
