@@ -108,6 +108,26 @@ import Testing
         #expect(try MessageActionCommandTests.entry(home, ref: ref).contains("🔖 bookmarked"))
     }
 
+    /// `show -f` sends what waits before it follows the server, as a sync does.
+    @Test(.timeLimit(.minutes(1)))
+    func followingTheServerSendsTheWaitingActionsFirst() throws {
+        let server = try BlueskyTestServer.start(posts: 10)
+        let scenario = try BlueskyCommandTests.loggedIn(to: server)
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        let (ref, _) = try MessageActionCommandTests.someoneElses(scenario, own: BlueskyTestServer.handle)
+        try server.control("faults", ["nsid": "app.bsky.feed.getPosts", "status": 503, "times": 2])
+        #expect(try scenario.timeline.run(["like", ref]).status == 0)
+        #expect(try Self.likes(server).isEmpty)
+        let follow = try FollowingProcess(scenario, ["show", "--follow", "--json", "-n", "1"])
+        try Self.waitUntil("the like sent by show -f") { try Self.likes(server).count == 1 }
+        follow.signal(SIGTERM)
+        _ = follow.waitForExit()
+        #expect(follow.errors.isEmpty, "\(follow.errors)")
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        #expect(try Self.calls(server, "com.atproto.repo.putRecord").count == 1)
+        #expect(!(try MessageActionCommandTests.entry(scenario, ref: ref)).contains("pending"))
+    }
+
     @Test func aServerThatCannotBeReachedKeepsTheAction() throws {
         let server = try MastodonTestServer()
         let home = try SyncCommandTests.loggedIn(to: server)

@@ -47,6 +47,12 @@ extension AccountSession {
         await PendingActionSender(account: account.name, store: store) { pending in try await send(pending, in: store) }
             .sendAll()
     }
+
+    /// ``sendPendingActions(in:)`` holding `gate`'s lock, as a round of `show -f` does, or
+    /// nothing (`nil`) while another process holds it: that sync sends them itself.
+    public func sendPendingActions(in store: TimelineStore, gate: SyncGate) async -> PendingDelivery? {
+        await gate.runUnlessBusy { () async -> PendingDelivery in await sendPendingActions(in: store) }
+    }
 }
 
 /// The queue's rules around one network's try of an action (`send`, which stores the answer and

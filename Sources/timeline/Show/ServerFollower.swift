@@ -76,6 +76,11 @@ final class ServerFollower: Sendable {
             let store = try TimelineStore(path: databasePath, configuration: .init(
                 createIfMissing: false, busyTimeout: .seconds(5)))
             let session = try accounts.session(for: account, transport: CurlTransport())
+            // Actions that waited for the server go first, as `timeline sync` sends them
+            // (issue 27); one the server refuses is said, as the sync says it.
+            for refusal in await session.sendPendingActions(in: store, gate: gate)?.refused ?? [] {
+                note("timeline: \(name): the server refused to \(refusal.action.action.rawValue) \(TerminalText.line(refusal.action.messageID)), asked for while it could not be reached: \(TerminalText.line(refusal.reason)) It is no longer pending.")
+            }
             try await session.follow(into: store, gate: gate, health: health, onPolling: { [self] reason, interval in
                 note("timeline: \(name): the server does not stream new posts (\(reason)); checking for them every \(interval.components.seconds) seconds instead.")
             })
