@@ -115,7 +115,8 @@ struct FollowAccountArguments: ParsableArguments {
         case (_, true, _): said = "Asked to follow \(who): they approve their followers"
         case (true, _, true): said = "Followed \(who)"
         case (true, _, false): said = "Already following \(who)"
-        case (false, _, true): said = verb == "follow" ? "Could not follow \(who): the server did not make the follow" : "Unfollowed \(who)"
+        // A server that makes follows in the background (Takahē) answers before it has.
+        case (false, _, true): said = verb == "follow" ? "Asked to follow \(who): the server has not confirmed it yet" : "Unfollowed \(who)"
         case (false, _, false): said = "Was not following \(who)"
         }
         Terminal.emit("\(said), as \(TerminalText.line(account)).\n")
