@@ -28,6 +28,46 @@ enum SearchIndexBatch {
         DELETE FROM messages_search_deferred;
         """
 
+    /// The triggers that index row by row for the writers that do not defer (migration 9). Inside
+    /// a TimelineKit transaction they do nothing (their WHEN finds the row of `begin`), but SQLite
+    /// compiles them into every statement that writes `messages`, and a write to a virtual table
+    /// makes a statement "may abort": with its triggers, one that writes more than one row,
+    /// which inside a transaction gets a statement journal (a copy of every page it changes,
+    /// on a temporary file past 127 KiB; see `SQLiteConnection.statementJournalSpillBytes`).
+    static let rowByRowTriggers = [
+        "messages_search_insert", "messages_search_update_removes", "messages_search_update", "messages_search_delete",
+    ]
+
+    /// Takes `rowByRowTriggers` out of the schema for the rest of the transaction, and returns
+    /// their declarations as the database stores them, oldest first, for `restore`.
+    ///
+    /// For a transaction that writes many rows (`TimelineTransaction.bulkRows`): its upserts
+    /// are then compiled without the triggers and run without statement journals. Nobody else
+    /// ever sees them missing: other connections read the last commit, which has them, and
+    /// `restore` puts them back before COMMIT, byte for byte what was dropped (so whatever
+    /// migration declared them, the schema after is the schema before); a rollback restores
+    /// them with the rest. The cost is a schema change per such transaction: 4 rows of
+    /// `sqlite_master` written twice, this connection's statements prepared again once, and
+    /// every other connection reading the schema again once at its next statement (`show`
+    /// reads it at every start anyway).
+    static func suspendRowByRowTriggers(_ connection: SQLiteConnection) throws(SQLiteError) -> [String] {
+        let statement = try connection.statement(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'messages' AND name IN ("
+                + rowByRowTriggers.map { "'\($0)'" }.joined(separator: ", ") + ") ORDER BY rowid")
+        var found: [(name: String, sql: String)] = []
+        do {
+            defer { statement.reset() }
+            while try statement.step() { found.append((statement.text(at: 0), statement.text(at: 1))) }
+        }
+        for trigger in found { try connection.execute("DROP TRIGGER main.\(trigger.name)") }
+        return found.map(\.sql)
+    }
+
+    /// Declares again, in their order, the triggers `suspendRowByRowTriggers` took out.
+    static func restore(_ declarations: [String], on connection: SQLiteConnection) throws(SQLiteError) {
+        for declaration in declarations { try connection.execute(declaration) }
+    }
+
     /// Defines on `connection` what `finish` calls (once per connection).
     static func prepare(_ connection: SQLiteConnection) throws(SQLiteError) {
         try connection.defineTextPredicate(SearchScripts.unspacedFunction, SearchScripts.unspacedPredicate)

@@ -33,8 +33,11 @@ enum MessageColumns {
 
     /// Inserts a message, or updates the stored one with the same ID in place — only when
     /// something differs, so that storing the same API result twice changes nothing (and does not
-    /// move the generation). The read state is not a column: see `TimelineTransaction.upsert`.
-    static let upsert = table.makeUpsert()
+    /// move the generation): `insert`, then `update` when the insert changed nothing (see
+    /// `StoredColumns.makeInsert` for why two statements). The read state is not a column: see
+    /// `TimelineTransaction.upsert`.
+    static let insert = table.makeInsert()
+    static let update = table.makeUpdate()
 
     /// Marks one message read by its sequence number (a message this transaction just inserted).
     static let markSequenceRead = "DELETE FROM unread_messages WHERE seq = ?1"

@@ -545,6 +545,35 @@ struct Migration: Sendable {
                 created_at INTEGER NOT NULL, key TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0
             );
             """#, changesTables: false),
+        // Issue 28: inside a transaction, SQLite gives a statement a journal of its own (a copy
+        // of every page it changes, spilled to a temporary file past 127 KiB and kept there for
+        // the rest of the transaction) when it writes more than one row and may abort. The
+        // immediate foreign key of unread_messages made every message insert (its trigger adds
+        // the unread row) and every mark-read (its trigger moves the counts) such a statement:
+        // checked at COMMIT instead, it guards the same thing (a transaction that would leave an
+        // unread row without its message does not commit), and the cascade from a deleted
+        // message is as before, actions being immediate whatever the check. The triggers' count
+        // updates take `OR FAIL` for the same reason (a NOT NULL check that cannot fail made the
+        // DELETE of a mark-read abortable). The code of the version before reads and writes on
+        // without it; copying the unread rows takes time with their number.
+        Migration(version: 12, name: "unread flags checked against their message at commit", sql: #"""
+            CREATE TEMP TABLE unread_before_v12 AS SELECT seq FROM unread_messages;
+            DROP TABLE unread_messages;
+            -- A message is unread exactly when its seq is here. New messages start unread (the
+            -- insert trigger of messages), whoever inserts them. The reference is checked when
+            -- the transaction commits (see the migration's comment in Migration.swift).
+            CREATE TABLE unread_messages (
+                seq INTEGER PRIMARY KEY REFERENCES messages (seq) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+            );
+            INSERT INTO unread_messages SELECT seq FROM temp.unread_before_v12 ORDER BY seq;
+            DROP TABLE temp.unread_before_v12;
+            CREATE TRIGGER unread_messages_tracked_insert AFTER INSERT ON unread_messages BEGIN
+                UPDATE OR FAIL timeline_state SET generation = generation + 1, unread_count = unread_count + 1;
+            END;
+            CREATE TRIGGER unread_messages_tracked_delete AFTER DELETE ON unread_messages BEGIN
+                UPDATE OR FAIL timeline_state SET generation = generation + 1, unread_count = unread_count - 1;
+            END;
+            """#, changesTables: false, takesTime: true),
     ]
 
     /// Whether a database at `version` still needs a migration that changes tables.

@@ -1,5 +1,5 @@
 /// What is made from a `StoredRecord`'s one list of columns: the column list of a SELECT, the
-/// upsert, binding a value to it and reading a row back.
+/// upsert (an insert and an update), binding a value to them and reading a row back.
 ///
 /// The SQL is made once per process and kept in `static let`s (the statements built from it are
 /// prepared once and cached by each connection). The SELECT list and the upsert are made apart,
@@ -34,35 +34,64 @@ struct StoredColumns<Record: StoredRecord>: Sendable {
     /// How many columns there are: a query that selects more after them reads those from here on.
     var count: Int32 { Int32(columns.count) }
 
-    /// Inserts a record, or updates the stored row with the same key in place, only when a column
-    /// differs, so that storing the same value twice changes nothing (and moves no generation).
-    /// Parameter `?n` is column `n` (from 1), as `bind` fills them.
-    func makeUpsert() -> String {
-        var parameters = "", updates = "", stored = "", excluded = ""
+    /// An upsert is two statements: `makeInsert()`, and only when it inserted nothing (the key
+    /// is stored), `makeUpdate()` with the same parameters. Parameter `?n` is column `n` (from 1),
+    /// as `bind` fills them, in both.
+    ///
+    /// Why not one `INSERT … ON CONFLICT DO UPDATE` (issue 28): SQLite compiles the DO UPDATE
+    /// with the ABORT conflict policy whatever the statement says, and a statement that may
+    /// abort and writes more than one row (its triggers do) gets a statement journal inside a
+    /// transaction: a copy of every page it changes, so that it can undo itself alone. An
+    /// import is one transaction of one upsert per message, and those journals went to a
+    /// temporary file (`etilqs_*`) at 2.4 GiB per 100k messages. Written `OR FAIL`, neither
+    /// statement (nor the triggers it fires, which take the statement's policy) may abort, and
+    /// none is journaled.
+    ///
+    /// What `OR FAIL` gives up is the undo of a statement that fails halfway (a constraint its
+    /// triggers break, a full disk): the rows it changed before the failure stay. Inside
+    /// TimelineKit that never commits: `TimelineTransaction` remembers a failed upsert and
+    /// `TimelineStore.write` rolls the whole transaction back, even when its closure caught
+    /// the error and returned (every caller in TimelineKit and the tool lets it throw).
+    ///
+    /// The insert: the record as a new row, or nothing when its key is stored. `OR FAIL` covers
+    /// the other constraints (NOT NULL, CHECK); the key's conflict is the DO NOTHING.
+    func makeInsert() -> String {
+        var parameters = ""
         parameters.reserveCapacity(columns.count * 5)
-        updates.reserveCapacity(names.utf8.count * 3)
-        stored.reserveCapacity(names.utf8.count)
-        excluded.reserveCapacity(names.utf8.count * 2)
-        for (index, name) in columns.enumerated() {
+        for index in columns.indices {
             parameters += index == 0 ? "?1" : ", ?" + String(index + 1)
-            guard index > 0 else { continue }
-            if index > 1 {
-                updates += ", "
-                stored += ", "
-                excluded += ", "
-            }
-            updates += name + " = excluded." + name
-            stored += name
-            excluded += "excluded." + name
         }
         return """
-            INSERT INTO \(table) (\(names)) VALUES (\(parameters))
-            ON CONFLICT (\(columns[0])) DO UPDATE SET \(updates)
-            WHERE (\(stored)) IS NOT (\(excluded))
+            INSERT OR FAIL INTO \(table) (\(names)) VALUES (\(parameters))
+            ON CONFLICT (\(columns[0])) DO NOTHING
             """
     }
 
-    /// Binds each column of `record` to its parameter of the upsert.
+    /// The update of the stored row with the record's key, only when a column differs, so that
+    /// storing the same value twice changes nothing (and moves no generation).
+    func makeUpdate() -> String {
+        var updates = "", stored = "", given = ""
+        updates.reserveCapacity(names.utf8.count * 2)
+        stored.reserveCapacity(names.utf8.count)
+        given.reserveCapacity(columns.count * 5)
+        for (index, name) in columns.enumerated() where index > 0 {
+            if index > 1 {
+                updates += ", "
+                stored += ", "
+                given += ", "
+            }
+            let parameter = "?" + String(index + 1)
+            updates += name + " = " + parameter
+            stored += name
+            given += parameter
+        }
+        return """
+            UPDATE OR FAIL \(table) SET \(updates)
+            WHERE \(columns[0]) = ?1 AND (\(stored)) IS NOT (\(given))
+            """
+    }
+
+    /// Binds each column of `record` to its parameter of the insert or the update.
     @inline(__always)
     func bind(_ record: Record, to statement: SQLiteStatement) throws(SQLiteError) {
         var binder = ColumnBinder(statement: statement)

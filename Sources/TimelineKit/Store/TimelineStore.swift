@@ -372,7 +372,11 @@ public final class TimelineStore: Sendable {
                 try connection.execute(SearchIndexBatch.begin)
             }
             let value = try body(transaction)
+            // An upsert runs `OR FAIL`: one that failed may have left part of its work, which
+            // must not commit even if the closure caught its error (`StoredColumns.makeInsert`).
+            if let failure = transaction.failedUpsert { throw failure }
             try transaction.checkAuthorsExist()
+            try transaction.restoreSearchTriggers()
             try connection.reportingStoreErrors { () throws(SQLiteError) in
                 try connection.execute(SearchIndexBatch.finish)
                 try connection.execute("COMMIT")

@@ -29,8 +29,26 @@ public final class TimelineTransaction {
     /// The upsert statements, looked up once per transaction: bulk ingest runs them once per row,
     /// and hashing their SQL text for the connection's cache each time was a measurable share of
     /// ingest time.
-    private var userUpsert: SQLiteStatement?
-    private var messageUpsert: SQLiteStatement?
+    private var userInsert: SQLiteStatement?
+    private var userUpdate: SQLiteStatement?
+    private var messageInsert: SQLiteStatement?
+    private var messageUpdate: SQLiteStatement?
+    /// The first error of an upsert statement, which runs `OR FAIL` and so may leave the rows it
+    /// changed before failing (`StoredColumns.makeInsert`): `TimelineStore.write` then rolls the
+    /// transaction back even if its closure caught the error and returned.
+    private(set) var failedUpsert: TimelineStoreError?
+    /// Rows this transaction has upserted (users and messages, changed or not).
+    private var rowsUpserted = 0
+    /// The search index's row-by-row triggers, while this transaction has them out of the
+    /// schema (`SearchIndexBatch.suspendRowByRowTriggers`): restored before COMMIT.
+    private var suspendedSearchTriggers: [String]?
+
+    /// From this many upserted rows on, a transaction takes the search index's row-by-row
+    /// triggers out of the schema until its COMMIT, so that its upserts run without a statement
+    /// journal (issue 28). Below it, each upsert's journal stays in memory and the schema
+    /// change would cost more than it saves: a sync's page is a few dozen rows, an import's
+    /// first batch a thousand.
+    static let bulkRows = 1_000
     /// Users and messages that this transaction's upserts inserted or changed (an upsert of an
     /// identical row changes nothing), for import summaries.
     private(set) var upsertedRowsChanged = 0
@@ -50,10 +68,17 @@ public final class TimelineTransaction {
     public func upsert(users: some Sequence<User>) throws(TimelineStoreError) {
         for user in users {
             try Self.validate(user)
-            try sqlite { () throws(SQLiteError) in
-                let statement = try cached(&userUpsert, UserColumns.upsert)
-                try UserColumns.bind(user, to: statement)
-                try statement.run()
+            try upserting { () throws(SQLiteError) in
+                let insert = try cached(&userInsert, UserColumns.insert)
+                try UserColumns.bind(user, to: insert)
+                try insert.run()
+                if connection.changes > 0 {
+                    upsertedRowsChanged += 1
+                    return
+                }
+                let update = try cached(&userUpdate, UserColumns.update)
+                try UserColumns.bind(user, to: update)
+                try update.run()
                 upsertedRowsChanged += connection.changes
             }
         }
@@ -71,28 +96,27 @@ public final class TimelineTransaction {
     /// Stores one message; see `upsert(messages:readState:)`.
     public func upsert(_ message: Message, readState: ReadStateUpdate = .keepStored) throws(TimelineStoreError) {
         try Self.validate(message)
-        try sqlite { () throws(SQLiteError) in
-            let statement = try cached(&messageUpsert, MessageColumns.upsert)
-            try MessageColumns.bind(message, to: statement)
-            // New rows start unread (the insert trigger adds them to unread_messages), which is what
-            // a fetch brings; only a message that says it was read, or an overwrite, needs more.
-            guard message.isRead || readState == .overwrite else {
-                try statement.run()
-                upsertedRowsChanged += connection.changes
-                return
-            }
-            connection.lastInsertRowID = 0
-            try statement.run()
-            // A message counts once, whether its row, its read state or both changed.
-            var changed = connection.changes > 0
-            let insertedSequence = connection.lastInsertRowID
-            if insertedSequence != 0 {
+        try upserting { () throws(SQLiteError) in
+            let insert = try cached(&messageInsert, MessageColumns.insert)
+            try MessageColumns.bind(message, to: insert)
+            try insert.run()
+            if connection.changes > 0 {
+                // New rows start unread (the insert trigger adds them to unread_messages), which
+                // is what a fetch brings; only a message that says it was read needs more.
+                upsertedRowsChanged += 1
                 if message.isRead {
                     let markRead = try cached(&sequenceMarkRead, MessageColumns.markSequenceRead)
-                    try markRead.bind(insertedSequence, at: 1)
+                    try markRead.bind(connection.lastInsertRowID, at: 1)
                     try markRead.run()
                 }
-            } else if readState == .overwrite {
+                return
+            }
+            let update = try cached(&messageUpdate, MessageColumns.update)
+            try MessageColumns.bind(message, to: update)
+            try update.run()
+            // A message counts once, whether its row, its read state or both changed.
+            var changed = connection.changes > 0
+            if readState == .overwrite {
                 let mark: SQLiteStatement
                 if message.isRead {
                     mark = try cached(&idMarkRead, MessageColumns.markIDRead)
@@ -106,6 +130,22 @@ public final class TimelineTransaction {
             if changed { upsertedRowsChanged += 1 }
         }
         if namedAuthors[message.authorID] == nil { namedAuthors[message.authorID] = message.id }
+    }
+
+    /// Runs the statements of one upsert, remembering their failure (see `failedUpsert`).
+    private func upserting(_ body: () throws(SQLiteError) -> Void) throws(TimelineStoreError) {
+        do {
+            rowsUpserted += 1
+            if rowsUpserted == Self.bulkRows, suspendedSearchTriggers == nil {
+                suspendedSearchTriggers = try sqlite { () throws(SQLiteError) in
+                    try SearchIndexBatch.suspendRowByRowTriggers(connection)
+                }
+            }
+            try sqlite(body)
+        } catch {
+            if failedUpsert == nil { failedUpsert = error }
+            throw error
+        }
     }
 
     private func cached(_ slot: inout SQLiteStatement?, _ sql: String) throws(SQLiteError) -> SQLiteStatement {
@@ -187,6 +227,14 @@ public final class TimelineTransaction {
             try statement.run()
             return connection.changes
         }
+    }
+
+    /// Puts back the triggers a bulk upsert took out of the schema; `TimelineStore` calls it
+    /// right before the search index's `finish` and COMMIT.
+    func restoreSearchTriggers() throws(TimelineStoreError) {
+        guard let declarations = suspendedSearchTriggers else { return }
+        try sqlite { () throws(SQLiteError) in try SearchIndexBatch.restore(declarations, on: connection) }
+        suspendedSearchTriggers = nil
     }
 
     /// Refuses the transaction when an upserted message names an author no user has.

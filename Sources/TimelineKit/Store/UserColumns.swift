@@ -7,8 +7,10 @@ enum UserColumns {
     /// The columns a user SELECT returns, in the order `user(from:)` reads them.
     static let select = table.names
 
-    /// Inserts a user or updates the stored one in place, only when something differs.
-    static let upsert = table.makeUpsert()
+    /// Inserts a user or updates the stored one in place, only when something differs: `insert`,
+    /// then `update` when the insert changed nothing (`StoredColumns.makeInsert`).
+    static let insert = table.makeInsert()
+    static let update = table.makeUpdate()
 
     static func bind(_ user: User, to statement: SQLiteStatement) throws(SQLiteError) {
         try table.bind(user, to: statement)

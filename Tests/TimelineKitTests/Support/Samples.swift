@@ -29,8 +29,31 @@ enum Samples {
 }
 
 extension Samples {
+    /// Migration 12 undone: unread_messages as migration 2 made it, its foreign key checked at
+    /// each statement and its triggers' count updates without `OR FAIL`; the rows kept.
+    static func undoMigration12(_ path: String) throws {
+        try SQLiteShell.run(path, """
+            BEGIN;
+            CREATE TEMP TABLE unread_kept AS SELECT seq FROM unread_messages;
+            DROP TABLE unread_messages;
+            CREATE TABLE unread_messages (
+                seq INTEGER PRIMARY KEY REFERENCES messages (seq) ON DELETE CASCADE
+            );
+            INSERT INTO unread_messages SELECT seq FROM temp.unread_kept ORDER BY seq;
+            CREATE TRIGGER unread_messages_tracked_insert AFTER INSERT ON unread_messages BEGIN
+                UPDATE timeline_state SET generation = generation + 1, unread_count = unread_count + 1;
+            END;
+            CREATE TRIGGER unread_messages_tracked_delete AFTER DELETE ON unread_messages BEGIN
+                UPDATE timeline_state SET generation = generation + 1, unread_count = unread_count - 1;
+            END;
+            PRAGMA user_version = 11;
+            COMMIT;
+            """)
+    }
+
     /// Migration 11 undone: no queue of actions waiting for their server.
     static func undoMigration11(_ path: String) throws {
+        try undoMigration12(path)
         try SQLiteShell.run(path, "DROP TABLE IF EXISTS pending_actions; PRAGMA user_version = 10")
     }
 
