@@ -3,8 +3,10 @@ import Testing
 
 /// Issue 28, finding 3: an import is one transaction of one upsert per message, and SQLite moved
 /// each statement's journal to a temporary file once one upsert's journal passed 64 KiB: 2.4 GiB
-/// written to `etilqs_*` per 100k messages. The tool now keeps statement journals in memory up to
-/// 127 KiB (`SQLiteConnection.statementJournalSpillBytes`), so an import creates no temporary file.
+/// written to `etilqs_*` per 100k messages. The upserts of a bulk transaction now take no
+/// statement journal at all (`BulkWriteJournalTests`), and the first thousand of a transaction,
+/// which do, keep theirs in memory up to 127 KiB (`SQLiteConnection.statementJournalSpillBytes`),
+/// so an import creates no temporary file.
 ///
 /// SQLite creates its temporary files in `SQLITE_TMPDIR` and unlinks them at once, so the test
 /// watches that directory's modification time, which a file created and removed changes.

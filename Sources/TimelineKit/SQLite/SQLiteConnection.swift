@@ -33,20 +33,29 @@ final class SQLiteConnection {
     /// How large one statement's journal may grow in memory before SQLite writes it to a
     /// temporary file: 127 KiB instead of SQLite's 64 KiB (issue 28).
     ///
-    /// Inside a transaction, every statement that may fail halfway (an upsert, with its triggers,
-    /// indexes and conflict clause) keeps the original of each page it changes that existed
-    /// before it started, so that it can undo itself alone. Past 64 KiB SQLite moves that journal
-    /// to an unlinked temporary file (`etilqs_*`), and the file then serves every later statement
-    /// of the transaction. One upsert whose page splits reach up the b-trees journals 16 pages,
-    /// so an import of 100k messages (one transaction) wrote 2.4 GiB to that file in 1.1 M
-    /// `pwrite`s: a second system call pair for every page each upsert touched. In memory, each
-    /// statement's journal is freed when the statement ends.
+    /// Inside a transaction, a statement that writes more than one row (its triggers count) and
+    /// may abort keeps the original of each page it changes that existed before it started, so
+    /// that it can undo itself alone. Past the spill size SQLite moves that journal to an
+    /// unlinked temporary file (`etilqs_*`), and the file then serves every later statement of
+    /// the transaction. An import is one transaction of one upsert per message, and an upsert
+    /// whose page splits reach up the b-trees journals 16 pages: 100k messages wrote 2.4 GiB
+    /// to that file in 1.1 M `pwrite`s, a second system call pair for every page each upsert
+    /// touched.
+    ///
+    /// TimelineKit's upserts no longer take a statement journal in a bulk transaction: what
+    /// made them "may abort" (an `ON CONFLICT DO UPDATE`, always compiled ABORT; the search
+    /// index's row-by-row triggers, which write a virtual table; the immediate foreign key of
+    /// `unread_messages`) is gone from them (`StoredColumns.makeInsert`,
+    /// `SearchIndexBatch.suspendRowByRowTriggers`, migration 12), and `BulkWriteJournalTests`
+    /// checks it. This bound is for what still has one: the upserts of a small write (below
+    /// `TimelineTransaction.bulkRows`) and one-statement bulk writes (a delete of many
+    /// messages, the search index's `finish`). It is this process's: other programs writing the
+    /// database (the sqlite3 shell) keep SQLite's 64 KiB.
     ///
     /// Why not more: SQLite's in-memory journal is one chunk of this size, written to the file
     /// in one call when it spills, and the unix VFS writes at most 128 KiB per call (`nBuf &=
     /// 0x1ffff` in `seekAndWriteFd`): with 4 MiB, the first statement to spill (the search index
-    /// built at the end of a 100k import) failed with SQLITE_FULL. 127 KiB is 31 pages: room for
-    /// an upsert's deepest splits, and only a statement larger than that still spills.
+    /// built at the end of a 100k import) failed with SQLITE_FULL. 127 KiB is 31 pages.
     static let statementJournalSpillBytes: Int32 = 127 << 10
 
     /// Sets `statementJournalSpillBytes` once per process, before SQLite initialises (the first
