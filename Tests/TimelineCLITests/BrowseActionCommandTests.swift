@@ -77,6 +77,18 @@ import TimelineKit
         #expect(!before.isEmpty && inEditor == before, "\(before)\n\(inEditor)")
         // The view is back, on the alternate screen, taking keys.
         #expect(screen.contains("▌"))
+
+        // A reply the server refuses is kept: r opens the editor on it again.
+        try server.control("faults", ["path": "/api/v1/statuses", "status": 422, "body": ["error": "Validation failed: refused for the test"]])
+        screen = try press(terminal, "r", until: "the reply was not posted (r opens it again)")
+        #expect(try server.state()["newest_status_id"] as? String == newest)
+        try "#!/bin/sh\ncp \"$1\" '\(dir)/second-template'\n".write(toFile: editor, atomically: true, encoding: .utf8)
+        chmod(editor, 0o755)
+        screen = try press(terminal, "r", until: "replied: posted")
+        let second = try String(contentsOfFile: dir + "/second-template", encoding: .utf8)
+        #expect(second.hasPrefix("A reply from browse\n\n# Write the reply above this line."), "\(second)")
+        #expect(try server.state()["newest_status_id"] as? String != newest)
+
         try press(terminal, "j", until: "timeline · 2/")
 
         try terminal.sendKeys("q")

@@ -26,6 +26,9 @@ struct BrowseSession {
     private var snapshotNoteShown = false
     /// The logged-in accounts' sessions, loaded at the first `f`, `b` or `r`.
     private var sessions: Result<MessageSessions, MessageSessions.Refusal>?
+    /// A reply the server did not take, and the message it answers: `r` on that message opens
+    /// the editor on it again rather than lose what the person wrote.
+    private var unsentReply: (to: String, text: String)?
 
     /// How many messages a page of older ones, or an unread-only view, reads.
     static let pageSize = 200
@@ -253,12 +256,14 @@ struct BrowseSession {
 
     /// `r`: the reply written in the person's editor, the terminal given back to them meanwhile
     /// (the normal screen, their settings) and taken again after, then posted as the account
-    /// whose server the message came from.
+    /// whose server the message came from. A reply the server did not take is kept for the
+    /// session: `r` on the same message starts from it.
     private mutating func reply(to id: String, in store: TimelineStore) {
         guard let session = session(for: id, verb: "reply to", in: store) else { return }
+        let start = unsentReply?.to == id ? unsentReply?.text ?? "" : ""
         terminal.suspend()
         let written = Result { () throws(DraftEditor.Failure) -> String in
-            try DraftEditor.write(.reply, help: DraftFile.help(for: .reply, about: PostCommand.quotable(id, in: store)))
+            try DraftEditor.write(.reply, text: start, help: DraftFile.help(for: .reply, about: PostCommand.quotable(id, in: store)))
         }
         terminal.resume()
         if let size = Terminal.windowSize() { view.resize(columns: size.columns, rows: size.rows) }
@@ -276,9 +281,11 @@ struct BrowseSession {
         do {
             let message = try waitFor { () async throws -> Message in try await session.post(draft, in: store) }
             let posted = (try? store.message(id: message.id)) ?? message
+            unsentReply = nil
             view.show(note: "replied: posted \(posted.shortReference.isNone ? posted.id : posted.shortReference.text)")
         } catch {
-            view.show(note: "could not post the reply: \(error)")
+            unsentReply = (id, text)
+            view.show(note: "the reply was not posted (r opens it again): \(error)")
         }
     }
 
