@@ -34,7 +34,7 @@ struct TimelineCommand: ParsableCommand {
                 FavouriteCommand.self, UnfavouriteCommand.self, BoostCommand.self, UnboostCommand.self,
                 BookmarkCommand.self, UnbookmarkCommand.self, BookmarksCommand.self,
                 FollowAccountCommand.self, UnfollowAccountCommand.self, FollowingCommand.self,
-                EditCommand.self, VoteCommand.self,
+                EditCommand.self, VoteCommand.self, OpenCommand.self,
             ]),
             CommandGroup(name: "Your data", subcommands: [
                 ImportCommand.self, ExportCommand.self, MarkReadCommand.self, DeleteCommand.self, UserCommand.self, PruneCommand.self,
