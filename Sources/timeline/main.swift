@@ -24,6 +24,11 @@ if let request = ShowRequest.parse(arguments) {
 if arguments.first == "browse", let request = BrowseRequest.parse(arguments.dropFirst()) {
     exit(BrowseRunner(request: request).run())
 }
+// `init SHELL [--count N]` runs at a shell start when the hook's cached copy is missing (and at
+// every start for the older `eval "$(timeline init bash)"` line): read by hand too.
+if arguments.first == "init", let request = InitRequest.parse(arguments.dropFirst()) {
+    exit(request.run())
+}
 // A mistyped command would otherwise read as an argument to `show`, the default command.
 if let unknown = CommandSuggestion.unknownCommand(in: arguments) {
     Terminal.emitError(unknown + "\n")

@@ -65,7 +65,7 @@ import Testing
     /// leaves to ArgumentParser.
     static let sampleValues = [
         "--db": "/tmp/x.sqlite", "--limit": "3", "--width": "40", "--busy-timeout": "250",
-        "--format": "{id} {text}", "--author": "alice", "--before": "abc",
+        "--format": "{id} {text}", "--author": "alice", "--before": "abc", "--sync-if-older": "5m",
     ]
 
     @Test func everyOptionArgumentParserListsIsReadAlikeByHand() throws {
@@ -113,6 +113,26 @@ import Testing
         }
         for unusual in [["--help"], ["--color", "sometimes"], ["--expand=yes"], ["--db"], ["-n", "3"], ["extra"], ["--expand", "--expand"]] {
             #expect(BrowseRequest.parse(unusual) == nil, "\(unusual)")
+        }
+    }
+
+    /// `init SHELL [--count N]`, read by hand when the start-up line finds no cached copy of the
+    /// hook (issue 28): its table is ArgumentParser's, less the one positional word (the shell,
+    /// read first), and both readers make the same request of every line people write.
+    @Test func initsHandReaderAgreesWithArgumentParser() throws {
+        let dumped = try Self.dumpedArguments(of: "init")
+        #expect(dumped.filter { $0.kind == "positional" }.count == 1, "\(dumped)")
+        let fromArgumentParser = Set(dumped.filter { $0.kind != "positional" }.map { "\($0.kind) \($0.names.sorted())" })
+        let fromTable = Set(InitRequest.flagTable.entries.map { "\($0.takesValue ? "option" : "flag") \($0.names.sorted())" })
+        #expect(fromTable == fromArgumentParser)
+        for line in [["bash"], ["zsh"], ["fish"], ["zsh", "--count", "5"], ["fish", "--count=7"], ["bash", "--count", "1000"], ["bash", "--count", "1"]] {
+            let fast = try #require(InitRequest.parse(line[...]), "\(line) was left to ArgumentParser")
+            let parsed = try InitCommand.parse(line)
+            #expect(fast == InitRequest(shell: parsed.shell, count: parsed.count), "\(line)")
+        }
+        for unusual in [[], ["tcsh"], ["bash", "--count", "0"], ["bash", "--count", "1001"], ["bash", "--count", "x"], ["bash", "--help"],
+                        ["--count", "5", "bash"], ["bash", "extra"], ["bash", "--count"], ["bash", "--count", "2", "--count", "3"]] {
+            #expect(InitRequest.parse(unusual[...]) == nil, "\(unusual)")
         }
     }
 

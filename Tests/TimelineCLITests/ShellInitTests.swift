@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import timeline
 
 /// `timeline init bash|zsh|fish`, run by the real shells as a person's start-up file would.
 @Suite(.enabled(if: ShellHome.shellsAreInstalled, "bash, zsh and fish are installed by `make test-deps`"))
@@ -72,6 +73,76 @@ struct ShellInitTests {
         #expect(!screen.contains(ShellHome.newestText))
     }
 
+    /// The start-up line of `timeline init --help` (issue 28): the first terminal runs `init`
+    /// (no cached copy yet) and `show`; every later one runs `show` alone, the one `timeline`
+    /// process in the foreground, which starts any sync itself (no `sync --background` run).
+    @Test(.enabled(if: Tmux.isAvailable), arguments: ShellHome.Shell.allCases)
+    func aNewTerminalRunsOneTimelineProcessOnceTheHookIsCached(shell: ShellHome.Shell) throws {
+        let home = try ShellHome(logsRuns: true)
+        do {
+            let terminal = try Tmux(command: home.interactiveCommand(shell), columns: 100, rows: 40)
+            _ = try terminal.waitForScreen(timeout: 10) { $0.contains(ShellHome.newestText) }
+        }
+        #expect(try home.takeRuns() == ["init \(shell.rawValue)", "show --sync-if-older 5m"])
+        #expect(FileManager.default.fileExists(atPath: home.cachedCopy(shell)))
+        let terminal = try Tmux(command: home.interactiveCommand(shell), columns: 100, rows: 40)
+        let screen = try terminal.waitForScreen(timeout: 10) { $0.contains(ShellHome.newestText) }
+        #expect(screen.contains(ShellHome.newestText))
+        try terminal.sendKeys("printf %s-%s\\\\n READY 42", "Enter")
+        _ = try terminal.waitForScreen(timeout: 10) { $0.contains("READY-42") }
+        #expect(try home.takeRuns() == ["show --sync-if-older 5m"])
+    }
+
+    /// A cached copy older than the binary (an upgrade), or naming a binary that is gone (moved
+    /// elsewhere on PATH), is taken again from `timeline init`, and the terminal shows the timeline.
+    @Test(.enabled(if: Tmux.isAvailable), arguments: ShellHome.Shell.allCases)
+    func aStaleCachedCopyIsTakenAgainFromInit(shell: ShellHome.Shell) throws {
+        let home = try ShellHome(logsRuns: true)
+        let copy = home.cachedCopy(shell)
+        #expect(try home.run(.bash, ["-c", "timeline init \(shell.rawValue) >/dev/null"]).status == 0)
+        let written = try String(contentsOfFile: copy, encoding: .utf8)
+        let binary = URL(fileURLWithPath: TimelineProcess.executable).resolvingSymlinksInPath().path
+        #expect(written.contains(binary), "\(written)")
+
+        // Older than the binary (as after an upgrade).
+        let old = Date().addingTimeInterval(-86_400 * 800)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: copy)
+        _ = try home.takeRuns()
+        do {
+            let terminal = try Tmux(command: home.interactiveCommand(shell), columns: 100, rows: 40)
+            let screen = try terminal.waitForScreen(timeout: 10) { $0.contains(ShellHome.newestText) }
+            #expect(screen.contains(ShellHome.newestText))
+        }
+        #expect(try home.takeRuns() == ["init \(shell.rawValue)", "show --sync-if-older 5m"])
+        let renewed = try #require(try FileManager.default.attributesOfItem(atPath: copy)[.modificationDate] as? Date)
+        #expect(renewed > old)
+
+        // Naming a binary that is no longer there.
+        try written.replacingOccurrences(of: binary, with: home.directory + "/gone/timeline").write(toFile: copy, atomically: true, encoding: .utf8)
+        do {
+            let terminal = try Tmux(command: home.interactiveCommand(shell), columns: 100, rows: 40)
+            let screen = try terminal.waitForScreen(timeout: 10) { $0.contains(ShellHome.newestText) }
+            #expect(screen.contains(ShellHome.newestText))
+        }
+        #expect(try home.takeRuns() == ["init \(shell.rawValue)", "show --sync-if-older 5m"])
+        #expect(try String(contentsOfFile: copy, encoding: .utf8) == written)
+    }
+
+    /// The start-up line with its cached copy, once `timeline` is uninstalled: a clean start.
+    @Test(.enabled(if: Tmux.isAvailable), arguments: ShellHome.Shell.allCases)
+    func aCachedHookStartsCleanlyWhenTimelineIsGone(shell: ShellHome.Shell) throws {
+        let home = try ShellHome()
+        #expect(try home.run(.bash, ["-c", "timeline init \(shell.rawValue) >/dev/null"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: home.cachedCopy(shell)))
+        try FileManager.default.removeItem(atPath: home.directory + "/bin/timeline")
+        let terminal = try Tmux(command: home.interactiveCommand(shell), columns: 100, rows: 40)
+        try terminal.sendKeys("printf %s-%s\\\\n READY 42", "Enter")
+        let screen = try terminal.waitForScreen(timeout: 10) { $0.contains("READY-42") }
+        #expect(!screen.lowercased().contains("not found"), "\(screen)")
+        #expect(!screen.lowercased().contains("error"), "\(screen)")
+        #expect(!screen.contains(ShellHome.newestText))
+    }
+
     @Test func anUnknownShellIsAUsageError() throws {
         let scenario = Scenario()
         let result = try scenario.timeline.run(["init", "tcsh"])
@@ -99,25 +170,60 @@ struct ShellHome {
     /// The PATH the shells get: our `bin` (holding `timeline`) before the system's.
     var path: String { directory + "/bin:/usr/bin:/bin" }
 
-    init(savedSnippet: Bool = false, initArguments: [String] = []) throws {
+    /// How the start-up file takes the hook: the line `timeline init --help` gives (the cached
+    /// copy, else `init`), the older `eval "$(timeline init bash)"`, or a copy saved by hand.
+    enum Line {
+        case startup, eval, savedSnippet
+    }
+
+    /// Where every `timeline` the shells start from PATH is logged (one line of arguments each),
+    /// when `logsRuns` puts a wrapper script there instead of a link to the binary.
+    var runLog: String { directory + "/timeline-runs.log" }
+
+    init(_ line: Line = .startup, savedSnippet: Bool = false, initArguments: [String] = [], logsRuns: Bool = false) throws {
+        let line = savedSnippet ? .savedSnippet : line
         try scenario.importSample()
         let manager = FileManager.default
         try manager.createDirectory(atPath: directory + "/bin", withIntermediateDirectories: true)
-        try manager.createSymbolicLink(atPath: directory + "/bin/timeline", withDestinationPath: TimelineProcess.executable)
+        if logsRuns {
+            // The shells run this by its PATH name; the background sync `show` starts runs the
+            // binary itself (/proc/self/exe), so only what the shell starts is logged.
+            let wrapper = "#!/bin/sh\necho \"$*\" >> '\(runLog)'\nexec '\(TimelineProcess.executable)' \"$@\"\n"
+            try wrapper.write(toFile: directory + "/bin/timeline", atomically: true, encoding: .utf8)
+            try manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory + "/bin/timeline")
+        } else {
+            try manager.createSymbolicLink(atPath: directory + "/bin/timeline", withDestinationPath: TimelineProcess.executable)
+        }
         try manager.createDirectory(atPath: directory + "/.config/fish", withIntermediateDirectories: true)
+        let count = initArguments.count == 2 && initArguments[0] == "--count" ? Int(initArguments[1]) : nil
         for shell in Shell.allCases {
-            let line: String
-            if savedSnippet {
+            let text: String
+            switch line {
+            case .savedSnippet:
                 let saved = directory + "/timeline.\(shell.rawValue)"
                 let snippet = try scenario.timeline.run(["init", shell.rawValue])
                 try snippet.output.write(toFile: saved, atomically: true, encoding: .utf8)
-                line = shell == .fish ? "source \(saved)" : ". \(saved)"
-            } else {
+                text = shell == .fish ? "source \(saved)" : ". \(saved)"
+            case .eval:
                 let command = (["timeline", "init", shell.rawValue] + initArguments).joined(separator: " ")
-                line = shell == .fish ? "\(command) | source" : "eval \"$(\(command))\""
+                text = shell == .fish ? "\(command) | source" : "eval \"$(\(command))\""
+            case .startup:
+                text = ShellSetup(rawValue: shell.rawValue)!.startupLine(count: count)
             }
-            try (line + "\n").write(toFile: startupFile(shell), atomically: true, encoding: .utf8)
+            try (text + "\n").write(toFile: startupFile(shell), atomically: true, encoding: .utf8)
         }
+    }
+
+    /// The cached copy of the hook the start-up line sources.
+    func cachedCopy(_ shell: Shell, count: Int? = nil) -> String {
+        directory + "/.cache/timeline/" + ShellSetup.cacheFileName(shell: ShellSetup(rawValue: shell.rawValue)!, count: count)
+    }
+
+    /// The lines of `runLog`, emptied.
+    func takeRuns() throws -> [String] {
+        let text = (try? String(contentsOfFile: runLog, encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(atPath: runLog)
+        return text.split(separator: "\n").map(String.init)
     }
 
     func startupFile(_ shell: Shell) -> String {

@@ -129,7 +129,7 @@ package enum FileSystem {
     /// directory), are flushed to disk, and the temporary file is renamed over `path`. A crash at
     /// any moment leaves either the old file or the new one at `path`, never a torn one.
     /// An existing `path` that is a symbolic link is replaced, not written through.
-    static func replaceAtomically(
+    package static func replaceAtomically(
         _ path: String, with bytes: [UInt8], temporaryPath: String, permissions: mode_t
     ) throws(FileSystemError) {
         // A temporary file left by a writer that was killed is stale: the caller holds the lock
@@ -161,7 +161,7 @@ package enum FileSystem {
     /// as they are). Returns the directories it created, outermost first, so that a caller whose
     /// work then fails can remove them again (`removeDirectories`).
     @discardableResult
-    static func createDirectories(_ path: String, permissions: mode_t) throws(FileSystemError) -> [String] {
+    package static func createDirectories(_ path: String, permissions: mode_t) throws(FileSystemError) -> [String] {
         if path.isEmpty || kind(at: path) == .directory { return [] }
         let parent = parentDirectory(of: path)
         var created: [String] = []
@@ -258,6 +258,14 @@ package enum FileSystem {
         }
         defer { file.close() }
         guard futimens(file.rawValue, nil) == 0 else { throw .current("futimens", path: path) }
+    }
+
+    /// `path` made absolute, its symbolic links, `.` and `..` resolved (`realpath`); `nil` when
+    /// it does not exist. `/proc/self/exe` gives the running program's own file on Linux.
+    package static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The directory part of `path` ("." for a bare file name).

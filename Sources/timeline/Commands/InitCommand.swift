@@ -8,18 +8,28 @@ struct InitCommand: ParsableCommand {
         commandName: "init",
         abstract: "Print the shell set-up that shows the timeline in every new terminal.",
         discussion: """
-            Add one line to your shell's start-up file:
-              bash (~/.bashrc):  eval "$(timeline init bash)"
-              zsh  (~/.zshrc):   eval "$(timeline init zsh)"
-              fish (~/.config/fish/config.fish):  timeline init fish | source
+            Add one line to your shell's start-up file (the same line works with --count N):
+              bash (~/.bashrc):  \(ShellSetup.bash.startupLine())
+              zsh  (~/.zshrc):   \(ShellSetup.zsh.startupLine())
+              fish (~/.config/fish/config.fish):
+                \(ShellSetup.fish.startupLine())
+
+            `init` prints the snippet and keeps a copy of it in $XDG_CACHE_HOME/timeline \
+            (~/.cache/timeline), which the line sources: a new terminal then runs one `timeline` \
+            process, the `show` just before the first prompt, and none while the start-up file is \
+            read. The copy is taken again from `timeline init` when the binary that wrote it is \
+            upgraded or gone. The older line, eval "$(timeline init bash)", works too, at the cost \
+            of one `init` at every start.
 
             The timeline is shown once, just before the first prompt, and only in an interactive \
             shell whose output is a terminal: programs that run `bash -ic` to read the environment \
             see nothing, and zsh's instant prompts see no output during start-up. If `timeline` is \
-            no longer on PATH, the shell starts as if the line were not there.
+            no longer on PATH, the shell starts as if the line were not there. That `show` also \
+            starts `timeline sync` in the background when the last sync is 5 minutes old and you \
+            have an account (`show --sync-if-older 5m`): the prompt never waits for the network.
 
             --count N shows N messages at every new terminal instead of what fits the window:
-              eval "$(timeline init bash --count 5)"
+              \(ShellSetup.bash.startupLine(count: 5))
             """)
 
     @Argument(help: ArgumentHelp("The shell: bash, zsh or fish."))
@@ -29,12 +39,13 @@ struct InitCommand: ParsableCommand {
     var count: Int?
 
     func validate() throws {
-        if let count, !(1 ... 1_000).contains(count) {
+        if let count, !InitRequest.counts.contains(count) {
             throw ValidationError("--count: give a number of messages from 1 to 1000.")
         }
     }
 
     func run() throws {
-        Terminal.emit(shell.snippet(count: count))
+        let status = InitRequest(shell: shell, count: count).run()
+        if status != ExitStatus.success { throw ExitCode(status) }
     }
 }

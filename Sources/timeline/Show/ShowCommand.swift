@@ -80,6 +80,9 @@ struct ShowCommand: ParsableCommand {
     @Flag(name: .long, help: "Show your accounts' notifications (stored by `timeline sync`): who did what, newest first.")
     var notifications = false
 
+    @Option(name: .long, help: ArgumentHelp("Start `timeline sync` in the background first when the last successful sync is older than this (5m, 1h) and an account exists: what the shell hook of `timeline init` runs.", valueName: "duration"))
+    var syncIfOlder: String?
+
     /// The rules of which flags go together are `ShowRequest`'s, which the launch reader shares.
     func validate() throws { try request.validate() }
 
@@ -88,7 +91,7 @@ struct ShowCommand: ParsableCommand {
                     reconcile: !noReconcile, fromDatabase: fromDb, busyTimeoutMilliseconds: busyTimeout,
                     follow: follow, expand: expand, format: format, markRead: markRead,
                     filter: TimelineFilter(unreadOnly: unread, authorHandle: author, beforeID: before),
-                    notifications: notifications)
+                    notifications: notifications, syncIfOlder: syncIfOlder)
     }
 
     func run() throws {

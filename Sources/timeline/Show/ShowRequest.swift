@@ -34,6 +34,9 @@ struct ShowRequest: Sendable, Equatable {
     var filter = TimelineFilter()
     /// `--notifications`: the stored notifications instead of the timeline (`NotificationsOutput`).
     var notifications = false
+    /// `--sync-if-older AGE` (the shell hook's): start `timeline sync` in the background when the
+    /// last successful sync is older than AGE and an account exists (`BackgroundSyncStart`).
+    var syncIfOlder: String?
 
     /// The parsed `format`, when there is one and it parses.
     var template: MessageTemplate? { format.flatMap { try? MessageTemplate($0) } }
@@ -60,6 +63,7 @@ struct ShowRequest: Sendable, Equatable {
         --author <value>
         --before <value>
         --notifications
+        --sync-if-older <value>
         """)
 
     /// Reads `[show] [flags]` by hand; `nil` when ArgumentParser should read them: anything
@@ -83,7 +87,7 @@ struct ShowRequest: Sendable, Equatable {
             follow: given.flag("--follow"), expand: given.flag("--expand"), format: given.value("--format"),
             markRead: given.flag("--mark-read"),
             filter: TimelineFilter(unreadOnly: given.flag("--unread"), authorHandle: given.value("--author"), beforeID: given.value("--before")),
-            notifications: given.flag("--notifications"))
+            notifications: given.flag("--notifications"), syncIfOlder: given.value("--sync-if-older"))
         guard given.isEmpty, !request.notifications, (try? request.validate()) != nil else { return nil }
         return request
     }
@@ -109,6 +113,14 @@ struct ShowRequest: Sendable, Equatable {
             }
             if let author = filter.authorHandle, author.isEmpty || author == "@" { throw ValidationError("--author needs a handle, e.g. --author alice.") }
             if let before = filter.beforeID, before.isEmpty { throw ValidationError("--before needs a message ID.") }
+        }
+        if let syncIfOlder {
+            guard AgeLimit(syncIfOlder) != nil else {
+                throw ValidationError("--sync-if-older: '\(syncIfOlder)' is not a duration; give \(AgeLimit.usage).")
+            }
+            if follow || notifications {
+                throw ValidationError("--sync-if-older starts a sync for the shell hook's show; --follow keeps your accounts live itself, and --notifications cannot be combined with it.")
+            }
         }
         try MessageTemplate.validate(format, json: json)
         if let limit, limit < 1 { throw ValidationError("-n/--limit must be at least 1, not \(limit).") }

@@ -48,6 +48,7 @@ struct ShowRunner {
                                               revealsContentWarnings: request.expand)
         let now = Date()
         if !request.filter.isEmpty {
+            startSyncIfDue(location: location, now: now)
             return showFiltered(location: location, renderer: renderer, onTerminal: onTerminal, now: now)
         }
 
@@ -75,6 +76,10 @@ struct ShowRunner {
         let painted = onTerminal && preview != nil
         if let preview, let paint = screen?.paint(preview.head, now: now) { Terminal.emit(paint) }
         retained.screen = screen
+        // After the first paint, which it must not delay; before the reconciliation, so that the
+        // sync's requests are on their way while the database is read, as when the hook ran
+        // `sync --background` before `show`.
+        startSyncIfDue(location: location, now: now)
         if !request.reconcile, let preview {
             if !painted { printOnce(preview.head, with: renderer, now: now) }
             return ExitStatus.success
@@ -129,6 +134,13 @@ struct ShowRunner {
             Terminal.emitError(notice + "\n")
         }
         return ExitStatus.success
+    }
+
+    /// `--sync-if-older AGE`: the shell hook's background sync (`BackgroundSyncStart`).
+    private func startSyncIfDue(location: TimelineLocation, now: Date) {
+        if let age = request.syncIfOlder {
+            BackgroundSyncStart.startIfDue(databasePath: location.databasePath, olderThan: age, now: now)
+        }
     }
 
     /// `show -f` on the first day, logged in but never synced: following is about to write (it

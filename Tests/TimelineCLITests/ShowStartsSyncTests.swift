@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// `show --sync-if-older AGE`, what the shell hook runs (issue 28): the background sync starts
+/// from `show` itself, only when one is due and an account exists, and `show` never waits for it.
+/// The lock file is touched by the start itself, before `show` returns, so its modification time
+/// says at once whether a sync was started.
+@Suite struct ShowStartsSyncTests {
+    static let old = Date().addingTimeInterval(-3600)
+
+    static func setModificationTime(_ date: Date, of path: String) throws {
+        try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: path)
+    }
+
+    static func modificationTime(of path: String) -> Date? {
+        try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+    }
+
+    /// The same time, as the file system keeps it (to the microsecond, or coarser).
+    static func same(_ time: Date?, _ expected: Date) -> Bool {
+        guard let time else { return false }
+        return abs(time.timeIntervalSince(expected)) < 0.01
+    }
+
+    /// Waits (at most 20 s) for the stamp a successful sync leaves.
+    static func waitForStamp(newerThan date: Date, at path: String) -> Bool {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if let time = modificationTime(of: path), time > date { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    @Test func showStartsTheSyncWhenDueAndNotWhenFresh() throws {
+        let server = try MastodonTestServer()
+        let scenario = try SyncCommandTests.loggedIn(to: server)
+        let stamp = scenario.databasePath + ".last-sync"
+        let lock = scenario.databasePath + ".sync-lock"
+
+        // Never synced: due. show is back at once; the sync it started stores the timeline.
+        let first = try scenario.timeline.run(["show", "--sync-if-older", "5m"])
+        #expect(first.status == 0, "\(first.errors)")
+        #expect(FileManager.default.fileExists(atPath: lock), "no sync was started")
+        #expect(Self.waitForStamp(newerThan: .distantPast, at: stamp))
+        #expect(try SyncCommandTests.homeRequests(server) > 0)
+
+        // Fresh (the stamp is seconds old): nothing started, the lock is not touched.
+        try Self.setModificationTime(Self.old, of: lock)
+        let requests = try server.requests().count
+        let fresh = try scenario.timeline.run(["show", "--sync-if-older", "5m"])
+        #expect(fresh.status == 0, "\(fresh.errors)")
+        #expect(Self.same(Self.modificationTime(of: lock), Self.old))
+        #expect(try server.requests().count == requests)
+
+        // Stale: started again, and it syncs.
+        try Self.setModificationTime(Self.old, of: stamp)
+        let stale = try scenario.timeline.run(["show", "--sync-if-older", "5m"])
+        #expect(stale.status == 0, "\(stale.errors)")
+        #expect((Self.modificationTime(of: lock) ?? Self.old) > Self.old.addingTimeInterval(1), "no sync was started")
+        #expect(Self.waitForStamp(newerThan: Self.old, at: stamp))
+        #expect(try server.requests().count > requests)
+    }
+
+    /// A sync started less than two minutes ago (another terminal's) is left to run: ten
+    /// terminals opened together start one.
+    @Test func aSyncStartedMomentsAgoIsNotStartedAgain() throws {
+        let server = try MastodonTestServer()
+        let scenario = try SyncCommandTests.loggedIn(to: server)
+        let lock = scenario.databasePath + ".sync-lock"
+        let started = Date().addingTimeInterval(-30)
+        #expect(FileManager.default.createFile(atPath: lock, contents: nil))
+        try Self.setModificationTime(started, of: lock)
+        let result = try scenario.timeline.run(["show", "--sync-if-older", "5m"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(Self.same(Self.modificationTime(of: lock), started))
+        #expect(!FileManager.default.fileExists(atPath: scenario.databasePath + ".sync.log"))
+    }
+
+    /// Without an account nothing is started, and nothing is written beside the database.
+    @Test func withoutAnAccountShowStartsNothing() throws {
+        let scenario = Scenario()
+        try scenario.importSample()
+        scenario.timeline.environment["XDG_CONFIG_HOME"] = scenario.directory + "/config"
+        let result = try scenario.timeline.run(["show", "--sync-if-older", "5m"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("Okay, closing the laptop."))
+        for suffix in [".sync-lock", ".sync.log", ".last-sync"] {
+            #expect(!FileManager.default.fileExists(atPath: scenario.databasePath + suffix), "\(suffix)")
+        }
+    }
+
+    /// Plain `show` (scripts, people) never starts a sync, due or not.
+    @Test func plainShowStartsNoSync() throws {
+        let server = try MastodonTestServer()
+        let scenario = try SyncCommandTests.loggedIn(to: server)
+        try scenario.importSample()
+        let requests = try server.requests().count
+        #expect(try scenario.timeline.run(["show"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: scenario.databasePath + ".sync-lock"))
+        #expect(try server.requests().count == requests)
+    }
+
+    @Test func aBadAgeOrFollowIsAUsageErrorNamingTheOption() throws {
+        let scenario = Scenario()
+        for arguments in [["show", "--sync-if-older", "90s"], ["show", "--sync-if-older", "5m", "--follow"]] {
+            let result = try scenario.timeline.run(arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.errors.contains("--sync-if-older"), "\(arguments): \(result.errors)")
+        }
+    }
+}
