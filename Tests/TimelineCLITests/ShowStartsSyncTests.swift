@@ -58,7 +58,7 @@ import Testing
         let stale = try scenario.timeline.run(["show", "--sync-if-older", "5m"])
         #expect(stale.status == 0, "\(stale.errors)")
         #expect((Self.modificationTime(of: lock) ?? Self.old) > Self.old.addingTimeInterval(1), "no sync was started")
-        #expect(Self.waitForStamp(newerThan: Self.old, at: stamp))
+        #expect(Self.waitForStamp(newerThan: Date().addingTimeInterval(-60), at: stamp))
         #expect(try server.requests().count > requests)
     }
 
