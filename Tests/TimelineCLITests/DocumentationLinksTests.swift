@@ -111,7 +111,7 @@ import Testing
             line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0].trimmingCharacters(in: .whitespaces)
         }.filter { !$0.isEmpty }
         #expect(commands.count <= 12, "\(commands)")
-        let expected = ["make install", #"echo 'eval "$(timeline init bash)"' >> ~/.bashrc"#,
+        let expected = ["make install", #"echo 'source "${XDG_CACHE_HOME:-$HOME/.cache}/timeline/init.bash" 2>/dev/null || eval "$(timeline init bash)"' >> ~/.bashrc"#,
                         "timeline login mastodon example.social", "timeline sync", "timeline"]
         var index = commands.startIndex
         for step in expected {

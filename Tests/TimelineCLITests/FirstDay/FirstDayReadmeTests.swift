@@ -49,7 +49,7 @@ struct FirstDayReadmeTests {
         let commands = try Self.readmeCommands()
         try #require(commands.count == 5, "\(commands)")
         #expect(commands[0].hasPrefix("make install"))
-        #expect(commands[1] == #"echo 'eval "$(timeline init bash)"' >> ~/.bashrc"#)
+        #expect(commands[1] == #"echo 'source "${XDG_CACHE_HOME:-$HOME/.cache}/timeline/init.bash" 2>/dev/null || eval "$(timeline init bash)"' >> ~/.bashrc"#)
         #expect(commands[2] == "timeline login mastodon example.social")
         #expect(commands[3] == "timeline sync")
         #expect(commands[4] == "timeline")
@@ -68,8 +68,8 @@ struct FirstDayReadmeTests {
         // The shell hook, as the README adds it for bash (and the user guide for zsh and fish).
         #expect(try run(commands[1]).status == 0)
         try FileManager.default.createDirectory(atPath: home.path + "/.config/fish", withIntermediateDirectories: true)
-        #expect(try run(#"echo 'eval "$(timeline init zsh)"' >> ~/.zshrc"#).status == 0)
-        #expect(try run("echo 'timeline init fish | source' >> ~/.config/fish/config.fish").status == 0)
+        #expect(try run(#"echo 'source "${XDG_CACHE_HOME:-$HOME/.cache}/timeline/init.zsh" 2>/dev/null || eval "$(timeline init zsh)"' >> ~/.zshrc"#).status == 0)
+        #expect(try run(#"echo 'source (set -q XDG_CACHE_HOME[1]; and echo $XDG_CACHE_HOME; or echo ~/.cache)/timeline/init.fish 2>/dev/null; or timeline init fish | source' >> ~/.config/fish/config.fish"#).status == 0)
 
         // Login through the browser: the page is opened (here: read), the code typed back.
         let arguments = commands[2].replacingOccurrences(of: "example.social", with: server.baseURL).split(separator: " ").dropFirst().map(String.init)
