@@ -112,12 +112,14 @@ test-takahe: deps
 
 ## bench: the full benchmark run (at most 10 minutes): a table and bench-results.json. The
 ## sqlite3 shell is the peer the commands are measured against (stages 9 to 11).
+## Stage 14 starts bash, zsh and fish (the shell hook's time to first prompt) beside zoxide's
+## init, the peer for a shell hook: Debian's zoxide, installed for the bench only.
 bench: deps
-	@$(MAKE) --no-print-directory install-packages PACKAGES="sqlite3"
+	@$(MAKE) --no-print-directory install-packages PACKAGES="sqlite3 bash zsh fish zoxide"
 	tools/bench/run
 
 bench-smoke: deps
-	@$(MAKE) --no-print-directory install-packages PACKAGES="sqlite3"
+	@$(MAKE) --no-print-directory install-packages PACKAGES="sqlite3 bash zsh fish"
 	tools/bench/run --smoke
 
 ## release: the binary people run at every terminal start.

@@ -19,7 +19,7 @@ func stageSync(_ config: Config, _ data: DataSets, _ report: Report) throws {
 }
 
 /// The repository's root, found from the bench's own path (tools/bench/.build/…/bench).
-private func repositoryRoot() -> String {
+func repositoryRoot() -> String {
     var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     while url.path != "/" {
         url.deleteLastPathComponent()
@@ -29,7 +29,7 @@ private func repositoryRoot() -> String {
 }
 
 /// The loopback server, started for one measurement and killed after it.
-private final class LoopbackServer {
+final class LoopbackServer {
     let process = Process()
     let port: Int
 
@@ -245,7 +245,7 @@ private func syncsWithLittleNew(_ config: Config, _ data: DataSets, _ report: Re
 }
 
 /// `valgrind --tool=callgrind` instructions of one run of `command`, or `nil` without valgrind.
-private func instructions(_ command: [String]) throws -> Double? {
+func instructions(_ command: [String]) throws -> Double? {
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind") else { return nil }
     let result = try Runner.capture(["/usr/bin/valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + command)
     guard result.status == 0 else { throw BenchError("callgrind of \(command) exited \(result.status): \(result.errors.suffix(300))") }
