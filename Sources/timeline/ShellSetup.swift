@@ -19,6 +19,10 @@
 ///
 ///     source "${XDG_CACHE_HOME:-$HOME/.cache}/timeline/init.bash" 2>/dev/null || eval "$(timeline init bash)"
 ///
+/// zsh asks `whence -p timeline`, not `${+commands[timeline]}`: reading the `commands` table
+/// makes zsh hash every directory on PATH first (`getdents` of all of /usr/bin), which a first
+/// prompt would wait for.
+///
 /// The cached copy names the binary that wrote it and is taken again from `timeline init` when
 /// that binary is newer than the copy (an upgrade) or gone (moved, uninstalled): two `stat`s the
 /// shell makes itself.
@@ -59,7 +63,7 @@ enum ShellSetup: String, CaseIterable {
               __timeline_first_prompt() {
                 local exit_status=$?
                 add-zsh-hook -d precmd __timeline_first_prompt
-                if [[ -t 1 ]] && (( ${+commands[timeline]} )); then
+                if [[ -t 1 ]] && whence -p timeline >/dev/null; then
                   \#(show)
                 fi
                 return $exit_status
