@@ -36,6 +36,9 @@ func stageShellStart(_ config: Config, _ data: DataSets, _ report: Report) throw
     let zoxide = ["/usr/bin/zoxide", "/usr/local/bin/zoxide"].first { FileManager.default.isExecutableFile(atPath: $0) }
     let root = try freshDirectory(data.directory + "/work/shell-start")
     let server = try LoopbackServer(statuses: 200)
+    // Every stale run syncs (three or four requests): a run of this stage sends about 700, past
+    // the 300 in 5 minutes the server allows by default, as Mastodon does.
+    try server.control("settings", "{\"rate_limit\": 1000000}")
 
     var variants: [ShellStartVariant] = [
         try ShellStartVariant(name: "none", label: "no hook", root: root, binary: nil, hook: .none, account: .none, server: server),
@@ -102,7 +105,7 @@ func stageShellStart(_ config: Config, _ data: DataSets, _ report: Report) throw
                         target: "<= show + 1 ms", measured: String(format: "+%.2f ms (show alone %.2f ms)", added, show), met: added <= show + 1)
         }
         if config.baseline != nil {
-            for account in ["none", "fresh", "stale"] {
+            for account in ["no_account", "fresh", "stale"] {
                 let before = Summary(times["\(shell).before_\(account)"]!).median - none
                 let after = Summary(times["\(shell).after_\(account)"]!).median - none
                 report.ratio("shell_start.\(shell).ratio_added_after_over_before_\(account)", "\(shell), \(account): what the hook adds, after / before", after / before,
