@@ -56,6 +56,14 @@ struct InitRequest: Equatable {
         guard let directory = Self.cacheDirectory(), let binary = FileSystem.resolvedPath(SyncCommand.ownExecutable) else { return }
         let path = directory + "/" + ShellSetup.cacheFileName(shell: shell, count: count)
         guard let script = shell.cachedScript(count: count, binary: binary, cachePath: path) else { return }
+        // Already there and newer than the binary (the older `eval "$(timeline init bash)"`
+        // line runs `init` at every start): a read, not a rewrite that waits for the disk (the
+        // write is flushed). A copy older than the binary is rewritten even when the same, or
+        // its own check would send every start back here.
+        if let existing = try? FileSystem.readRegularFile(at: path, limit: 1 << 16), existing.elementsEqual(script.utf8),
+           let written = FileSystem.modificationTime(at: path), let built = FileSystem.modificationTime(at: binary), written > built {
+            return
+        }
         do throws(FileSystemError) {
             try FileSystem.createDirectories(directory, permissions: 0o700)
             // A temporary name of this process's own: two shells starting together each write

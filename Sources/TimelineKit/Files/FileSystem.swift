@@ -63,7 +63,7 @@ package enum FileSystem {
     }
 
     /// Outcome of reading a file that must be a regular file of bounded size.
-    enum ReadFailure: Error, Sendable, Equatable {
+    package enum ReadFailure: Error, Sendable, Equatable {
         case system(FileSystemError)
         case notRegularFile(Kind)
         case tooLarge(size: Int, limit: Int)
@@ -71,7 +71,7 @@ package enum FileSystem {
 
     /// Reads a whole regular file. Refuses, without blocking or following it, a final symbolic
     /// link, a directory, a FIFO or a device; refuses files larger than `limit` before reading.
-    static func readRegularFile(at path: String, limit: Int) throws(ReadFailure) -> [UInt8] {
+    package static func readRegularFile(at path: String, limit: Int) throws(ReadFailure) -> [UInt8] {
         // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
         // O_NOFOLLOW: a final symbolic link fails with ELOOP instead of being followed.
         let file: FileDescriptor
@@ -241,7 +241,7 @@ package enum FileSystem {
 
     /// When `path` (following links) was last modified, in whole seconds since 1970, or `nil`
     /// when it does not exist.
-    static func modificationTime(at path: String) -> Int64? {
+    package static func modificationTime(at path: String) -> Int64? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
