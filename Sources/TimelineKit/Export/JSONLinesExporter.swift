@@ -128,12 +128,13 @@ public struct JSONLinesExporter: Sendable {
     }
 
     /// The message's line with an extra `"user"` field holding its author's user object (as the
-    /// user's own line writes it), or `null` when the author is not known: what
-    /// `timeline show --json` prints. The importer ignores `user`, so such a line still imports
-    /// as the message.
-    public static func line(for message: Message, author: User?) -> String {
+    /// user's own line writes it), or `null` when the author is not known, then `"ref"` and the
+    /// account's `interaction` with it, each of `"favourited"`, `"boosted"`, `"bookmarked"` and
+    /// `"pending"` written only when true: what `timeline show --json` prints. The importer
+    /// ignores these fields, so such a line still imports as the message.
+    public static func line(for message: Message, author: User?, interaction: MessageInteraction? = nil) -> String {
         var bytes: [UInt8] = []
-        JSONLineEncoder.appendMessage(message, author: .some(author), to: &bytes)
+        JSONLineEncoder.appendMessage(message, author: .some(author), interaction: interaction, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 }

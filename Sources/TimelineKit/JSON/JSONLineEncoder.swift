@@ -22,7 +22,7 @@ package enum JSONLineEncoder {
 
     /// The message's object; with `author`, an extra `"user"` field holds the author's user
     /// object (`null` when `author` is `.some(nil)`).
-    static func appendMessage(_ message: Message, author: User?? = nil, to bytes: inout [UInt8]) {
+    static func appendMessage(_ message: Message, author: User?? = nil, interaction: MessageInteraction? = nil, to bytes: inout [UInt8]) {
         append("{\"type\":\"message\",\"id\":", to: &bytes)
         appendString(message.id, to: &bytes)
         append(",\"author\":", to: &bytes)
@@ -69,6 +69,14 @@ package enum JSONLineEncoder {
             if !message.shortReference.isNone {
                 append(",\"ref\":", to: &bytes)
                 appendString(message.shortReference.text, to: &bytes)
+            }
+            // `show --json` only, and only what is set: the account's state at its server (the
+            // import ignores it: a file cannot favourite anything there).
+            if let interaction {
+                if interaction.favourited { append(",\"favourited\":true", to: &bytes) }
+                if interaction.boosted { append(",\"boosted\":true", to: &bytes) }
+                if interaction.bookmarked { append(",\"bookmarked\":true", to: &bytes) }
+                if interaction.pending { append(",\"pending\":true", to: &bytes) }
             }
         }
         bytes.append(UInt8(ascii: "}"))

@@ -56,6 +56,18 @@ public struct TimelinePage: Sendable, Codable, Hashable {
         Dictionary(users.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The page's interactions by message ID, for writing each message's (`show --json`,
+    /// `--format`) without a search per message.
+    public var interactionsByID: [String: MessageInteraction] {
+        Dictionary(interactions.map { ($0.messageID, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The interaction to show with `message`: a repost's is the post it reposts (actions act on
+    /// the original, and `show` paints the original's), `nil` when nothing.
+    public static func interaction(shownWith message: Message, in interactions: [String: MessageInteraction]) -> MessageInteraction? {
+        interactions.isEmpty ? nil : interactions[message.repostOfID ?? message.id]
+    }
+
     /// Every message the page holds, its own and the related ones, by ID.
     public var messagesByID: [String: Message] {
         Dictionary((messages + related).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

@@ -17,7 +17,9 @@ import Foundation
 /// `thread` and `post --reply-to` take), `handle`, `name`, `text`, `cw` (the content warning),
 /// `created_at` (RFC 3339, UTC), `url`, `read` (`true` or `false`), `reposted_by` (the handle of
 /// who reposted it, else empty), `ref` (the short reference `show` paints, which every command
-/// that takes a message takes too; empty outside a store). A repost shows what the timeline shows: the original's author,
+/// that takes a message takes too; empty outside a store), `favourited`, `boosted`, `bookmarked`
+/// (`true` when one of the accounts did it, as its server last said or an action here set it)
+/// and `pending` (`true` while an action on it waits for its server). A repost shows what the timeline shows: the original's author,
 /// text, warning, URL and time, with `reposted_by` set and `id` the repost's own.
 public struct MessageTemplate: Sendable, Hashable {
     private enum Part: Sendable, Hashable {
@@ -32,6 +34,7 @@ public struct MessageTemplate: Sendable, Hashable {
         case url, read
         case repostedBy = "reposted_by"
         case ref
+        case favourited, boosted, bookmarked, pending
     }
 
     /// Why a template was refused, naming the place.
@@ -87,10 +90,12 @@ public struct MessageTemplate: Sendable, Hashable {
     /// The line for `message` of `page` (which holds what it reposts and its authors), without
     /// its line feed.
     public func line(for message: Message, in page: TimelinePage) -> String {
-        line(for: message, users: page.usersByID, messages: page.messagesByID)
+        line(for: message, users: page.usersByID, messages: page.messagesByID, interactions: page.interactionsByID)
     }
 
-    private func line(for message: Message, users: [String: User], messages: [String: Message]) -> String {
+    private func line(for message: Message, users: [String: User], messages: [String: Message],
+                      interactions: [String: MessageInteraction]) -> String {
+        let interaction = TimelinePage.interaction(shownWith: message, in: interactions)
         var shown = message
         var repostedBy = ""
         if let originalID = message.repostOfID {
@@ -115,6 +120,10 @@ public struct MessageTemplate: Sendable, Hashable {
                 case .read: message.isRead ? "true" : "false"
                 case .repostedBy: repostedBy
                 case .ref: shown.shortReference.text
+                case .favourited: interaction?.favourited == true ? "true" : "false"
+                case .boosted: interaction?.boosted == true ? "true" : "false"
+                case .bookmarked: interaction?.bookmarked == true ? "true" : "false"
+                case .pending: interaction?.pending == true ? "true" : "false"
                 }
                 line += TerminalText.line(value)
             }
@@ -124,10 +133,10 @@ public struct MessageTemplate: Sendable, Hashable {
 
     /// One line per message of `page`, each ending in a line feed.
     public func text(for page: TimelinePage) -> String {
-        let users = page.usersByID, messages = page.messagesByID
+        let users = page.usersByID, messages = page.messagesByID, interactions = page.interactionsByID
         var text = ""
         for message in page.messages {
-            text += line(for: message, users: users, messages: messages)
+            text += line(for: message, users: users, messages: messages, interactions: interactions)
             text += "\n"
         }
         return text

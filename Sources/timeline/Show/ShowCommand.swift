@@ -42,7 +42,7 @@ struct ShowCommand: ParsableCommand {
     @Option(name: [.customShort("n", allowingJoined: true), .customLong("limit")], help: "How many messages (default: what fits the window; 20 when not on a terminal).")
     var limit: Int?
 
-    @Flag(name: .long, help: "Print JSON Lines: one message per line in the import format, with its author under \"user\".")
+    @Flag(name: .long, help: "Print JSON Lines: one message per line in the import format, with its author under \"user\", and \"favourited\", \"boosted\", \"bookmarked\", \"pending\" where true.")
     var json = false
 
     @OptionGroup var output: OutputOptions
@@ -62,7 +62,7 @@ struct ShowCommand: ParsableCommand {
     @Flag(name: .long, help: "Show the text behind content warnings instead of folding it.")
     var expand = false
 
-    @Option(name: .long, help: ArgumentHelp("One line per message from a template, values neutralised: {id} {handle} {name} {text} {cw} {created_at} {url} {read} {reposted_by}.", valueName: "template"))
+    @Option(name: .long, help: ArgumentHelp("One line per message from a template, values neutralised: {id} {ref} {handle} {name} {text} {cw} {created_at} {url} {read} {reposted_by} {favourited} {boosted} {bookmarked} {pending}.", valueName: "template"))
     var format: String?
 
     @Flag(name: .long, help: "Mark the messages shown read once they are on the screen (the next sync moves your accounts' read markers).")
