@@ -35,6 +35,16 @@ import Testing
 
         let bad = try scenario.timeline.run(["tag", "ru/st"])
         #expect(bad.status == 64 && bad.errors.contains("\"ru/st\" is not a hashtag"), "\(bad.errors)")
+        for refused in ["../x", "a b", "", "#", "tag\u{1B}[2J"] {
+            let answer = try scenario.timeline.run(["tag", refused])
+            #expect(answer.status == 64 && !answer.errors.contains("\u{1B}"), "\(refused): \(answer.errors)")
+        }
+
+        // A hashtag in another script: sent percent-encoded, kept in a file named safely.
+        let japanese = try scenario.timeline.run(["tag", "天気"])
+        #expect(japanese.status == 0 && japanese.output == "No posts of #天気 are stored.\n", "\(japanese.output) \(japanese.errors)")
+        #expect(try server.requests().contains { ($0["path"] as? String) == "/api/v1/timelines/tag/%E5%A4%A9%E6%B0%97" || ($0["path"] as? String) == "/api/v1/timelines/tag/天気" })
+        #expect(FileManager.default.fileExists(atPath: scenario.directory + "/timeline.tag-%E5%A4%A9%E6%B0%97.sqlite"))
     }
 
     @Test func mastodonListsAndAListsTimeline() throws {
