@@ -50,11 +50,15 @@ struct TimelineChangeSequenceTests {
         let path = store.path
         let created = Int64(Samples.epoch.timeIntervalSince1970 * 1000) + 60 * 60_000
 
+        // One transaction, so one commit: the iterator wakes at the first write it is told of,
+        // and three commits could arrive as two elements.
         let changes = try await firstChanges(of: try store.changes(windowSize: 10)) {
             try SQLiteShell.run(path, """
+                BEGIN;
                 INSERT INTO messages (id, author_id, text, created_at) VALUES ('typed', 'u2', 'typed in sqlite3', \(created));
                 UPDATE messages SET text = 'edited in sqlite3' WHERE id = 'm2';
                 DELETE FROM messages WHERE id = 'm1';
+                COMMIT;
                 """)
         }
         let found = try #require(changes)
