@@ -378,7 +378,7 @@ public final class TimelineStore: Sendable {
             try transaction.checkAuthorsExist()
             try transaction.restoreSearchTriggers()
             try connection.reportingStoreErrors { () throws(SQLiteError) in
-                try connection.execute(SearchIndexBatch.finish)
+                try SearchIndexBatch.finish(on: connection, flushingCache: transaction.isBulk)
                 try connection.execute("COMMIT")
             }
             return value

@@ -235,7 +235,11 @@ public final class TimelineTransaction {
         guard let declarations = suspendedSearchTriggers else { return }
         try sqlite { () throws(SQLiteError) in try SearchIndexBatch.restore(declarations, on: connection) }
         suspendedSearchTriggers = nil
+        isBulk = true
     }
+
+    /// Whether this transaction upserted `bulkRows` rows or more (set by `restoreSearchTriggers`).
+    private(set) var isBulk = false
 
     /// Refuses the transaction when an upserted message names an author no user has.
     func checkAuthorsExist() throws(TimelineStoreError) {
