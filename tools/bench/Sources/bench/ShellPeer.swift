@@ -51,8 +51,9 @@ enum ShellPeer {
 
     /// `timeline import FILE` of a JSON Lines file written by `timeline export`, into a database
     /// TimelineKit created empty: the lines read by the shell's `.import`, parsed by SQLite's
-    /// JSON functions, upserted with TimelineKit's statements (`UserColumns.upsert`,
-    /// `MessageColumns.upsert`, the attachments column as `AttachmentsColumn` writes it), read
+    /// JSON functions, upserted as TimelineKit's statements do (`UserColumns.insert`/`update`,
+    /// `MessageColumns.insert`/`update`, here one `ON CONFLICT DO UPDATE` per table), the
+    /// attachments column as `AttachmentsColumn` writes it), read
     /// flags set, and the search index built at the end of the one transaction, as TimelineKit's
     /// transactions do (`DeferredSearchIndexing`), triggers and counts included.
     static func importJSONLines(_ file: String) -> String {
@@ -98,7 +99,7 @@ enum ShellPeer {
         quote_of_id, content_warning, url, attachments, like_count, repost_count, reply_count
         """
 
-    /// The conflict clause of `MessageColumns.upsert`: update in place only what differs.
+    /// The conflict clause doing `MessageColumns.update`'s work: update in place only what differs.
     private static let messageUpsertTail = """
         ON CONFLICT (id) DO UPDATE SET
             author_id = excluded.author_id, text = excluded.text, created_at = excluded.created_at,
