@@ -4,7 +4,8 @@ import TimelineKit
 extension ColorChoice: ExpressibleByArgument {}
 
 /// `--color` and `--width`, shared by every command that renders a timeline for people (`show`,
-/// `search`, `thread`), and the one place their renderer is built (`Style.renderer`).
+/// `search`, `thread`, `bookmarks`, `tag`, `list`), and the one place their renderer is built
+/// (`Style.renderer`).
 ///
 /// `--format` is not here: `thread` prints a tree, which one template line per message cannot
 /// show, so it has no `--format`; `show` and `search` check theirs with

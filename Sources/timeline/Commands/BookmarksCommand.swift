@@ -35,15 +35,11 @@ struct BookmarksCommand: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object per bookmark: {\"id\", \"account\"}.")
     var json = false
 
-    @Option(name: .long, help: "Colour: auto, always or never.")
-    var color: ColorChoice = .auto
-
-    @Option(name: .long, help: "Wrap to this many columns (default: the terminal's width, else 80).")
-    var width: Int?
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
         if limit < 1 { throw ValidationError("-n/--limit must be at least 1, not \(limit).") }
-        if let width, width < 20 { throw ValidationError("--width must be at least 20, not \(width).") }
+        if let width = output.width, width < 20 { throw ValidationError("--width must be at least 20, not \(width).") }
     }
 
     func run() throws {
@@ -93,9 +89,8 @@ struct BookmarksCommand: ParsableCommand {
             return
         }
         let onTerminal = Terminal.standardOutputIsTerminal
-        let columns = width ?? (onTerminal ? Terminal.windowSize()?.columns : nil) ?? 80
-        let renderer = TimelineRenderer(options: RenderOptions(
-            width: max(20, columns), color: color.usesColor(onTerminal: onTerminal), symbols: Terminal.symbols))
+        let window = onTerminal ? Terminal.windowSize() : nil
+        let renderer = output.style.renderer(columns: max(20, output.style.columns(window: window)), onTerminal: onTerminal)
         var text = ""
         for (account, ids) in listed {
             if listed.count > 1 { text += (text.isEmpty ? "" : "\n") + "\(TerminalText.line(account.name)):\n\n" }

@@ -24,8 +24,8 @@ struct SourceTimelineRequest {
     var limit: Int
     var offline: Bool
     var json: Bool
-    var color: ColorChoice
-    var width: Int?
+    /// `--color` and `--width`.
+    var style: OutputOptions.Style
 
     /// `timeline.sqlite` → `timeline.tag-rust.sqlite`, in the same directory: the source's own
     /// database (with its snapshot beside it), readable by every command with `--db`.
@@ -93,9 +93,8 @@ struct SourceTimelineRequest {
             return
         }
         let onTerminal = Terminal.standardOutputIsTerminal
-        let columns = width ?? (onTerminal ? Terminal.windowSize()?.columns : nil) ?? 80
-        let renderer = TimelineRenderer(options: RenderOptions(
-            width: max(20, columns), color: color.usesColor(onTerminal: onTerminal), symbols: Terminal.symbols))
+        let window = onTerminal ? Terminal.windowSize() : nil
+        let renderer = style.renderer(columns: max(20, style.columns(window: window)), onTerminal: onTerminal)
         Terminal.emit(renderer.renderText(page, now: Date()))
     }
 }
@@ -116,15 +115,11 @@ struct SourceTimelineOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON Lines, as `show --json` does.")
     var json = false
 
-    @Option(name: .long, help: "Colour: auto, always or never.")
-    var color: ColorChoice = .auto
-
-    @Option(name: .long, help: "Wrap to this many columns (default: the terminal's width, else 80).")
-    var width: Int?
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
         if limit < 1 || limit > 400 { throw ValidationError("-n/--limit must be from 1 to 400, not \(limit).") }
-        if let width, width < 20 { throw ValidationError("--width must be at least 20, not \(width).") }
+        if let width = output.width, width < 20 { throw ValidationError("--width must be at least 20, not \(width).") }
     }
 
     /// Every logged-in account's session, or `--account`'s; none when offline and none is logged in.
@@ -145,7 +140,7 @@ struct SourceTimelineOptions: ParsableArguments {
 
     func request(_ source: TimelineSource, name: String, fileKey: String, sessions: [any AccountSession]) -> SourceTimelineRequest {
         SourceTimelineRequest(location: location, source: source, sessions: sessions, name: name, fileKey: fileKey,
-                              limit: limit, offline: offline, json: json, color: color, width: width)
+                              limit: limit, offline: offline, json: json, style: output.style)
     }
 }
 
