@@ -119,14 +119,25 @@ import TimelineKit
         #expect(streaming == "ws://127.0.0.1:\(server.port)")
 
         let received = Mutex("")
-        let stream = Task {
-            try await transport.stream(HTTPRequest(url: server.baseURL + "/api/v1/streaming/user",
-                                                   headers: [AccessToken(MastodonTestServer.token)!.authorizationHeader])) { _, chunk in
+        // Kept open as `show -f` keeps its stream (`MastodonSync.stream`): one byte a second over
+        // a minute. With the request's default, 256 B/s over 10 s, curl drops the stream when
+        // the two control calls below take 10 s on a loaded machine (the heartbeat is 10 s too):
+        // that is how this test failed in CI, and it is not what it is about.
+        var request = HTTPRequest(url: server.baseURL + "/api/v1/streaming/user",
+                                  headers: [AccessToken(MastodonTestServer.token)!.authorizationHeader], timeout: .seconds(60))
+        request.minimumBytesPerSecond = 1
+        request.slowTransferWindow = .seconds(60)
+        let stream = Task { [request] in
+            try await transport.stream(request) { _, chunk in
                 received.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
                 return !received.withLock { $0.contains("event: delete") }
             }
         }
-        while !received.withLock({ $0.hasPrefix(":)") }) { try await Task.sleep(for: .milliseconds(20)) }
+        let opened = ContinuousClock.now
+        while !received.withLock({ $0.hasPrefix(":)") }) {
+            try #require(ContinuousClock.now - opened < .seconds(60), "the stream sent nothing in 60 s")
+            try await Task.sleep(for: .milliseconds(20))
+        }
         let added = (try server.control("statuses", ["count": 1]) as? [String: Any])?["added"] as? [String] ?? []
         try server.control("delete", ["id": added[0]])
         #expect(try await stream.value.status == 200)
