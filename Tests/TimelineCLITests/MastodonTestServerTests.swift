@@ -127,15 +127,20 @@ import TimelineKit
                                   headers: [AccessToken(MastodonTestServer.token)!.authorizationHeader], timeout: .seconds(60))
         request.minimumBytesPerSecond = 1
         request.slowTransferWindow = .seconds(60)
+        let ended = Mutex(false)
         let stream = Task { [request] in
-            try await transport.stream(request) { _, chunk in
+            defer { ended.withLock { $0 = true } }
+            return try await transport.stream(request) { _, chunk in
                 received.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
                 return !received.withLock { $0.contains("event: delete") }
             }
         }
         let opened = ContinuousClock.now
         while !received.withLock({ $0.hasPrefix(":)") }) {
-            try #require(ContinuousClock.now - opened < .seconds(60), "the stream sent nothing in 60 s")
+            // A stream that ended before its first bytes says why through its value.
+            if ended.withLock({ $0 }) { _ = try await stream.value }
+            try #require(ContinuousClock.now - opened < .seconds(60),
+                         "the stream sent nothing in 60 s; received \(received.withLock { $0.count }) bytes")
             try await Task.sleep(for: .milliseconds(20))
         }
         let added = (try server.control("statuses", ["count": 1]) as? [String: Any])?["added"] as? [String] ?? []

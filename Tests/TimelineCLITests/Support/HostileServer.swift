@@ -34,7 +34,7 @@ final class HostileServer: @unchecked Sendable {
         tls = certificate != nil
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        var arguments = ["python3", Self.script, "--port", "0", "--idle-timeout", "120"]
+        var arguments = ["python3", Self.script, "--port", "0", "--idle-timeout", MastodonTestServer.idleTimeout]
         if let certificate { arguments += ["--tls", certificate.certificatePath, certificate.keyPath] }
         process.arguments = arguments
         let output = Pipe()

@@ -39,11 +39,18 @@ final class MastodonTestServer: @unchecked Sendable {
     /// Starts a server with `statuses` statuses in its home timeline; `arguments` are passed on
     /// (see the server's README). `script` is another loopback server that takes the same
     /// start-up arguments and control calls (`BlueskyTestServer.script`).
+    /// Seconds without a request before a loopback server started by a test ends by itself: a
+    /// backstop only (each server also ends when this test process is gone, and is stopped when
+    /// its test ends). On CI's two loaded cores a test can wait minutes for a thread between
+    /// two requests; at 120 s its server had gone by then, and the next request was refused
+    /// (stop 31's failing CI, and the "connection refused" seen under load).
+    static let idleTimeout = "1800"
+
     init(statuses: Int = 120, tls: Bool = false, arguments: [String] = [], script: String = MastodonTestServer.script) throws {
         self.tls = tls
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        var all = ["python3", script, "--port", "0", "--statuses", String(statuses), "--idle-timeout", "120"]
+        var all = ["python3", script, "--port", "0", "--statuses", String(statuses), "--idle-timeout", Self.idleTimeout]
         if tls { all += ["--tls", Self.certificate, Self.certificateKey] }
         process.arguments = all + arguments
         let output = Pipe()
