@@ -95,6 +95,54 @@ struct ServerGapsCommandTests {
         #expect(try scenario.timeline.run(["sync", "--json"]).output.contains("\"server_lacks\":[\"markers\",\"streaming\"]"))
     }
 
+    /// An endpoint of one action that a real server lacks (Takahē has no list timelines; other
+    /// servers have statuses but no edits, or no polls), however it says so: one line naming the
+    /// server and the endpoint, exit 69 (unavailable), and nothing changed in the database.
+    // One case at a time: each starts a server and several processes (two cores starve otherwise).
+    @Test(.serialized, arguments: [
+        ("edit", "PUT /api/v1/statuses/", "404-html", "editing posts (`PUT /api/v1/statuses/:id` answered status 404)"),
+        ("edit", "PUT /api/v1/statuses/", "405", "editing posts (`PUT /api/v1/statuses/:id` answered status 405)"),
+        ("vote", "/api/v1/polls/", "404-html", "polls (`POST /api/v1/polls/:id/votes` answered status 404)"),
+        ("vote", "/api/v1/polls/", "501", "polls (`POST /api/v1/polls/:id/votes` answered status 501)"),
+        ("list", "/api/v1/timelines/list/", "404-html", "list timelines (`GET /api/v1/timelines/list/:id` answered status 404)"),
+        ("list", "/api/v1/timelines/list/", "200-html", "list timelines (`GET /api/v1/timelines/list/:id` answered a web page instead of the API's answer)"),
+        ("lists", "/api/v1/lists", "404-html", "lists (`GET /api/v1/lists` answered status 404)"),
+        ("tag", "/api/v1/timelines/tag/", "410", "hashtag timelines (`GET /api/v1/timelines/tag/:tag` answered status 410)"),
+    ])
+    func anActionsMissingEndpointIsOneLineNamingItAndChangesNothing(command: String, missing: String, missingAs: String, said: String) throws {
+        let server = try MastodonTestServer(statuses: 10)
+        let scenario = try SyncCommandTests.loggedIn(to: server)
+        let serverID = try #require(try server.state()["newest_status_id"] as? String)
+        try server.control("set_status", ["id": serverID, "fields": ["mine": true, "poll": EditAndVoteCommandTests.poll(id: "55")] as [String: Any]])
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        let id = "127.0.0.1:\(server.port)/\(serverID)"
+        // The poll is the post's own, so edit would refuse it before sending: edit another.
+        let edited = try #require(try server.state()["status_ids"] as? [String]).dropFirst().first ?? serverID
+        try server.control("set_status", ["id": edited, "fields": ["mine": true] as [String: Any]])
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        let before = try scenario.sqlite("SELECT id, text, edited_at FROM messages ORDER BY id")
+        try server.control("settings", ["missing": [missing], "missing_as": missingAs])
+
+        let arguments: [String] = switch command {
+        case "edit": ["edit", "127.0.0.1:\(server.port)/\(edited)", "A new text"]
+        case "vote": ["vote", id, "1"]
+        case "list": ["list", "42"]
+        case "tag": ["tag", "rust"]
+        default: [command]
+        }
+        let answer = try scenario.timeline.run(arguments)
+        #expect(answer.status == 69, "\(answer.errors)")
+        #expect(answer.errors.split(separator: "\n").count == 1, "\(answer.errors)")
+        #expect(answer.errors.contains("http://127.0.0.1:\(server.port) does not support \(said). Nothing was changed there."), "\(answer.errors)")
+        #expect(!answer.errors.contains("<"), "\(answer.errors)")
+        #expect(try scenario.sqlite("SELECT id, text, edited_at FROM messages ORDER BY id") == before)
+        // A list's or a tag's database keeps nothing from the refusal.
+        let kept = try FileManager.default.contentsOfDirectory(atPath: scenario.directory).filter { $0.hasPrefix("timeline.list-") || $0.hasPrefix("timeline.tag-") }
+        for file in kept where file.hasSuffix(".sqlite") {
+            #expect(try scenario.timeline.run(["--db", scenario.directory + "/" + file, "show", "-n", "5", "--format", "{id}"]).output.isEmpty)
+        }
+    }
+
     /// A revoked token, however the server words the refusal (Mastodon's 401, Takahē's 400
     /// `Invalid Bearer token` in text/html, Pleroma's 403 `invalid_token`), is "log in again":
     /// exit 77, for sync and for post.

@@ -582,13 +582,18 @@ class Handler(BaseHTTPRequestHandler):
     # -- what real servers lack and how they word things -------------------------------------
 
     def missing_endpoint(self, path):
-        """Answers a path the setting `missing` names (a prefix) as a server without that
+        """Answers a path the setting `missing` names (a prefix, or a method and a prefix) as a server without that
         endpoint does, as `missing_as` says: `404-html` (Takahē: Django's HTML page), `404`
         (JSON), `405`, `410`, `501`, or `200-html` (a web app's page for any unknown path)."""
         with self.data.lock:
             missing = list(self.data.settings["missing"])
             style = self.data.settings["missing_as"]
-        if not any(path.startswith(prefix) for prefix in missing):
+        # An entry is a path prefix, or a method and a prefix ("PUT /api/v1/statuses/"): a
+        # server that has the path for one method and not another (no edits, but statuses).
+        def lacks(entry):
+            method, _, prefix = entry.rpartition(" ")
+            return path.startswith(prefix) and (not method or method == self.command)
+        if not any(lacks(entry) for entry in missing):
             return False
         page = ("<!DOCTYPE html><html><head><title>Page not found at %s</title></head>"
                 "<body><h1>Page not found <span>(404)</span></h1></body></html>" % html.escape(path))

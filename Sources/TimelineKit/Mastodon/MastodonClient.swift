@@ -108,4 +108,31 @@ public final class MastodonClient: Sendable, CustomStringConvertible {
         if response.isHTMLPage { throw .notSupported(url: url, status: response.status) }
         return response
     }
+
+    /// Sends a request to an endpoint of one resource (a status's edit, a list's timeline) that
+    /// some servers of the API do not have, and answers ``ServerError/serverLacks(server:feature:)``
+    /// naming `feature` and the endpoint (`endpoint`, e.g. `PUT /api/v1/statuses/:id`) when the
+    /// server says it has no such endpoint: 405, 410 or 501, a 404 without the API's JSON error
+    /// (Takahē's Django page), or an HTML page where JSON was asked for. A 404 with the
+    /// API's error (`{"error": "Record not found"}`) is about the resource, not the endpoint, and
+    /// stays ``ServerError/rejected(url:status:reason:)``.
+    func send(_ method: HTTPRequest.Method, _ url: String, json: [UInt8]? = nil,
+              feature: String, endpoint: String) async throws(ServerError) -> HTTPResponse {
+        func lack(_ status: Int) -> ServerError {
+            let answer = (200 ..< 300).contains(status) ? "a web page instead of the API's answer" : "status \(status)"
+            return .serverLacks(server: server.baseURL, feature: "\(feature) (`\(endpoint)` answered \(answer))")
+        }
+        let response: HTTPResponse
+        do {
+            response = try await send(method, url, json: json)
+        } catch {
+            if case let .rejected(_, status, reason) = error,
+               [405, 410, 501].contains(status) || (status == 404 && reason == nil) {
+                throw lack(status)
+            }
+            throw error
+        }
+        if response.isHTMLPage { throw lack(response.status) }
+        return response
+    }
 }

@@ -9,6 +9,8 @@ extension MastodonSync {
         var mediaIDs: [String]
         var language: String?
         var hasPoll: Bool
+        /// The server's ID of the status's author.
+        var authorID: String?
     }
 
     /// The text of the account's own status `id` as written (`GET /api/v1/statuses/:id/source`:
@@ -30,11 +32,16 @@ extension MastodonSync {
     /// language as the server has them now (read first with `GET /api/v1/statuses/:id`), and
     /// stores the status the server answers with: edited (`edited_at`), read (you wrote it).
     ///
-    /// - Throws: ``PostChangeRefusal/editWouldResetPoll`` for a status with a poll (the API
-    ///   would replace it and its votes), nothing sent; `.replyTargetElsewhere` when `id` is not a
-    ///   status of this server; the client's errors (`.rejected`: 403 not yours, 422 too long).
+    /// - Throws: ``PostChangeRefusal/notYours`` for a status someone else wrote, and
+    ///   ``PostChangeRefusal/editWouldResetPoll`` for a status with a poll (the API would replace
+    ///   it and its votes), nothing sent; `.replyTargetElsewhere` when `id` is not a
+    ///   status of this server; `.serverLacks` naming `PUT /api/v1/statuses/:id` for a server
+    ///   without edits (nothing stored); the client's errors (`.rejected`: 403 not yours, 422 too long).
     public func edit(_ id: String, text: String) async throws -> Message {
         let current = try await editedStatus(id)
+        if let own = ownUserID.flatMap(namespace.serverID), let author = current.authorID, author != own {
+            throw PostChangeRefusal.notYours
+        }
         if current.hasPoll { throw PostChangeRefusal.editWouldResetPoll }
         var body: [UInt8] = Array(#"{"status":"#.utf8)
         JSONLineEncoder.appendString(text, to: &body)
@@ -52,7 +59,7 @@ extension MastodonSync {
         }
         body.append(UInt8(ascii: "}"))
         let url = client.server.url("/api/v1/statuses/" + FormEncoding.escape(current.serverID))
-        let response = try await client.send(.put, url, json: body)
+        let response = try await client.send(.put, url, json: body, feature: "editing posts", endpoint: "PUT /api/v1/statuses/:id")
         return try storeOwn(try Self.status(in: response, from: url, namespace: namespace), from: url)
     }
 
@@ -101,7 +108,8 @@ extension MastodonSync {
             }
             return EditedStatus(serverID: serverID, contentWarning: try view.string("spoiler_text") ?? "",
                                 sensitive: try view.bool("sensitive") ?? false, mediaIDs: mediaIDs,
-                                language: try view.string("language"), hasPoll: view.field("poll") != nil)
+                                language: try view.string("language"), hasPoll: view.field("poll") != nil,
+                                authorID: try view.object("account", expected: "an account object")?.requiredID("id"))
         }
     }
 }

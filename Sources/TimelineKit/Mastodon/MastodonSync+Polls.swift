@@ -45,7 +45,7 @@ extension MastodonSync {
         body += Array(choices.map { "\"\($0)\"" }.joined(separator: ",").utf8)
         body += Array("]}".utf8)
         let voteURL = client.server.url("/api/v1/polls/" + FormEncoding.escape(poll.id) + "/votes")
-        _ = try await client.send(.post, voteURL, json: body)
+        _ = try await client.send(.post, voteURL, json: body, feature: "polls", endpoint: "POST /api/v1/polls/:id/votes")
         // The status again: its text carries the poll's counts.
         let response = try await client.send(.get, statusURL)
         let (answeredID, timeline) = try Self.status(in: response, from: statusURL, namespace: namespace)

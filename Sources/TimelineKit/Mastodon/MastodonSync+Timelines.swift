@@ -7,10 +7,11 @@ extension MastodonSync {
         return text
     }
 
-    /// The account's lists (`GET /api/v1/lists`): their IDs and titles, at most 1,000 read.
+    /// The account's lists (`GET /api/v1/lists`): their IDs and titles, at most 1,000 read; a
+    /// server without lists is `.serverLacks` naming the endpoint.
     public func lists() async throws(ServerError) -> [TimelineList] {
         let url = client.server.url("/api/v1/lists")
-        let response = try await client.sendOptional(.get, url)
+        let response = try await client.send(.get, url, feature: "lists", endpoint: "GET /api/v1/lists")
         return try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) -> [TimelineList] in
             guard let elements = document.arrayValue else {
                 throw JSONLineFailure(offset: document.offset, field: nil, problem: .wrongType(expected: "an array of lists", found: document.found))
@@ -27,12 +28,15 @@ extension MastodonSync {
     /// The newest statuses of `source` (`GET /api/v1/timelines/tag/:tag` or
     /// `/timelines/list/:id`), pages of 40 below each page's `max_id`, at most `limit`, in at
     /// most `limit / 20 + 2` requests; each page stored as it comes (``TimelinePager/storeThread(_:entryIDs:markingRead:)``,
-    /// unread). Answers their stored IDs, newest first.
+    /// unread). Answers their stored IDs, newest first. A server without the endpoint (Takahē has
+    /// no list timelines) is `.serverLacks` naming it; an unknown list is `.rejected` (404).
     public func fetchTimeline(_ source: TimelineSource, limit: Int) async throws(ServerError) -> [String] {
-        let path: String
+        let path: String, feature: String, endpoint: String
         switch source {
-        case let .tag(tag): path = "/api/v1/timelines/tag/" + FormEncoding.escape(tag)
-        case let .list(id): path = "/api/v1/timelines/list/" + FormEncoding.escape(id)
+        case let .tag(tag):
+            (path, feature, endpoint) = ("/api/v1/timelines/tag/" + FormEncoding.escape(tag), "hashtag timelines", "GET /api/v1/timelines/tag/:tag")
+        case let .list(id):
+            (path, feature, endpoint) = ("/api/v1/timelines/list/" + FormEncoding.escape(id), "list timelines", "GET /api/v1/timelines/list/:id")
         }
         var ids: [String] = []
         var cursor: String?
@@ -43,7 +47,7 @@ extension MastodonSync {
             var query = [(name: "limit", value: String(wanted))]
             if let cursor { query.append((name: "max_id", value: cursor)) }
             let url = client.server.url(path, query: query)
-            let response = try await client.sendOptional(.get, url)
+            let response = try await client.send(.get, url, feature: feature, endpoint: endpoint)
             let page = try FetchedPage.statuses(response, from: url, namespace: namespace, limit: wanted)
             let stored = page.entryIDs.map(namespace.id)
             _ = try pager.storeThread(page.timeline, entryIDs: stored, markingRead: false)

@@ -47,8 +47,10 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     case markerConflict(url: String, attempts: Int)
     /// A reply was asked to a message that did not come from this account's server.
     case replyTargetElsewhere(messageID: String, server: String)
-    /// The server does not offer what was asked (Mastodon's quote posts before its quotes API),
-    /// as it says of itself (`/api/v2/instance`): `feature` says what, `server` where.
+    /// The server does not offer what was asked: as it says of itself (Mastodon's quote posts
+    /// before its quotes API, in `/api/v2/instance`), or as its answer shows (an endpoint it
+    /// does not have, such as Takahē's list timelines): `feature` says what, and which endpoint
+    /// when one answered, `server` where.
     case serverLacks(server: String, feature: String)
     /// The sync's time limit (``RequestPolicy/defaultSyncTimeLimit``, `sync --time-limit`) ran
     /// out: the server answered too slowly. What was fetched before is stored.
@@ -107,7 +109,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .markerConflict(url, attempts):
             return "\(url): the read position changed on the server while it was being set (409 Conflict, \(Self.times(attempts))). Run sync again."
         case let .serverLacks(server, feature):
-            return "\(server) does not support \(feature); nothing was sent."
+            return "\(server) does not support \(feature). Nothing was changed there."
         case let .replyTargetElsewhere(messageID, server):
             return "Message \(QuotedValue.quoted(messageID)) did not come from \(server), so it has no ID there to reply to, quote or act on. Use a message synced from \(server)."
         case let .timeLimitReached(url, limit):

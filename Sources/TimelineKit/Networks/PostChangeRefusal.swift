@@ -14,6 +14,10 @@ public enum PostChangeRefusal: Error, Sendable, Hashable, CustomStringConvertibl
     case oneChoiceOnly
     /// The post has a poll, which an edit through this API would replace, losing its votes.
     case editWouldResetPoll
+    /// The post was written by someone else: only its author can edit it. Servers refuse it in
+    /// words of their own (Mastodon 403; Takahē 401, which reads as a revoked token), so it is
+    /// refused before the request.
+    case notYours
 
     public var description: String {
         switch self {
@@ -23,6 +27,7 @@ public enum PostChangeRefusal: Error, Sendable, Hashable, CustomStringConvertibl
         case let .noSuchChoice(choice, options): "the poll has \(options) options, numbered 1 to \(options) as `show` lists them: \(choice) is not one; nothing was sent."
         case .oneChoiceOnly: "the poll takes one choice; give one number. Nothing was sent."
         case .editWouldResetPoll: "the post has a poll, and an edit would reset its votes; edit it in your server's web app. Nothing was changed."
+        case .notYours: "the post is not yours: only its author can edit it. Nothing was sent."
         }
     }
 }

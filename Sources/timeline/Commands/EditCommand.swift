@@ -25,8 +25,8 @@ struct EditCommand: ParsableCommand {
 
             Mastodon: `PUT /api/v1/statuses/:id`, sending again the post's content warning, media \
             and language, so only the text changes; the server's answer is stored and `show` \
-            marks the post " · edited". A post with a poll is refused (the edit would reset its \
-            votes). Bluesky posts cannot be edited: refused with a message saying so (exit 64).
+            marks the post " · edited". Someone else's post, or one with a poll (the edit would \
+            reset its votes), is refused before anything is sent (exit 65). Bluesky posts cannot be edited: refused with a message saying so (exit 64).
 
             One line says what was done; --json prints {"action", "id", "account", "edited_at"}.
 
@@ -86,8 +86,13 @@ struct EditCommand: ParsableCommand {
     private func attempt<T: Sendable>(_ session: any AccountSession, _ operation: @escaping @Sendable () async throws -> T) throws(ExitCode) -> T {
         do {
             return try waitFor(operation)
+        } catch let refusal as PostChangeRefusal {
+            Terminal.emitError("timeline: \(TerminalText.line(reference)): \(refusal)\n")
+            throw ExitCode(ExitStatus.dataError)
         } catch {
-            Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): could not edit \(TerminalText.line(reference)): \(error) Nothing was changed.\n")
+            // A server without edits says that nothing was changed itself.
+            let nothingChanged = if case ServerError.serverLacks = error { "" } else { " Nothing was changed." }
+            Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): could not edit \(TerminalText.line(reference)): \(error)\(nothingChanged)\n")
             throw ExitCode(exitStatus(for: error))
         }
     }

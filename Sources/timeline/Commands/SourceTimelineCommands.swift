@@ -68,6 +68,7 @@ struct SourceTimelineRequest {
             throw fail(error)
         }
         var failure: (any Error)?
+        var refusals: [String] = []
         if !offline {
             for session in sessions {
                 do {
@@ -76,12 +77,16 @@ struct SourceTimelineRequest {
                     }
                     Terminal.emitError("timeline: fetched \(Counted(ids.count, "post")) of \(name) as \(TerminalText.line(session.account.name)).\n")
                 } catch {
-                    Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): \(name) could not be fetched (\(error)); showing what is stored.\n")
+                    refusals.append("timeline: \(TerminalText.line(session.account.name)): \(name) could not be fetched: \(error)")
                     failure = error
                 }
             }
         }
         let page = try reportingErrors { try store.timeline(limit: limit, filter: TimelineFilter()) }
+        // One line per refusal, saying what is shown instead only when something is.
+        for refusal in refusals {
+            Terminal.emitError(refusal + (page.messages.isEmpty ? "\n" : " Showing what is stored.\n"))
+        }
         if json, !page.messages.isEmpty || failure == nil {
             Terminal.emit(JSONLinesShowOutput.lines(for: page))
             return
