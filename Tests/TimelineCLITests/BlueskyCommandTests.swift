@@ -89,23 +89,26 @@ import TimelineKit
         #expect(try Self.calls(server, "app.bsky.notification.updateSeen").count == 1)
         #expect(try server.state()["seen_at"] is String)
 
-        // Nothing new: a probe of one entry per timeline, under 2 KB of body each (issue 28).
+        // Nothing new: a probe of one entry per timeline, under 2 KB of body each, and the
+        // probed entry, already held, not decoded (issue 28).
         let nothing = try scenario.timeline.run(["sync", "--json"])
         #expect(nothing.output.contains("\"new_statuses\":0"), "\(nothing.output)")
         let received = try SyncCommandTests.received(nothing.output)
         for timeline in ["home", "notifications"] {
             let traffic = try #require(received[timeline] as? [String: Any], "\(nothing.output)")
             #expect((traffic["bytes"] as? Int).map { $0 < 2048 } == true, "\(timeline): \(nothing.output)")
-            #expect(traffic["entries"] as? Int == 1, "\(nothing.output)")
+            #expect(traffic["entries"] as? Int == 0, "\(nothing.output)")
         }
 
         // Later: only the new posts: a probe of one item, then ten below it (which reach what
-        // is held).
+        // is held), decoded down to the first held one: 5 in all.
         let before = try Self.calls(server, "app.bsky.feed.getTimeline").count
         try server.control("posts", ["count": 5])
         let again = try scenario.timeline.run(["sync", "--json"])
         #expect(again.output.contains("\"new_statuses\":5"), "\(again.output)")
         #expect(try Self.calls(server, "app.bsky.feed.getTimeline").count == before + 2)
+        let home = try #require(try SyncCommandTests.received(again.output)["home"] as? [String: Any], "\(again.output)")
+        #expect(home["entries"] as? Int == 5, "\(again.output)")
     }
 
     /// `import --account` of a Bluesky account reads the file as Bluesky JSON, whose IDs are the

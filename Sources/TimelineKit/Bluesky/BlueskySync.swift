@@ -15,7 +15,9 @@ import Foundation
 ///
 /// **Paging.** `app.bsky.feed.getTimeline` is paged by an opaque `cursor`, newest first. The
 /// first sync stores the newest `Options.homeDepth` items (200); every later sync asks for the
-/// newest page and goes on with the cursor until it reaches an item it already holds. When the
+/// newest page and goes on with the cursor until it reaches an item it already holds (decoding
+/// none of it, nor what follows in that answer: held items are told by their entry IDs, so a
+/// sync no longer refreshes the like counts of posts it holds, as on Mastodon). When the
 /// request bound comes first, what lies between is recorded as a gap and filled on the next
 /// sync, as for Mastodon: the paging, gaps and positions are `TimelinePager`'s, shared with
 /// `MastodonSync`. Each page is stored in one transaction with the position it moves; the
@@ -47,7 +49,8 @@ public struct BlueskySync: Sendable {
         /// Entries the first request of a timeline already synced asks for: Bluesky cannot be
         /// asked for what is newer than a post, so a sync looks at the newest `probeSize` first
         /// and stops there when it holds them (a sync with nothing new receives one item per
-        /// timeline); otherwise the rest is asked for in pages of 10, 100.
+        /// timeline, and decodes none); otherwise the rest is asked for in pages of 10, 100,
+        /// each decoded down to the first entry held (5 new entries decode 5).
         public var probeSize: Int
         /// How long `run()` may take in all (``RequestPolicy/defaultSyncTimeLimit``); `nil`: as
         /// long as its requests take.
@@ -177,14 +180,23 @@ public struct BlueskySync: Sendable {
         case .home:
             let nsid = "app.bsky.feed.getTimeline"
             let response = try await client.query(nsid, parameters)
-            return try Self.feedPage(response, from: client.host.url("/xrpc/" + nsid), limit: limit)
+            return try Self.feedPage(response, from: client.host.url("/xrpc/" + nsid), limit: limit) { held($0, in: timeline) }
         case .notifications:
             let nsid = "app.bsky.notification.listNotifications"
             let response = try await client.query(nsid, parameters)
-            var page = try Self.notificationPage(response, from: client.host.url("/xrpc/" + nsid), limit: limit)
+            var page = try Self.notificationPage(response, from: client.host.url("/xrpc/" + nsid), limit: limit) { held($0, in: timeline) }
             try await addSubjects(to: &page)
             return page
         }
+    }
+
+    /// The entries among `ids` that `timeline` already holds: where reading a page stops. None
+    /// when the store cannot say; the page is then read whole, and storing it finds them.
+    private func held(_ ids: [String], in timeline: SyncedTimeline) -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        let pager = pager
+        let positions = try? pager.read { connection throws(SQLiteError) in try pager.ledger(connection, timeline).positions(of: ids) }
+        return Set(positions?.keys ?? [:].keys)
     }
 
     /// Fetches the posts that the page's likes and reposts name and neither the page nor the
@@ -221,7 +233,14 @@ public struct BlueskySync: Sendable {
     ///
     /// No more than the `limit` items asked for are read (a server sending more is not
     /// followed: issue 24), so the requests a page causes stay bounded by the page size.
-    static func feedPage(_ response: HTTPResponse, from url: String, limit: Int = .max) throws(ServerError) -> FetchedPage {
+    ///
+    /// Items are decoded down to the first one whose entry ID `held` names (the timeline holds
+    /// it), not past it: `getTimeline` cannot be asked for what is newer than a post, so a page
+    /// after a probe holds stored items below the new ones (issue 28). The ID is the feed item's,
+    /// not the post's: a repost of a stored post is a new entry, and so are the items below it.
+    static func feedPage(
+        _ response: HTTPResponse, from url: String, limit: Int = .max, held: ([String]) -> Set<String> = { _ in [] }
+    ) throws(ServerError) -> FetchedPage {
         let body = try ServerResponseReader.body(of: response, from: url)
         return try ServerResponseReader.read(body: body, from: url) { document throws(JSONLineFailure) in
             let object = try JSONObjectView(document, path: "", expected: "a feed page object")
@@ -230,11 +249,21 @@ public struct BlueskySync: Sendable {
             var ids: [String] = []
             var skipped = PageSkips()
             let decoder = BlueskyDecoder(overlongText: .cut)
-            for (index, item) in items.prefix(limit).enumerated() {
+            let views = items.prefix(limit).enumerated().map { index, item in
+                Result { () throws(JSONLineFailure) in try JSONObjectView(item, path: "feed[\(index)]", expected: "a feed item object") }
+            }
+            let itemIDs = views.map { view in (try? view.get()).flatMap(decoder.feedItemID) }
+            let stored = held(itemIDs.compactMap { $0 })
+            var reached: String?
+            for (index, view) in views.enumerated() {
+                if let id = itemIDs[index], stored.contains(id) {
+                    reached = id
+                    break
+                }
                 // One item that cannot be read is left out and counted, never the page.
                 var entry = DecodedTimeline()
                 do throws(JSONLineFailure) {
-                    ids.append(try decoder.feedItem(try JSONObjectView(item, path: "feed[\(index)]", expected: "a feed item object"), into: &entry))
+                    ids.append(try decoder.feedItem(try view.get(), into: &entry))
                     timeline.add(contentsOf: entry)
                 } catch {
                     skipped.add(url: url, problem: ServerResponseReader.problem(error, in: body))
@@ -242,13 +271,17 @@ public struct BlueskySync: Sendable {
             }
             let cursor = items.isEmpty ? nil : try object.string("cursor")
             return FetchedPage(entryIDs: ids, timeline: timeline, notifications: [], olderCursor: cursor, skipped: skipped,
-                               answered: items.count)
+                               answered: items.count, reachedHeldID: reached)
         }
     }
 
     /// A page of `listNotifications`: its first `limit` notifications at most, so that the
     /// posts fetched for them (`getPosts`, 25 a request) are bounded by the page size asked.
-    static func notificationPage(_ response: HTTPResponse, from url: String, limit: Int = .max) throws(ServerError) -> FetchedPage {
+    /// Read, like a feed page, down to the first notification `held` names, not past it (and no
+    /// posts are fetched for those below it).
+    static func notificationPage(
+        _ response: HTTPResponse, from url: String, limit: Int = .max, held: ([String]) -> Set<String> = { _ in [] }
+    ) throws(ServerError) -> FetchedPage {
         let body = try ServerResponseReader.body(of: response, from: url)
         return try ServerResponseReader.read(body: body, from: url) { document throws(JSONLineFailure) in
             let object = try JSONObjectView(document, path: "", expected: "a notifications page object")
@@ -259,12 +292,22 @@ public struct BlueskySync: Sendable {
             var notifications: [DecodedNotification] = []
             var skipped = PageSkips()
             let decoder = BlueskyDecoder(overlongText: .cut)
-            for (index, element) in elements.prefix(limit).enumerated() {
+            let views = elements.prefix(limit).enumerated().map { index, element in
+                Result { () throws(JSONLineFailure) in
+                    try JSONObjectView(element, path: "notifications[\(index)]", expected: "a notification object")
+                }
+            }
+            let elementIDs = views.map { view in (try? view.get()).flatMap(BlueskyNotification.entryID) }
+            let stored = held(elementIDs.compactMap { $0 })
+            var reached: String?
+            for (index, view) in views.enumerated() {
+                if let id = elementIDs[index], stored.contains(id) {
+                    reached = id
+                    break
+                }
                 var entry = DecodedTimeline()
                 do throws(JSONLineFailure) {
-                    notifications.append(try BlueskyNotification.decode(
-                        try JSONObjectView(element, path: "notifications[\(index)]", expected: "a notification object"),
-                        into: &entry, decoder: decoder))
+                    notifications.append(try BlueskyNotification.decode(try view.get(), into: &entry, decoder: decoder))
                     timeline.add(contentsOf: entry)
                 } catch {
                     skipped.add(url: url, problem: ServerResponseReader.problem(error, in: body))
@@ -272,7 +315,7 @@ public struct BlueskySync: Sendable {
             }
             let cursor = elements.isEmpty ? nil : try object.string("cursor")
             return FetchedPage(entryIDs: notifications.map(\.id), timeline: timeline, notifications: notifications,
-                               olderCursor: cursor, skipped: skipped, answered: elements.count)
+                               olderCursor: cursor, skipped: skipped, answered: elements.count, reachedHeldID: reached)
         }
     }
 }

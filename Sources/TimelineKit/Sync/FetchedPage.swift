@@ -19,6 +19,11 @@ struct FetchedPage: Sendable {
     /// page the server answered; `nil` otherwise (a streamed entry). A page asked for above
     /// the stored newest entry that holds fewer than asked reaches it.
     var answered: Int?
+    /// The entry at which reading stopped because the timeline already held it, for a network
+    /// that cannot be asked for what is newer than an entry (Bluesky, issue 28): that entry was
+    /// not decoded and is not in `entryIDs`, and what the answer held below it was not read.
+    /// `nil` when the page was read whole.
+    var reachedHeldID: String?
 
     var isEmpty: Bool { entryIDs.isEmpty }
 }

@@ -217,7 +217,11 @@ struct TimelinePager: Sendable {
             }
             return try transaction.withSQLite { () throws(SQLiteError) -> Progress in
                 let ledger = ledger(transaction.connection, timeline)
-                let known = try ledger.positions(of: page.entryIDs)
+                // A page read down to an entry held when it was read ends there, even if another
+                // process removed that entry since: what lies below it was not read.
+                let ids = page.entryIDs + (page.reachedHeldID.map { [$0] } ?? [])
+                var known = try ledger.positions(of: ids)
+                if let held = page.reachedHeldID, known[held] == nil { known[held] = .min }
                 let cursor = try ledger.cursor()
                 let top = cursor.flatMap { cursor in
                     cursor.topID.flatMap { id in cursor.topPosition.map { (id: id, position: $0) } }
@@ -225,7 +229,7 @@ struct TimelinePager: Sendable {
                 let plan: PagePlan
                 switch place {
                 case let .newest(reachesTop):
-                    plan = PagePlan.forNewest(ids: page.entryIDs, known: known, top: top, olderCursor: page.olderCursor, depth: depth,
+                    plan = PagePlan.forNewest(ids: ids, known: known, top: top, olderCursor: page.olderCursor, depth: depth,
                                               reachesTop: reachesTop)
                 case let .streamed(previous):
                     guard let id = page.entryIDs.first else { return Progress() }
@@ -235,7 +239,7 @@ struct TimelinePager: Sendable {
                     // Another sync of the same account may have moved the gap meanwhile: then
                     // this page is stored as content only, and the gap's new state stands.
                     guard try ledger.gaps().contains(gap) else { return Progress() }
-                    plan = PagePlan.forGap(gap, ids: page.entryIDs, known: known, olderCursor: page.olderCursor,
+                    plan = PagePlan.forGap(gap, ids: ids, known: known, olderCursor: page.olderCursor,
                                            reachesLower: reachesLower)
                 }
                 for placement in plan.placements {

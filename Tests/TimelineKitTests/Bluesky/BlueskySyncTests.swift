@@ -183,7 +183,7 @@ import Testing
     }
 
     /// Bluesky cannot be asked for what is newer than a post: a synced timeline starts with a
-    /// probe of one entry, which ends its sync when it is stored (issue 28).
+    /// probe of one entry, which ends its sync when it is stored (issue 28), and is not decoded.
     @Test func aSyncWithNothingNewProbesOneEntryOfEachTimelineAndStoresNothing() async throws {
         let pds = FakePDS()
         pds.post(150)
@@ -197,12 +197,14 @@ import Testing
         #expect(limits(pds, "app.bsky.feed.getTimeline").last == "1")
         #expect(limits(pds, "app.bsky.notification.listNotifications").last == "1")
         #expect(summary.newStatuses == 0 && summary.newNotifications == 0)
-        #expect(summary.homeTraffic.entriesDecoded == 1 && summary.homeTraffic.requests == 1)
-        #expect(summary.notificationTraffic.entriesDecoded == 1 && summary.notificationTraffic.requests == 1)
+        #expect(summary.homeTraffic.entriesDecoded == 0 && summary.homeTraffic.requests == 1)
+        #expect(summary.notificationTraffic.entriesDecoded == 0 && summary.notificationTraffic.requests == 1)
         #expect(summary.homeTraffic.bodyBytes < 2048 && summary.notificationTraffic.bodyBytes < 2048)
         #expect(try fixture.store.state().generation == generation)
     }
 
+    /// The page of 10 below the probe holds the 4 other new entries and 6 stored ones: it is
+    /// decoded down to the first stored one, so 5 new entries cost 5 decoded, as on Mastodon.
     @Test func fiveNewEntriesAreDecodedFromAProbeAndAPageOfTenNotAHundred() async throws {
         let pds = FakePDS()
         let old = pds.post(150)
@@ -217,12 +219,74 @@ import Testing
         #expect(summary.newStatuses == 5 && summary.newNotifications == 5)
         #expect(Array(limits(pds, "app.bsky.feed.getTimeline").suffix(2)) == ["1", "10"])
         #expect(Array(limits(pds, "app.bsky.notification.listNotifications").suffix(2)) == ["1", "10"])
-        #expect(summary.homeTraffic.entriesDecoded == 11 && summary.notificationTraffic.entriesDecoded == 11)
+        #expect(summary.homeTraffic.entriesDecoded == 5 && summary.notificationTraffic.entriesDecoded == 5)
         #expect(try fixture.homeIDs() == newer + stored)
         #expect(stored == Array(old.prefix(200)))
         #expect(try fixture.notificationIDs().count == storedNotifications.count + 5)
         #expect(try fixture.notificationIDs().dropFirst(5).elementsEqual(storedNotifications))
         #expect(try fixture.gaps().isEmpty && fixture.gaps("notifications").isEmpty)
+    }
+
+    /// Reading stops at an entry held under the same feed item ID, not at a stored post: a
+    /// repost of a stored post, newer than the new posts below it, is a new entry, and the
+    /// entries below it are read and kept.
+    @Test func aNewRepostOfAStoredPostDoesNotEndTheReadingAndTheEntriesBelowItAreKept() async throws {
+        let pds = FakePDS()
+        pds.post(150)
+        let (fixture, sync) = try await setUp(pds, options: BlueskySync.Options(syncsNotifications: false))
+        try await sync.run()
+        let stored = try fixture.homeIDs()
+        let reposted = try #require(stored.dropFirst(3).first)
+        #expect(reposted == "at://did:plc:u2/app.bsky.feed.post/p146")
+        let below = pds.post(2)
+        let repost = pds.repost(of: 146, by: 8)
+        let above = pds.post(2)
+        let summary = try await sync.run()
+        #expect(summary.newStatuses == 5)
+        #expect(try fixture.homeIDs() == above + [repost] + below + stored)
+        #expect(summary.homeTraffic.entriesDecoded == 5)
+        #expect(try fixture.store.message(id: repost)?.repostOfID == reposted)
+        #expect(try fixture.gaps().isEmpty)
+    }
+
+    /// A stored repost whose reason carried no record URI is held under the post's URI and the
+    /// reposter's DID; the page is read down to it by that ID.
+    @Test func aStoredRepostWithoutARecordURIEndsTheReadingAtIt() async throws {
+        let pds = FakePDS()
+        pds.post(150)
+        let top = pds.repost(of: 120, by: 7, recordURI: false)
+        let (fixture, sync) = try await setUp(pds, options: BlueskySync.Options(syncsNotifications: false))
+        try await sync.run()
+        let stored = try fixture.homeIDs()
+        #expect(stored.first == top)
+        let newer = pds.post(5)
+        let summary = try await sync.run()
+        #expect(summary.newStatuses == 5 && summary.homeTraffic.entriesDecoded == 5)
+        #expect(try fixture.homeIDs() == newer + stored)
+    }
+
+    /// A page read down to an entry held when it was read ends there when stored, even if
+    /// another process removed that entry in between (a deleted post, `prune`): the new entries
+    /// go right above the top, and the entry, never decoded, is not placed.
+    @Test func aPageEndsAtTheHeldEntryItWasReadDownToEvenIfThatEntryWentSince() async throws {
+        let pds = FakePDS()
+        pds.post(150)
+        let (fixture, sync) = try await setUp(pds, options: BlueskySync.Options(syncsNotifications: false))
+        try await sync.run()
+        let stored = try fixture.homeIDs()
+        let newer = pds.post(2)
+        let page = try await sync.fetch(.home, cursor: nil, limit: 5)
+        #expect(page.entryIDs == newer && page.reachedHeldID == stored.first)
+        try fixture.store.storeWrite { transaction throws(TimelineStoreError) in
+            try transaction.withSQLite { () throws(SQLiteError) in
+                try SyncLedger(connection: transaction.connection, account: fixture.account, timeline: .home)
+                    .removeHomeEntry(statusID: stored[0])
+            }
+        }
+        let progress = try sync.pager.store(page, of: .home, at: .newest(), depth: 200)
+        #expect(progress.newEntries == 2)
+        #expect(try fixture.homeIDs() == newer + stored.dropFirst())
+        #expect(try fixture.gaps().isEmpty)
     }
 
     @Test func moreNewThanAPageGrowsToFullPagesAndLosesNothing() async throws {

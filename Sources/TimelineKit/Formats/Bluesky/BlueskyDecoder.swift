@@ -93,12 +93,34 @@ public struct BlueskyDecoder: TimelineDecoder {
         guard let by = try reason.object("by", expected: "a profile object") else { throw reason.missing("by") }
         let reposter = try user(by)
         let indexed = try reason.rfc3339Time("indexedAt") ?? timeline.message(id: postID).map { MillisecondTime.milliseconds(from: $0.createdAt) } ?? 0
-        // The repost record's URI, when it is one: an ID of another form could name anything stored.
-        let id = try reason.string("uri").flatMap { ATURI($0) == nil ? nil : $0 } ?? postID + "#repost:" + reposter.id
+        let id = Self.repostEntryID(recordURI: try reason.string("uri"), postID: postID, reposterID: reposter.id)
         timeline.add(reposter)
         timeline.add(Message(id: id, authorID: reposter.id, text: "", createdAt: MillisecondTime.date(fromMilliseconds: indexed),
                              repostOfID: postID, url: timeline.message(id: postID)?.url))
         return id
+    }
+
+    /// The entry ID ``feedItem(_:into:)`` gives `item`, read without decoding the item: what a
+    /// sync compares with the entries it holds before it decodes one (issue 28). `nil` when the
+    /// item is not well formed enough to tell; `feedItem` then says what is wrong with it.
+    func feedItemID(_ item: JSONObjectView) -> String? {
+        // The same reads as `feedItem`'s, in the same order, so that an item it refuses has no ID.
+        func read() throws(JSONLineFailure) -> String {
+            guard let post = try item.object("post", expected: "a post view object") else { throw item.missing("post") }
+            let postID = try post.requiredString("uri")
+            guard ATURI(postID) != nil else { throw post.unexpected("`uri` is not an at:// URI") }
+            guard let reason = try item.object("reason", expected: "a reason object"),
+                  try reason.string("$type") == "app.bsky.feed.defs#reasonRepost" else { return postID }
+            guard let by = try reason.object("by", expected: "a profile object") else { throw reason.missing("by") }
+            return Self.repostEntryID(recordURI: try reason.string("uri"), postID: postID, reposterID: try user(by).id)
+        }
+        return try? read()
+    }
+
+    /// A repost's entry ID: the repost record's URI, when it is one (an ID of another form could
+    /// name anything stored), else the post's URI and the reposter's DID.
+    static func repostEntryID(recordURI: String?, postID: String, reposterID: String) -> String {
+        recordURI.flatMap { ATURI($0) == nil ? nil : $0 } ?? postID + "#repost:" + reposterID
     }
 
     /// A post view (`app.bsky.feed.defs#postView`): stores it and what it quotes; returns its URI.

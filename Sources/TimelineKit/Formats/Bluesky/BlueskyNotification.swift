@@ -24,6 +24,13 @@ enum BlueskyNotification {
         }
     }
 
+    /// The ID ``decode(_:into:decoder:)`` gives `view` (its AT URI), read without decoding it;
+    /// `nil` when it has none that `decode` would take.
+    static func entryID(_ view: JSONObjectView) -> String? {
+        guard let uri = try? view.requiredString("uri"), ATURI(uri) != nil else { return nil }
+        return uri
+    }
+
     /// Decodes `view` into `timeline`; see the type's comment.
     static func decode(
         _ view: JSONObjectView, into timeline: inout DecodedTimeline, decoder: BlueskyDecoder = BlueskyDecoder()

@@ -169,6 +169,23 @@ final class FakePDS: HTTPTransport, Sendable {
         }
     }
 
+    /// Adds to the top of the home feed a repost by author `by` of post `n` (one `post(_:)`
+    /// made), under the repost record's URI, or without one (`recordURI: false`, an entry ID of
+    /// the post's URI and the reposter's DID); returns its entry ID.
+    @discardableResult
+    func repost(of n: Int, by reposter: Int, recordURI: Bool = true) -> String {
+        state.withLock { state in
+            let author = n % 10 == 0 ? 0 : 1 + n % 5
+            let view = Self.postView(author: author, key: "p\(n)", text: "post \(n)", second: n * 60)
+            let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(1_785_592_800 + state.feed.count * 60 + 30)))
+            let uri = "at://did:plc:u\(reposter)/app.bsky.feed.repost/q\(state.feed.count)"
+            let uriField = recordURI ? #""uri":"\#(uri)","# : ""
+            state.feed.insert(#"{"post":\#(view),"reason":{"$type":"app.bsky.feed.defs#reasonRepost",\#(uriField)"#
+                              + #""by":{"did":"did:plc:u\#(reposter)","handle":"u\#(reposter).test"},"indexedAt":"\#(time)"}}"#, at: 0)
+            return recordURI ? uri : "at://did:plc:u\(author)/app.bsky.feed.post/p\(n)#repost:did:plc:u\(reposter)"
+        }
+    }
+
     func stream(
         _ request: HTTPRequest, receive: @Sendable (_ status: Int, _ chunk: [UInt8]) -> Bool
     ) async throws(HTTPTransportError) -> HTTPResponse {
