@@ -237,10 +237,10 @@ private func syncsWithLittleNew(_ config: Config, _ data: DataSets, _ report: Re
                     measured: "\(idle.home.bytes) B home, \(idle.notifications.bytes) B notifications",
                     met: perTimeline >= 0 && perTimeline < 2048)
         // Mastodon is asked for what is above the stored top, so 5 new are 5 decoded; Bluesky
-        // cannot be, and decodes a probe of one and a page of ten.
-        let wanted = bluesky ? 11 : 5
-        report.goal(key + ".five_decode_five", "\(name): 5 new statuses decode \(wanted), not a page", target: "== \(wanted)",
-                    measured: "\(five.home.entries)", met: five.home.entries == wanted)
+        // cannot be: it fetches a probe of one and a page of ten, and decodes that page down to
+        // the first entry it holds (issue 28; it decoded 11 before).
+        report.goal(key + ".five_decode_five", "\(name): 5 new statuses decode 5, not a page", target: "== 5",
+                    measured: "\(five.home.entries)", met: five.home.entries == 5)
     }
 }
 
