@@ -655,10 +655,30 @@ class Handler(BaseHTTPRequestHandler):
         except OSError:
             pass
 
+    def huge_body(self, size):
+        """A JSON array of `size` bytes, announced by its Content-Length and sent in pieces
+        until the client hangs up."""
+        piece = b'{"id": "1", "content": "' + b"x" * 4000 + b'"},'
+        count = max(0, (size - 3) // len(piece))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(1 + count * len(piece) + 2))
+        self.end_headers()
+        self.close_connection = True
+        try:
+            self.wfile.write(b"[")
+            for _ in range(count):
+                self.wfile.write(piece)
+            self.wfile.write(b"{}]")
+            self.wfile.flush()
+        except OSError:
+            pass
+
     def queued_fault(self, path):
         """Faults queued through /_control/faults, for the sync code, which builds its own URLs."""
         with self.data.lock:
-            fault = next((f for f in self.data.faults if path.startswith(f.get("path", "/"))), None)
+            fault = next((f for f in self.data.faults if path.startswith(f.get("path", "/"))
+                          and f.get("method", self.command) == self.command), None)
             if fault is None:
                 return False
             fault["times"] = fault.get("times", 1) - 1
@@ -673,6 +693,14 @@ class Handler(BaseHTTPRequestHandler):
             self.hold_answer = float(fault["hold"])
         if fault.get("cut"):
             self.cut_body(b'[{"id": "1", "content": "' + b"x" * 4000 + b'"}]')
+            return True
+        if fault.get("html"):
+            # A web app's page where the API's JSON was asked for (a proxy's, a login wall's).
+            page = "<!DOCTYPE html><html><head><title>Sign in</title></head><body><h1>Sign in</h1></body></html>"
+            self.send(fault.get("status", 200), page, headers, content_type="text/html; charset=utf-8")
+            return True
+        if fault.get("huge"):
+            self.huge_body(int(fault["huge"]))
             return True
         status = fault.get("status")
         if status is None:

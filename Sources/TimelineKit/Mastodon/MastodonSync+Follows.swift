@@ -73,7 +73,8 @@ extension MastodonSync {
     public func setFollowing(_ handle: String, _ following: Bool) async throws(ServerError) -> FollowOutcome {
         let user = try await lookUp(handle)
         let url = client.server.url("/api/v1/accounts/" + FormEncoding.escape(user.id) + (following ? "/follow" : "/unfollow"))
-        let response = try await client.sendOptional(.post, url)
+        let response = try await client.send(.post, url, feature: "following accounts",
+                                             endpoint: following ? "POST /api/v1/accounts/:id/follow" : "POST /api/v1/accounts/:id/unfollow")
         let state = try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
             let relationship = try JSONObjectView(document, path: "", expected: "a relationship object")
             return (following: try relationship.bool("following"), requested: try relationship.bool("requested"))
@@ -100,7 +101,7 @@ extension MastodonSync {
         var requests = 0
         while let url = next, users.count < limit, requests < limit / 40 + 2 {
             requests += 1
-            let response = try await client.sendOptional(.get, url)
+            let response = try await client.send(.get, url, feature: "listing the accounts followed", endpoint: "GET /api/v1/accounts/:id/following")
             let wanted = limit - users.count
             let page = try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) -> [FollowedUser] in
                 guard let elements = document.arrayValue else {

@@ -6,7 +6,8 @@ extension MastodonSync {
     /// answer holds that cannot be read is left out and counted, as a sync does.
     ///
     /// - Throws: `.replyTargetElsewhere` when `id` is not a status of this server,
-    ///   `.notSupported` when the server lacks the endpoint, `.rejected` (404: the status is gone).
+    ///   `.serverLacks` naming the endpoint when the server lacks it, `.rejected` (a JSON 404:
+    ///   the status is gone).
     public func fetchThread(around id: String, limit: Int) async throws(ServerError) -> ThreadFetch {
         let stored = try storeCall { () throws(TimelineStoreError) in try store.message(id: id) }
         let target = stored?.repostOfID ?? id
@@ -14,7 +15,7 @@ extension MastodonSync {
             throw .replyTargetElsewhere(messageID: id, server: client.server.baseURL)
         }
         let url = client.server.url("/api/v1/statuses/" + FormEncoding.escape(serverID) + "/context")
-        let response = try await client.sendOptional(.get, url)
+        let response = try await client.send(.get, url, feature: "conversations", endpoint: "GET /api/v1/statuses/:id/context")
         let body = try ServerResponseReader.body(of: response, from: url)
         let limit = max(0, min(limit, ThreadFetch.maximumPosts))
         let decoder = MastodonDecoder(overlongText: .cut)

@@ -21,9 +21,10 @@ struct ThreadCommand: ParsableCommand {
             second fetch adds nothing twice; new posts are stored read, since you are reading \
             them); one line on standard error says how many posts it fetched and how many were \
             new. Every `thread` fetches again, so replies written since show. When the server \
-            cannot be reached, or no logged-in account's server has the message (it was \
-            imported), a line says so and what is stored shows, exit 0. --offline fetches \
-            nothing. At most 2000 posts are stored from one answer.
+            cannot be reached or refuses, a line says why, what is stored shows, and the exit \
+            status is the failure's (75: try again later, 77: log in again); when no logged-in \
+            account's server has the message (it was imported), a line says so and what is \
+            stored shows, exit 0. --offline fetches nothing. At most 2000 posts are stored from one answer.
 
             A line says when the conversation goes on above what is stored, or when replies were \
             left out. --json prints one JSON line per message, as `show --json` does, with its \
@@ -63,7 +64,8 @@ struct ThreadCommand: ParsableCommand {
 
     func run() throws {
         let store = try location.openStore(create: false)
-        if !offline { fetchFromServer(into: store) }
+        // What is stored shows even when the server failed; the exit status then says so.
+        let failure = offline ? nil : fetchFromServer(into: store)
         let thread: TimelineThread
         do throws(TimelineStoreError) {
             thread = try store.withMessageReferences([id]) { ids throws(TimelineStoreError) in
@@ -83,6 +85,7 @@ struct ThreadCommand: ParsableCommand {
                 let line = JSONLinesShowOutput.lines(for: page).dropLast(2)  // "}\n"
                 Terminal.emit(line + ",\"depth\":\(entry.depth)}\n")
             }
+            if let failure { throw ExitCode(exitStatus(for: failure)) }
             return
         }
         let onTerminal = Terminal.standardOutputIsTerminal
@@ -112,15 +115,17 @@ struct ThreadCommand: ParsableCommand {
             text += "\n… more replies are stored than shown (-n \(limit)); `timeline thread ID` of a reply shows its branch\n"
         }
         Terminal.emit(text)
+        if let failure { throw ExitCode(exitStatus(for: failure)) }
     }
 
     /// Fetches the conversation from the server of the message's account and stores it, saying
     /// in one line on standard error what it fetched, or why it fetched nothing (no account's
     /// server has the message, the server could not be reached): what is stored shows either way.
-    /// Without any logged-in account there is no server to ask, and nothing is said.
-    private func fetchFromServer(into store: TimelineStore) {
+    /// Without any logged-in account there is no server to ask, and nothing is said. Answers the
+    /// server's failure, for the exit status.
+    private func fetchFromServer(into store: TimelineStore) -> (any Error)? {
         // An unknown reference is said by the read that follows.
-        guard let id = try? store.resolveMessageReferences([self.id]).first else { return }
+        guard let id = try? store.resolveMessageReferences([self.id]).first else { return nil }
         let sessions: [any AccountSession]
         do {
             let accountStore = try AccountStore.standard()
@@ -129,12 +134,12 @@ struct ThreadCommand: ParsableCommand {
             sessions = try accounts.map { try accountStore.session(for: $0, transport: transport) }
         } catch {
             Terminal.emitError("timeline: the accounts could not be read (\(error)); showing what is stored.\n")
-            return
+            return nil
         }
-        guard !sessions.isEmpty else { return }
+        guard !sessions.isEmpty else { return nil }
         guard let session = sessions.first(where: { $0.holds(messageID: id) }) else {
             Terminal.emitError("timeline: no logged-in account's server has \(TerminalText.line(self.id)) (it was imported, or its account logged out); showing what is stored.\n")
-            return
+            return nil
         }
         do {
             let fetched = try waitFor { () async throws -> ThreadFetch in
@@ -144,8 +149,10 @@ struct ThreadCommand: ParsableCommand {
             if fetched.skipped > 0 { line += ", left out \(fetched.skipped) it could not read" }
             if fetched.isCut { line += "; the conversation is longer: the first \(Counted.grouped(ThreadFetch.maximumPosts)) were kept" }
             Terminal.emitError(line + ".\n")
+            return nil
         } catch {
-            Terminal.emitError("timeline: the conversation could not be fetched from \(TerminalText.line(session.account.name))'s server (\(error)); showing what is stored.\n")
+            Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): the conversation could not be fetched: \(error) Showing what is stored.\n")
+            return error
         }
     }
 }
