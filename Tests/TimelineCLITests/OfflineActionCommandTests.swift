@@ -91,6 +91,40 @@ import Testing
         #expect(try Self.effects(server).count == 2)
     }
 
+    /// `doctor` and `accounts` (and `accounts --json`) count the actions waiting to be sent, per
+    /// account, and say nothing once the sync has sent them.
+    @Test func theActionsWaitingAreCountedPerAccountByDoctorAndAccounts() throws {
+        let server = try MastodonTestServer()
+        let home = try SyncCommandTests.loggedIn(to: server)
+        #expect(try home.timeline.run(["sync"]).status == 0)
+        let me = "tester@127.0.0.1:\(server.port)"
+        let nothing = try home.timeline.run(["accounts", "--json"])
+        #expect(nothing.output.contains("\"pending_actions\":0"), "\(nothing.output)")
+        #expect(!(try home.timeline.run(["doctor"])).output.contains("waiting"))
+
+        let (ref, id) = try MessageActionCommandTests.someoneElses(home, on: server)
+        let serverID = String(id.split(separator: "/").last!)
+        try server.control("faults", ["path": "/api/v1/statuses/\(serverID)/favourite", "status": 503, "times": 4])
+        #expect(try home.timeline.run(["favourite", ref]).output.hasPrefix("Not sent yet"))
+        #expect(try home.timeline.run(["boost", ref]).output.hasPrefix("Not sent yet"))
+        // Another account's action, as its own command would have queued it.
+        try home.sqlite("INSERT INTO pending_actions (account, message_id, action, created_at, key, attempts) VALUES ('other@elsewhere.example', '\(id)', 'bookmark', 0, 'k', 0)")
+
+        let doctor = try home.timeline.run(["doctor"])
+        #expect(doctor.output.contains("waiting     3 actions to send (other@elsewhere.example 1, \(me) 2); the next `timeline sync` sends them"), "\(doctor.output)")
+        let doctorJSON = try home.timeline.run(["doctor", "--json"])
+        #expect(doctorJSON.output.contains("\"pending_actions\":3,\"pending_by_account\":[{\"account\":\"other@elsewhere.example\",\"count\":1},{\"account\":\"\(me)\",\"count\":2}]"), "\(doctorJSON.output)")
+        let accounts = try home.timeline.run(["accounts"])
+        #expect(accounts.output.contains("\n  2 actions waiting to be sent: the next `timeline sync` sends them\n"), "\(accounts.output)")
+        #expect(try home.timeline.run(["accounts", "--json"]).output.contains("\"pending_actions\":2"))
+
+        try home.sqlite("DELETE FROM pending_actions WHERE account = 'other@elsewhere.example'")
+        #expect(try home.timeline.run(["sync"]).status == 0)
+        #expect(!(try home.timeline.run(["accounts"])).output.contains("waiting"))
+        #expect(try home.timeline.run(["accounts", "--json"]).output.contains("\"pending_actions\":0"))
+        #expect(!(try home.timeline.run(["doctor"])).output.contains("waiting"))
+    }
+
     /// The shell hook's sync, in the background, sends what waits too.
     @Test func aBackgroundSyncSendsTheWaitingActions() throws {
         let server = try MastodonTestServer()

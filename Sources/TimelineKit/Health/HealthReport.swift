@@ -38,6 +38,9 @@ public struct HealthReport: Sendable, Equatable {
     public var autoVacuum: String?
     /// When the upkeep last ran (see `MaintenancePolicy`).
     public var lastMaintenance: Date?
+    /// The actions waiting to be sent to their servers, per account (``WaitingActions``); `nil`
+    /// when the database could not be read that far.
+    public var waitingActions: WaitingActions?
     /// What is wrong or worth doing, the most serious first.
     public var problems: [HealthProblem]
 

@@ -147,7 +147,8 @@ private enum HealthCheck {
         }
     }
 
-    /// The counts kept by triggers against the tables, and when the upkeep last ran.
+    /// The counts kept by triggers against the tables, when the upkeep last ran, and what waits
+    /// to be sent.
     private static func checkContents(_ report: inout HealthReport, _ connection: SQLiteConnection, version: Int) {
         do throws(SQLiteError) {
             try connection.execute("BEGIN")
@@ -164,6 +165,7 @@ private enum HealthCheck {
                     remedy: "Rebuild it: `timeline export all.jsonl`, then `timeline --db NEW.sqlite import all.jsonl` and use NEW.sqlite."))
             }
             if version >= 2 { report.lastMaintenance = try TimelineStore.lastMaintenance(on: connection) }
+            report.waitingActions = try TimelineReader(connection: connection).waitingActions()
         } catch {
             // The integrity check has already said so when this is damage.
             if report.isHealthy { report.problems.append(problem(for: error, path: report.databasePath)) }

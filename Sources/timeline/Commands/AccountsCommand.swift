@@ -13,10 +13,13 @@ struct AccountsCommand: ParsableCommand {
         discussion: """
             One line per account: its name, server and handle, and where its token comes from, \
             then how its syncs go (the last one, and what to do when they fail: the same words \
-            `timeline show` ends with on a terminal). --json prints one JSON object per account \
+            `timeline show` ends with on a terminal), and how many of its actions wait to be \
+            sent. --json prints one JSON object per account \
             (name, network, server, account_id, acct, token_source, revocable, last_sync, \
             last_success, sync_problem: null, "credentials" or "failing", sync_error, attention: \
-            the line a person should read, or null); tokens are never printed.
+            the line a person should read, or null; pending_actions: how many actions (a \
+            favourite, a boost, a bookmark made offline) wait to be sent, null when the \
+            database cannot be read); tokens are never printed.
 
             Example:
               timeline accounts --json | jq -r .name
@@ -42,6 +45,9 @@ struct AccountsCommand: ParsableCommand {
         let statusFile = try SyncStatusFile(databasePath: location.location().databasePath)
         let statuses = Dictionary(statusFile.read().map { ($0.account, $0) }, uniquingKeysWith: { _, last in last })
         let ages = RelativeTime(now: now)
+        // What waits to be sent; an unreadable database leaves it unknown (null), not an error
+        // of `accounts`, which reads no database otherwise.
+        let waiting = try? TimelineStore.waitingActions(inDatabaseAt: location.location().databasePath)
         for account in accounts {
             let status = statuses[account.name]
             let attention = status?.attention(at: now)
@@ -60,6 +66,7 @@ struct AccountsCommand: ParsableCommand {
                 object.add("sync_problem", status?.problem?.rawValue)
                 object.add("sync_error", status.flatMap { $0.reason.isEmpty ? nil : $0.reason })
                 object.add("attention", attention?.line)
+                object.add("pending_actions", waiting?.count(for: account.name))
                 Terminal.emit(object.finish() + "\n")
             } else {
                 let from = account.secretSource(accountsPath: store.path)
@@ -71,6 +78,9 @@ struct AccountsCommand: ParsableCommand {
                     Terminal.emit("  \(last)\(status.problem == nil ? "" : "; the last sync failed: \(TerminalText.line(status.reason))")\n")
                 } else {
                     Terminal.emit("  not synced yet: timeline sync\n")
+                }
+                if let count = waiting?.count(for: account.name), count > 0 {
+                    Terminal.emit("  \(Counted(count, "action")) waiting to be sent: the next `timeline sync` sends \(count == 1 ? "it" : "them")\n")
                 }
             }
         }

@@ -12,8 +12,9 @@ struct DoctorCommand: ParsableCommand {
         abstract: "Check the database and the snapshot, and say what to do about anything wrong.",
         discussion: """
             Runs SQLite's integrity check (--quick: the faster quick_check), and reports the \
-            schema version, the counts, the snapshot's freshness, the sizes of the database, its \
-            WAL and the snapshot, and free pages. It changes nothing: it opens the database \
+            schema version, the counts, the actions waiting to be sent to their servers (per \
+            account), the snapshot's freshness, the sizes of the database, its WAL and the \
+            snapshot, and free pages. It changes nothing: it opens the database \
             read-only and never creates one.
 
             Exit status: 0 healthy (advice may still be printed), 65 the database is damaged or \
@@ -93,6 +94,10 @@ struct DoctorCommand: ParsableCommand {
         if let last = report.lastMaintenance {
             lines.append("maintained  \(last.formatted(.iso8601))")
         }
+        if let waiting = report.waitingActions, waiting.total > 0 {
+            let each = waiting.byAccount.sorted { $0.key < $1.key }.map { "\(safe($0.key)) \($0.value)" }.joined(separator: ", ")
+            lines.append("waiting     \(Counted(waiting.total, "action")) to send (\(each)); the next `timeline sync` sends them")
+        }
         if report.problems.isEmpty {
             lines.append("\nHealthy.")
         } else {
@@ -128,6 +133,13 @@ struct DoctorCommand: ParsableCommand {
         object.add("snapshot_status", report.snapshotStatus.map(Self.statusName))
         object.add("snapshot_reason", report.snapshotStatus.map(\.description))
         object.add("last_maintenance", report.lastMaintenance.map { $0.formatted(.iso8601) })
+        object.add("pending_actions", report.waitingActions?.total)
+        object.add("pending_by_account", objects: (report.waitingActions?.byAccount ?? [:]).sorted { $0.key < $1.key }.map { account, count in
+            var entry = JSONObjectWriter()
+            entry.add("account", account)
+            entry.add("count", count)
+            return entry
+        })
         object.add("problems", objects: report.problems.map { problem in
             var entry = JSONObjectWriter()
             entry.add("kind", problem.kind.rawValue)
