@@ -1148,6 +1148,13 @@ class Handler(BaseHTTPRequestHandler):
         with self.data.lock:
             status = self.data.by_id.get(status_id)
             if status is None:
+                # A boosted or quoted status, or one a notification is about, is known through them, as a
+                # real server knows every status it shows.
+                around = [n.get("status") for n in self.data.notifications]
+                for s in self.data.by_id.values():
+                    around += [s.get("reblog"), s.get("quote"), (s.get("pleroma") or {}).get("quote")]
+                status = next((s for s in around if isinstance(s, dict) and s.get("id") == status_id), None)
+            if status is None:
                 return self.error(404, "Record not found", headers)
             ancestors, parent = [], status.get("in_reply_to_id")
             while parent in self.data.by_id and len(ancestors) < 100:
