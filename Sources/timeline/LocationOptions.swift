@@ -24,13 +24,17 @@ struct LocationOptions: ParsableArguments {
     /// by another process is waited for 5 s, or `TIMELINE_WRITE_TIMEOUT_MS` (`BusyTimeout.write`,
     /// separate from `show`'s short `TIMELINE_BUSY_TIMEOUT_MS`).
     func openStore(create: Bool) throws(ExitCode) -> TimelineStore {
-        let location = try location()
+        try Self.openStore(at: try location().databasePath, create: create)
+    }
+
+    /// `openStore(create:)` for the database at `path`.
+    static func openStore(at path: String, create: Bool) throws(ExitCode) -> TimelineStore {
         do throws(TimelineStoreError) {
             var configuration = TimelineStore.Configuration(createIfMissing: create)
             if let milliseconds = BusyTimeout.write {
                 configuration.busyTimeout = .milliseconds(milliseconds)
             }
-            return try TimelineStore(path: location.databasePath, configuration: configuration)
+            return try TimelineStore(path: path, configuration: configuration)
         } catch {
             throw fail(error)
         }

@@ -66,6 +66,70 @@ import Testing
         #expect(notAnID.status == 64 && notAnID.errors.contains("is not the ID of a list"), "\(notAnID.errors)")
     }
 
+    /// The first post `arguments` (a `tag` or `list` command) shows: its painted reference and ID.
+    static func firstShown(_ scenario: Scenario, _ arguments: [String]) throws -> (ref: String, id: String) {
+        let shown = try scenario.timeline.run(arguments + ["--json"])
+        let line = try #require(shown.output.split(separator: "\n").first, "\(shown.errors)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        return (try #require(object["ref"] as? String), try #require(object["id"] as? String))
+    }
+
+    /// Issue 27: a post of a hashtag's or a list's timeline (kept in its own database) is acted
+    /// on by the reference its timeline painted, `rust:bkd`, with no --db: the bare `bkd` names
+    /// another post in the main timeline. An action that cannot be sent waits in the tag's
+    /// database, is counted by `accounts` and sent by the next sync.
+    @Test func aPostOfATagOrAListIsActedOnByTheReferenceItsTimelinePainted() throws {
+        let server = try MastodonTestServer(statuses: 120)
+        let scenario = try SyncCommandTests.loggedIn(to: server)
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        let (ref, id) = try Self.firstShown(scenario, ["tag", "rust", "-n", "3"])
+        #expect(ref.hasPrefix("rust:"), "\(ref)")
+        let bare = String(ref.dropFirst("rust:".count))
+        let main = try scenario.timeline.run(["show", "-n", "200", "--format", "{ref} {id}"]).output
+        #expect(main.contains("\n\(bare) ") && !main.contains("\n\(bare) \(id)\n"), "the main timeline's \(bare) is another post")
+        let painted = try scenario.timeline.run(["tag", "rust", "--offline", "-n", "3", "--color", "never"]).output
+        #expect(painted.contains("· \(ref)"), "\(painted)")
+
+        let favourite = try scenario.timeline.run(["favourite", ref])
+        #expect(favourite.status == 0, "\(favourite.errors)")
+        #expect(favourite.output.hasPrefix("Favourited \(ref) as tester@"), "\(favourite.output)")
+        let serverID = String(id.split(separator: "/").last!)
+        #expect(try OfflineActionCommandTests.effects(server) == ["\(serverID) favourite"])
+        // Stored where it was shown; the main timeline's `bkd` is untouched.
+        #expect(try scenario.timeline.run(["tag", "rust", "--offline", "-n", "3", "--json"]).output.contains("\"favourited\":true"))
+        let untouched = try scenario.timeline.run(["show", "-n", "200", "--json"]).output.split(separator: "\n").first { $0.contains("\"ref\":\"\(bare)\"") }
+        #expect(untouched.map { !$0.contains("\"favourited\":true") } == true, "\(String(describing: untouched))")
+
+        let opened = try scenario.timeline.run(["open", ref, "--print"])
+        #expect(opened.status == 0 && opened.output.hasPrefix("http"), "\(opened.output) \(opened.errors)")
+        let thread = try scenario.timeline.run(["thread", ref, "--offline", "--json"])
+        #expect(thread.status == 0 && thread.output.contains("\"id\":\"\(id)\""), "\(thread.errors)")
+        let reply = try scenario.timeline.run(["post", "--reply-to", ref, "--json", "About that"])
+        #expect(reply.status == 0, "\(reply.errors)")
+        let replies = try server.requests().filter { ($0["method"] as? String) == "POST" && ($0["path"] as? String) == "/api/v1/statuses" }
+        #expect((replies.last?["json"] as? [String: Any])?["in_reply_to_id"] as? String == serverID)
+
+        // A list's: `list-42:bkd`.
+        let (listed, listedID) = try Self.firstShown(scenario, ["list", "42"])
+        #expect(listed.hasPrefix("list-42:"), "\(listed)")
+        #expect(try scenario.timeline.run(["bookmark", listed]).status == 0)
+        #expect(try OfflineActionCommandTests.effects(server).last == "\(listedID.split(separator: "/").last!) bookmark")
+
+        // Offline: kept in the tag's database, counted, and sent by the next sync.
+        try server.control("faults", ["path": "/api/v1/statuses/\(serverID)/reblog", "status": 503, "times": 4])
+        let kept = try scenario.timeline.run(["boost", ref])
+        #expect(kept.status == 0 && kept.output.hasPrefix("Not sent yet: boost \(ref)"), "\(kept.output) \(kept.errors)")
+        #expect(try scenario.timeline.run(["accounts", "--json"]).output.contains("\"pending_actions\":1"))
+        let sync = try scenario.timeline.run(["sync", "--json"])
+        #expect(sync.output.contains("\"actions\":{\"sent\":1,\"refused\":[],\"pending\":0}"), "\(sync.output)")
+        #expect(try OfflineActionCommandTests.effects(server).last == "\(serverID) reblog")
+        #expect(try scenario.timeline.run(["accounts", "--json"]).output.contains("\"pending_actions\":0"))
+
+        // A tag never fetched here: said, nothing sent.
+        let unknown = try scenario.timeline.run(["favourite", "swift:bcd"])
+        #expect(unknown.status == 66 && unknown.errors.contains("`timeline tag swift` fetches its posts"), "\(unknown.errors)")
+    }
+
     @Test func blueskyTagListAndFeedGenerator() throws {
         let server = try BlueskyTestServer.start(posts: 30)
         let scenario = try BlueskyCommandTests.loggedIn(to: server)

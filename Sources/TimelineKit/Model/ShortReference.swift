@@ -42,6 +42,12 @@ public struct ShortReference: Sendable, Codable, Hashable, CustomStringConvertib
         self.text = text
     }
 
+    /// This reference as another timeline's database paints it, `label:text` (`rust:bkd` in
+    /// `timeline tag rust`), so that it cannot be taken for the main timeline's `bkd`.
+    public func qualified(by label: String) -> ShortReference {
+        isNone ? self : ShortReference(text: label + ":" + text)
+    }
+
     /// The sequence number `text` names, or `nil` when it is not a reference: other letters,
     /// fewer than three or more than twelve (past any store's size).
     public static func sequence(of text: String) -> Int64? {

@@ -22,4 +22,13 @@ public struct PendingDelivery: Sendable {
 
     /// Whether there was anything to send.
     public var isEmpty: Bool { sent.isEmpty && refused.isEmpty && stillPending == 0 }
+
+    /// Adds what was done with the same account's actions queued in another database (a
+    /// hashtag's or a list's timeline, kept apart from the main one).
+    public mutating func add(_ other: PendingDelivery) {
+        sent += other.sent
+        refused += other.refused
+        stillPending += other.stillPending
+        if stoppedBy == nil { stoppedBy = other.stoppedBy }
+    }
 }

@@ -17,6 +17,11 @@ public struct WaitingActions: Sendable, Hashable {
 
     /// The count of `account`: 0 when none waits.
     public func count(for account: String) -> Int { byAccount[account] ?? 0 }
+
+    /// These and `other`'s together (the actions of another database: a hashtag's timeline).
+    public func adding(_ other: WaitingActions) -> WaitingActions {
+        WaitingActions(byAccount: byAccount.merging(other.byAccount, uniquingKeysWith: +))
+    }
 }
 
 extension TimelineReader {

@@ -47,7 +47,11 @@ struct AccountsCommand: ParsableCommand {
         let ages = RelativeTime(now: now)
         // What waits to be sent; an unreadable database leaves it unknown (null), not an error
         // of `accounts`, which reads no database otherwise.
-        let waiting = try? TimelineStore.waitingActions(inDatabaseAt: location.location().databasePath)
+        let main = try location.location().databasePath
+        // The actions on a hashtag's or a list's posts wait in their databases.
+        let waiting = try? SourceReference.databases(beside: main).reduce(TimelineStore.waitingActions(inDatabaseAt: main)) { sum, path in
+            sum.adding(try TimelineStore.waitingActions(inDatabaseAt: path))
+        }
         for account in accounts {
             let status = statuses[account.name]
             let attention = status?.attention(at: now)

@@ -51,8 +51,8 @@ struct EditCommand: ParsableCommand {
 
     func run() throws {
         let typed = try PostCommand.typedText(text, done: "changed")
-        let store = try location.openStore(create: false)
-        let id = try MessageSessions.resolve([reference], in: store, verb: "edit")[0]
+        // A hashtag's or a list's post (`rust:bkd`) is found in the database it is kept in.
+        let (store, id) = try location.storesHolding([reference], verb: "edit")[0]
         let session = try MessageSessions.open(account: account, verb: "edit").session(for: id, named: reference)
         if let refusal = session.capabilities.editRefusal {
             Terminal.emitError("timeline: \(refusal)\n")

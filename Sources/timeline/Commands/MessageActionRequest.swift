@@ -48,14 +48,14 @@ struct MessageActionRequest {
     }
 
     func run() throws(ExitCode) {
-        let store = try location.openStore(create: false)
-        let ids = try MessageSessions.resolve(references, in: store, verb: action.rawValue)
+        // A hashtag's or a list's post (`rust:bkd`) is acted on in the database it is kept in.
+        let targets = try location.storesHolding(references, verb: action.rawValue)
         // One retry, soon: a person waits for the answer, and an action whose server cannot be
         // reached is not lost but queued for the next sync, which retries as a sync does.
         let policy = RequestPolicy(maximumAttempts: 2, initialBackoff: .milliseconds(500), requestTimeout: .seconds(20))
         let sessions = try MessageSessions.open(account: account, verb: action.rawValue, policy: policy)
         var done = 0
-        for (reference, id) in zip(references, ids) {
+        for (reference, (store, id)) in zip(references, targets) {
             let session = try sessions.session(for: id, named: reference)
             if let refusal = session.capabilities.refusal(of: action) {
                 Terminal.emitError("timeline: \(refusal)\n")
@@ -95,7 +95,8 @@ struct MessageActionRequest {
             Terminal.emit(object.finish() + "\n")
             return
         }
-        let named = MessageSessions.name(of: outcome.messageID, in: store)
+        // A hashtag's or a list's post is named as its timeline painted it (`rust:bkd`).
+        let named = SourceReference.parse(reference) != nil ? TerminalText.line(reference) : MessageSessions.name(of: outcome.messageID, in: store)
         switch outcome.delivery {
         case .done:
             Terminal.emit("\(outcome.action.done) \(named) as \(TerminalText.line(account)).\n")

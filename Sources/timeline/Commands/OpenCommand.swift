@@ -62,8 +62,8 @@ struct OpenCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try location.openStore(create: false)
-        let id = try MessageSessions.resolve([reference], in: store, verb: "open")[0]
+        // A hashtag's or a list's post (`rust:bkd`) is found in the database it is kept in.
+        let (store, id) = try location.storesHolding([reference], verb: "open")[0]
         guard let stored = try reportingErrors({ try store.message(id: id) }) else {
             // Deleted between the two reads (a prune, another terminal).
             Terminal.emitError("timeline: \"\(TerminalText.line(reference))\" is no longer stored; nothing was opened.\n")

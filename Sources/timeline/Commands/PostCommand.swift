@@ -154,8 +154,13 @@ struct PostCommand: ParsableCommand {
                               languages: PostDraft.languages(locale: Terminal.environment))
         if let refusal = target.network.capabilities.refusal(of: draft) { throw fail(ValidationError(refusal)) }
         let store = try location.openStore(create: true)
-        draft.replyTo = try replyTo.map { reference throws(ExitCode) in try Self.storedID(for: reference, in: store) }
-        draft.quoteOf = try quote.map { reference throws(ExitCode) in try Self.storedID(for: reference, in: store) }
+        // A hashtag's or a list's post (`rust:bkd`) is named by its ID from the database it is kept in.
+        func storedTarget(_ reference: String, _ verb: String) throws(ExitCode) -> String {
+            guard SourceReference.parse(reference) != nil else { return try Self.storedID(for: reference, in: store) }
+            return try location.storesHolding([reference], verb: verb)[0].id
+        }
+        draft.replyTo = try replyTo.map { reference throws(ExitCode) in try storedTarget(reference, "reply to") }
+        draft.quoteOf = try quote.map { reference throws(ExitCode) in try storedTarget(reference, "quote") }
         if typed == nil {
             let purpose: DraftFile.Purpose = draft.replyTo != nil ? .reply : draft.quoteOf != nil ? .quote : .post
             draft.text = try Self.editedText(purpose, about: draft.replyTo ?? draft.quoteOf, in: store)

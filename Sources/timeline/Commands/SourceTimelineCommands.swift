@@ -19,6 +19,8 @@ struct SourceTimelineRequest {
     var sessions: [any AccountSession]
     /// Said in lines: `#rust`, `the list 42`.
     var name: String
+    /// What its painted references start with (``SourceReference``): `rust`, `list-42`.
+    var label: String
     /// The database's name part: `tag-rust`, `list-…`.
     var fileKey: String
     var limit: Int
@@ -82,7 +84,11 @@ struct SourceTimelineRequest {
                 }
             }
         }
-        let page = try reportingErrors { try store.timeline(limit: limit, filter: TimelineFilter()) }
+        var page = try reportingErrors { try store.timeline(limit: limit, filter: TimelineFilter()) }
+        // Painted as `rust:bkd`: the reference every command takes for this post, not the main
+        // timeline's `bkd`.
+        for index in page.messages.indices { page.messages[index].shortReference = page.messages[index].shortReference.qualified(by: label) }
+        for index in page.related.indices { page.related[index].shortReference = page.related[index].shortReference.qualified(by: label) }
         // One line per refusal, saying what is shown instead only when something is.
         for refusal in refusals {
             Terminal.emitError(refusal + (page.messages.isEmpty ? "\n" : " Showing what is stored.\n"))
@@ -143,8 +149,8 @@ struct SourceTimelineOptions: ParsableArguments {
         return [chosen]
     }
 
-    func request(_ source: TimelineSource, name: String, fileKey: String, sessions: [any AccountSession]) -> SourceTimelineRequest {
-        SourceTimelineRequest(location: location, source: source, sessions: sessions, name: name, fileKey: fileKey,
+    func request(_ source: TimelineSource, name: String, label: String, fileKey: String, sessions: [any AccountSession]) -> SourceTimelineRequest {
+        SourceTimelineRequest(location: location, source: source, sessions: sessions, name: name, label: label, fileKey: fileKey,
                               limit: limit, offline: offline, json: json, style: output.style)
     }
 }
@@ -157,8 +163,10 @@ struct TagCommand: ParsableCommand {
             (Mastodon: its tag timeline; Bluesky: a search for the tag, newest first), or \
             --account's, and shows them as `show` does, newest first. They are kept in a database \
             of their own beside the main one (timeline.tag-NAME.sqlite), so `show` never mixes \
-            them into your home timeline; --offline shows what is kept without fetching, and \
-            `timeline --db PATH favourite REF` acts on one of them. A line on standard error says \
+            them into your home timeline; --offline shows what is kept without fetching. Their \
+            references are painted with the tag in front, `rust:bkd`, and every command that \
+            takes a post takes that: `timeline favourite rust:bkd`, `open`, `thread`, `vote`, \
+            `post --reply-to`. A line on standard error says \
             how many posts each account fetched, or why it could not (what is kept shows anyway).
 
             Examples:
@@ -177,7 +185,7 @@ struct TagCommand: ParsableCommand {
             throw ExitCode(ExitStatus.usage)
         }
         let sessions = try options.sessions(doing: "tag")
-        try options.request(.tag(tag), name: "#" + tag, fileKey: "tag-" + SourceTimelineRequest.fileKey(tag), sessions: sessions).run()
+        try options.request(.tag(tag), name: "#" + tag, label: tag, fileKey: "tag-" + SourceTimelineRequest.fileKey(tag), sessions: sessions).run()
     }
 }
 
@@ -189,7 +197,9 @@ struct ListCommand: ParsableCommand {
             Mastodon list by its ID, a Bluesky list or feed generator by its at:// URI. The \
             account is the one whose network the ID is of; with several, --account NAME says \
             which. Kept in a database of its own beside the main one, as `timeline tag` keeps a \
-            hashtag's; --offline shows what is kept.
+            hashtag's; --offline shows what is kept. Their references are painted `list-42:bkd` \
+            (the last part of the list's ID in front), which every command that takes a post \
+            takes.
 
             Examples:
               timeline lists
@@ -216,7 +226,7 @@ struct ListCommand: ParsableCommand {
             throw ExitCode(ExitStatus.usage)
         }
         let listID = session.listID(id) ?? id
-        try options.request(.list(listID), name: "the list " + TerminalText.line(listID),
+        try options.request(.list(listID), name: "the list " + TerminalText.line(listID), label: SourceReference.listLabel(listID),
                             fileKey: "list-" + SourceTimelineRequest.fileKey(session.account.name + "/" + listID),
                             sessions: options.offline ? [] : [session]).run()
     }

@@ -164,6 +164,13 @@ struct SyncCommand: ParsableCommand {
                 // The actions that waited for the server go first, in the order they were
                 // asked for: what the sync then stores already knows them (issue 27).
                 actions = waitFor { () async -> PendingDelivery in await session.sendPendingActions(in: store) }
+                // And those asked for on a hashtag's or a list's posts, kept in their databases.
+                for path in SourceReference.databases(beside: store.path)
+                where ((try? TimelineStore.waitingActions(inDatabaseAt: path))?.count(for: account.name) ?? 0) > 0 {
+                    guard let source = try? LocationOptions.openStore(at: path, create: false) else { continue }
+                    let more = waitFor { () async -> PendingDelivery in await session.sendPendingActions(in: source) }
+                    actions.add(more)
+                }
                 let options = SyncOptions(homeDepth: depth ?? 200, timeLimit: syncTimeLimit)
                 let summary = try waitFor { () async throws -> SyncSummary in try await session.sync(into: store, options: options) }
                 results.append(AccountSync(account: account, summary: summary, actions: actions))

@@ -63,12 +63,17 @@ struct ThreadCommand: ParsableCommand {
     static let deepestIndent = 8
 
     func run() throws {
-        let store = try location.openStore(create: false)
+        // A hashtag's or a list's post (`rust:bkd`) is read from the database it is kept in.
+        let source = SourceReference.parse(id)
+        let store = try source.map { source throws(ExitCode) in
+            try LocationOptions.openStore(at: try source.databasePath(beside: try location.location().databasePath), create: false)
+        } ?? location.openStore(create: false)
+        let reference = source?.reference ?? id
         // What is stored shows even when the server failed; the exit status then says so.
-        let failure = offline ? nil : fetchFromServer(into: store)
+        let failure = offline ? nil : fetchFromServer(reference, into: store)
         let thread: TimelineThread
         do throws(TimelineStoreError) {
-            thread = try store.withMessageReferences([id]) { ids throws(TimelineStoreError) in
+            thread = try store.withMessageReferences([reference]) { ids throws(TimelineStoreError) in
                 try store.thread(around: ids[0], maximumReplies: limit)
             }
         } catch {
@@ -123,9 +128,9 @@ struct ThreadCommand: ParsableCommand {
     /// server has the message, the server could not be reached): what is stored shows either way.
     /// Without any logged-in account there is no server to ask, and nothing is said. Answers the
     /// server's failure, for the exit status.
-    private func fetchFromServer(into store: TimelineStore) -> (any Error)? {
+    private func fetchFromServer(_ reference: String, into store: TimelineStore) -> (any Error)? {
         // An unknown reference is said by the read that follows.
-        guard let id = try? store.resolveMessageReferences([self.id]).first else { return nil }
+        guard let id = try? store.resolveMessageReferences([reference]).first else { return nil }
         let sessions: [any AccountSession]
         do {
             let accountStore = try AccountStore.standard()

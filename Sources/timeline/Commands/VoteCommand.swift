@@ -49,8 +49,8 @@ struct VoteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try location.openStore(create: false)
-        let id = try MessageSessions.resolve([reference], in: store, verb: "vote in")[0]
+        // A hashtag's or a list's post (`rust:bkd`) is found in the database it is kept in.
+        let (store, id) = try location.storesHolding([reference], verb: "vote in")[0]
         let session = try MessageSessions.open(account: account, verb: "vote in").session(for: id, named: reference)
         if let refusal = session.capabilities.pollRefusal {
             Terminal.emitError("timeline: \(refusal)\n")
