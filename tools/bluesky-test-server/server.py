@@ -30,8 +30,8 @@ Endpoints (XRPC, under /xrpc/; the entryway serves the com.atproto.server ones a
                                           or collection app.bsky.feed.like / app.bsky.feed.repost with
                                           record {"subject": {"uri", "cid"}}: the post's count and its
                                           `viewer.like` / `viewer.repost` (the record's URI) follow
-  POST com.atproto.repo.putRecord         {"repo", "collection", "rkey", "record"}: a like or repost
-                                          under the client's key; the same key again is the same record
+  POST com.atproto.repo.putRecord         {"repo", "collection", "rkey", "record"}: a like, repost or
+                                          follow under the client's key; the same key again is the same record
   POST com.atproto.repo.deleteRecord      {"repo", "collection", "rkey"} (post, like, repost or follow)
                                           createRecord also takes app.bsky.graph.follow {"subject": DID}:
                                           getProfile's `viewer.following` then names the record
@@ -57,7 +57,7 @@ Control (no authentication; tests only; on both ports):
   POST /_control/faults     [{"nsid": "…", "status": 429, "times": 1, "headers": {…}}]; with
                             "hold": S instead of a status, the request is done and its answer held
                             back S seconds (a client killed meanwhile never learns it was done)
-  POST /_control/lag        {"on": true}: getPosts leaves the viewer state out (an AppView behind)
+  POST /_control/lag        {"on": true}: getPosts leaves the viewer state out, getProfile the follow (an AppView behind)
 """
 
 import argparse
@@ -453,6 +453,9 @@ class Handler(BaseHTTPRequestHandler):
             person = next((p for p in self.data.people + [self.data.me] if actor in (p["did"], p["handle"])), None)
             posts = sum(1 for item in self.data.feed if item["post"]["author"] is person)
             record = next((uri for did, uri in self.data.follows if person is not None and did == person["did"]), None)
+            if self.data.lagging:
+                # An AppView behind the PDS does not show a follow made a moment ago either.
+                record = None
         if person is None:
             return self.error(400, "InvalidRequest", "Profile not found")
         viewer = {"muted": False, "blockedBy": False}
@@ -549,18 +552,23 @@ class Handler(BaseHTTPRequestHandler):
             answer["subject"] = self.data.me
         self.send(200, answer, headers)
 
-    def create_follow(self, body, headers):
+    def create_follow(self, body, headers, put=False):
         """A follow record: its subject is a DID (the AppView then shows it as the viewer's
         `following`). Bluesky does not refuse a second record for the same subject: a client must
-        not make one, which `followed_twice` in the state counts."""
+        not make one, which `followed_twice` in the state counts. Under the client's key
+        (`rkey`, putRecord) the same key again is the same record."""
         subject = (body.get("record") or {}).get("subject")
         if body.get("repo") not in (ME, self.data.handle):
             return self.error(400, "InvalidRequest", "repo must be the session's account")
         if not isinstance(subject, str) or not subject.startswith("did:"):
             return self.error(400, "InvalidRequest", "Invalid app.bsky.graph.follow record: subject must be a did")
         with self.data.lock:
-            key = tid(7_000_000 + len(self.data.created))
+            key = body.get("rkey") or tid(7_000_000 + len(self.data.created))
             uri = "at://%s/app.bsky.graph.follow/%s" % (ME, key)
+            if any(record == uri for _, record in self.data.follows):
+                if not put:
+                    return self.error(400, "InvalidRequest", "Record already exists: %s" % uri)
+                return self.send(200, {"uri": uri, "cid": cid(body.get("record"))}, headers)
             self.data.created.append({"uri": uri, "record": body.get("record")})
             self.data.follows.insert(0, (subject, uri))
         self.send(200, {"uri": uri, "cid": cid(body.get("record"))}, headers)
@@ -637,8 +645,10 @@ class Handler(BaseHTTPRequestHandler):
     def put_record(self, query, body, headers):
         """A like or repost written under the key the client chose (`rkey`): the same key again
         is the same record, never a second one."""
+        if body.get("collection") == "app.bsky.graph.follow" and isinstance(body.get("rkey"), str):
+            return self.create_follow(body, headers, put=True)
         if body.get("collection") not in Handler.INTERACTIONS or not isinstance(body.get("rkey"), str):
-            return self.error(400, "InvalidRequest", "only like and repost records with an rkey are served here")
+            return self.error(400, "InvalidRequest", "only like, repost and follow records with an rkey are served here")
         return self.create_interaction(body, headers, put=True)
 
     @authorized
@@ -694,7 +704,8 @@ class Handler(BaseHTTPRequestHandler):
                 # Another account deleted its post: getPosts no longer returns it.
                 answer = {"forgotten": self.data.posts.pop(body.get("uri"), None) is not None}
             elif path == "/_control/lag":
-                # The AppView falls behind: getPosts shows no viewer state (likes, reposts).
+                # The AppView falls behind: getPosts shows no viewer state (likes, reposts), and
+                # getProfile no follow.
                 self.data.lagging = bool(body.get("on", True))
                 answer = {"lagging": self.data.lagging}
             elif path == "/_control/expire":

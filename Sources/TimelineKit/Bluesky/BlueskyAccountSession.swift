@@ -54,6 +54,32 @@ struct BlueskyAccountSession: AccountSession {
         try await blueskySync(store).act(pending.action, on: pending.messageID, recordKey: pending.key, completing: pending.sequence)
     }
 
+    /// A post and a follow are written under the entry's key (a TID chosen when it was queued):
+    /// a retry of a post whose record exists already is done, a follow is written in place
+    /// (`putRecord`). An unfollow deletes the follow the AppView shows, a delete the post's
+    /// record (deleting one that is gone succeeds). Edits and votes are refused by the caller
+    /// first (``SessionCapabilities/editRefusal``, ``SessionCapabilities/pollRefusal``).
+    func send(_ entry: OutboxEntry, in store: TimelineStore) async throws -> OutboxResult {
+        let sync = try blueskySync(store)
+        switch entry.change {
+        case let .post(draft):
+            let post = BlueskyPost(text: draft.text, replyTo: draft.replyTo, quoteOf: draft.quoteOf,
+                                   languages: draft.languages, recordKey: entry.key)
+            return .posted(try await sync.post(post, retrying: entry.attempts > 1))
+        case let .edit(id, text):
+            return .edited(try await edit(id, text: text, in: store))
+        case let .vote(id, choices):
+            return .voted(try await vote(in: id, choices: choices, in: store))
+        case let .follow(handle):
+            return .following(try await sync.setFollowing(handle, true, recordKey: entry.key))
+        case let .unfollow(handle):
+            return .following(try await sync.setFollowing(handle, false))
+        case let .delete(id):
+            try await sync.deletePost(id)
+            return .deleted(id)
+        }
+    }
+
     /// Bluesky has no bookmarks in the API `timeline` uses (``SessionCapabilities/interactions``):
     /// the caller refuses first; asked anyway, it says so rather than answer an empty list.
     func bookmarks(limit: Int, in store: TimelineStore) async throws -> [String] {

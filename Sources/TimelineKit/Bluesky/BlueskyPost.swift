@@ -62,7 +62,11 @@ extension BlueskySync {
     /// - Throws: `ServerError.replyTargetElsewhere` when `replyTo` is not a Bluesky post,
     ///   `.rejected` with the server's reason for a refused post (too long, empty), `.store`.
     @discardableResult
-    public func post(_ post: BlueskyPost) async throws(ServerError) -> Message {
+    ///
+    /// A post from the outbox sent again (`retrying`, issue 27) brings the record key chosen
+    /// when it was queued: a server that answers the key is taken has it from the earlier try,
+    /// whose answer was lost, and the post counts as published.
+    public func post(_ post: BlueskyPost, retrying: Bool = false) async throws(ServerError) -> Message {
         guard let session = client.currentSession else { throw .unauthorized(server: client.service.baseURL) }
         var reply: (root: (uri: String, cid: String), parent: (uri: String, cid: String))?
         if let target = post.replyTo {
@@ -144,7 +148,7 @@ extension BlueskySync {
             _ = try await client.procedure("com.atproto.repo.createRecord", json: body)
         } catch {
             // Sent again after a lost answer, the same record key is refused as taken: it was published.
-            guard case let .rejected(_, 400, reason) = error, client.requestsSent - requestsBefore > 1,
+            guard case let .rejected(_, 400, reason) = error, retrying || client.requestsSent - requestsBefore > 1,
                   reason?.lowercased().contains("exist") == true else { throw error }
         }
         let author = User(id: session.did, handle: session.handle, name: session.handle,

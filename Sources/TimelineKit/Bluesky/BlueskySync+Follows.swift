@@ -57,19 +57,30 @@ extension BlueskySync {
     /// and an unfollow deletes the record that exists. A follow is an `app.bsky.graph.follow`
     /// record in the account's repository (`com.atproto.repo.createRecord`, subject: the DID);
     /// the unfollow deletes it (`com.atproto.repo.deleteRecord`).
-    public func setFollowing(_ handle: String, _ following: Bool) async throws(ServerError) -> FollowOutcome {
+    ///
+    /// A follow from the outbox (issue 27) brings `recordKey`, chosen when it was queued: the
+    /// record is written with that key (`com.atproto.repo.putRecord`), so a retry of a try whose
+    /// answer was lost writes the same record again, even while the AppView does not show it.
+    public func setFollowing(_ handle: String, _ following: Bool, recordKey: String? = nil) async throws(ServerError) -> FollowOutcome {
         guard let session = client.currentSession else { throw .unauthorized(server: client.service.baseURL) }
         let (user, record) = try await profile(handle)
         if following {
             guard record == nil else { return FollowOutcome(user: user, following: true, changed: false) }
             var body: [UInt8] = Array(#"{"repo":"#.utf8)
             JSONLineEncoder.appendString(session.did, to: &body)
-            body += Array(#","collection":"app.bsky.graph.follow","record":{"$type":"app.bsky.graph.follow","subject":"#.utf8)
+            body += Array(#","collection":"app.bsky.graph.follow","#.utf8)
+            if let recordKey {
+                body += Array(#""rkey":"#.utf8)
+                JSONLineEncoder.appendString(recordKey, to: &body)
+                body += Array(",".utf8)
+            }
+            body += Array(#""record":{"$type":"app.bsky.graph.follow","subject":"#.utf8)
             JSONLineEncoder.appendString(user.id, to: &body)
             body += Array(#","createdAt":"#.utf8)
             JSONLineEncoder.appendString(ServerError.timestamp(client.clock.now()), to: &body)
             body += Array("}}".utf8)
-            _ = try await client.procedure("com.atproto.repo.createRecord", json: body)
+            // With a key of its own, written in place (the same key twice is one record).
+            _ = try await client.procedure(recordKey == nil ? "com.atproto.repo.createRecord" : "com.atproto.repo.putRecord", json: body)
             return FollowOutcome(user: user, following: true)
         }
         guard let record else { return FollowOutcome(user: user, following: false, changed: false) }

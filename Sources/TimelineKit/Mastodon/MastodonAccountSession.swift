@@ -61,6 +61,31 @@ struct MastodonAccountSession: AccountSession {
                                           checkingFirst: pending.attempts > 1, completing: pending.sequence)
     }
 
+    /// A post carries the entry's key as its `Idempotency-Key` (Mastodon answers a repeated key
+    /// with the status it made for it, for an hour); an edit (`PUT`), a follow and an unfollow
+    /// are the same however often they are sent; a vote's retry reads the poll first (voted:
+    /// done); a delete the server answers 404 is done.
+    func send(_ entry: OutboxEntry, in store: TimelineStore) async throws -> OutboxResult {
+        let sync = try mastodonSync(store)
+        switch entry.change {
+        case let .post(draft):
+            let post = MastodonPost(text: draft.text, contentWarning: draft.contentWarning, replyTo: draft.replyTo,
+                                    quoteOf: draft.quoteOf, visibility: draft.visibility, idempotencyKey: entry.key)
+            return .posted(try await sync.post(post))
+        case let .edit(id, text):
+            return .edited(try await sync.edit(id, text: text))
+        case let .vote(id, choices):
+            return .voted(try await sync.vote(in: id, choices: choices, retrying: entry.attempts > 1))
+        case let .follow(handle):
+            return .following(try await sync.setFollowing(handle, true))
+        case let .unfollow(handle):
+            return .following(try await sync.setFollowing(handle, false))
+        case let .delete(id):
+            try await sync.deleteStatus(id)
+            return .deleted(id)
+        }
+    }
+
     func bookmarks(limit: Int, in store: TimelineStore) async throws -> [String] {
         try await mastodonSync(store).bookmarks(limit: limit)
     }

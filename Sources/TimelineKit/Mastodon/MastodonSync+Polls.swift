@@ -16,9 +16,12 @@ extension MastodonSync {
     /// sent. The status is read again after the vote and stored, so its poll's lines (part of the
     /// stored text, see `MastodonDecoder`) show the new counts.
     ///
+    /// A vote sent again from the outbox (`retrying`, issue 27) whose earlier try may have been
+    /// done: a poll that already has the account's vote is that vote, and nothing is sent.
+    ///
     /// - Throws: ``PostChangeRefusal`` before any vote; `ServerError` from the requests
     ///   (`.replyTargetElsewhere` when `id` is not a status of this server).
-    public func vote(in id: String, choices: [Int]) async throws -> PollVote {
+    public func vote(in id: String, choices: [Int], retrying: Bool = false) async throws -> PollVote {
         let stored = try storeCall { () throws(TimelineStoreError) in try store.message(id: id) }
         let target = stored?.repostOfID ?? id
         let serverID: String
@@ -33,6 +36,17 @@ extension MastodonSync {
         let statusURL = client.server.url("/api/v1/statuses/" + FormEncoding.escape(serverID))
         guard let poll = try Self.poll(in: try await client.send(.get, statusURL), from: statusURL) else {
             throw PostChangeRefusal.noPoll
+        }
+        if retrying, poll.voted {
+            // The vote of the try whose answer was lost: the server has it.
+            let (answeredID, timeline) = try Self.status(in: try await client.send(.get, statusURL), from: statusURL, namespace: namespace)
+            try storeCall { () throws(TimelineStoreError) in
+                try store.storeWrite { transaction throws(TimelineStoreError) in
+                    try transaction.upsert(users: timeline.users)
+                    try transaction.upsert(messages: timeline.messages)
+                }
+            }
+            return PollVote(messageID: answeredID, choices: choices, options: poll.options)
         }
         if poll.expired { throw PostChangeRefusal.pollEnded }
         if poll.voted { throw PostChangeRefusal.alreadyVoted }

@@ -43,9 +43,16 @@ extension AccountSession {
     /// (``PendingDelivery/refused``); the first that cannot be sent stops the rest, which stay
     /// queued in their order for the next sync. Throws nothing: the sync goes on either way, and
     /// meets the same unreachable server itself.
+    ///
+    /// Then the account's outbox (``OutboxEntry``: posts, edits, votes, follows, unfollows,
+    /// deletes), oldest first, each once, by the same rules (``PendingDelivery/changesSent``,
+    /// ``PendingDelivery/changesRefused``); none when an action could not be sent.
     public func sendPendingActions(in store: TimelineStore) async -> PendingDelivery {
-        await PendingActionSender(account: account.name, store: store) { pending in try await send(pending, in: store) }
+        var delivery = await PendingActionSender(account: account.name, store: store) { pending in try await send(pending, in: store) }
             .sendAll()
+        await OutboxSender(account: account.name, store: store) { entry in try await send(entry, in: store) }
+            .sendAll(into: &delivery)
+        return delivery
     }
 
     /// ``sendPendingActions(in:)`` holding `gate`'s lock, as a round of `show -f` does, or

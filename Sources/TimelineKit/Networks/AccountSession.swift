@@ -105,6 +105,20 @@ public protocol AccountSession: Sendable {
     ///   stays queued then (the caller decides: ``PendingActionFailure``).
     func send(_ pending: PendingAction, in store: TimelineStore) async throws -> MessageActionOutcome
 
+    /// Sends the outbox's change `entry` (``OutboxEntry``: a post, edit, vote, follow, unfollow
+    /// or delete) to its server once, as the account, and stores what the server answers (a
+    /// post's stand-in is taken out by the caller, with the entry). Sent with `entry.key` where
+    /// the network has a use for it (a post's Mastodon `Idempotency-Key`; the record key of a
+    /// Bluesky post or follow), so that a try whose answer was lost is not done twice; where the
+    /// key does not make a retry harmless, a retry (`entry.attempts` above 1) looks at the
+    /// server's state first (a vote already in the poll is done; a post already deleted is).
+    /// Called by ``perform(_:in:at:)`` and ``sendPendingActions(in:)``, which keep the outbox.
+    ///
+    /// - Throws: as the method of the change would (``post(_:in:)``, ``edit(_:text:in:)``,
+    ///   ``vote(in:choices:in:)``, ``setFollowing(_:_:in:)``, ``deletePost(_:in:)``); the entry
+    ///   stays queued then (the caller decides: ``PendingActionFailure``).
+    func send(_ entry: OutboxEntry, in store: TimelineStore) async throws -> OutboxResult
+
     /// The account's bookmarks, newest first, at most `limit` of them, fetched from the server and
     /// stored (the messages, and each one's bookmark); answers their stored IDs. A network without
     /// bookmarks (``SessionCapabilities/interactions``) is refused by the caller.
@@ -208,4 +222,8 @@ public protocol AccountSession: Sendable {
 extension AccountSession {
     /// The network's capabilities (a conformance whose server may lack more says so itself).
     public var capabilities: SessionCapabilities { account.network.capabilities }
+
+    /// The account's own user as its network stores it (``Account/storedUserID``, known by its
+    /// `acct`): the author of a waiting post's stand-in, until a sync stores the server's word.
+    public var ownUser: User { User(id: account.storedUserID, handle: account.acct, name: account.acct) }
 }

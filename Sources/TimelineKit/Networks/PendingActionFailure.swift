@@ -19,6 +19,11 @@ public enum PendingActionFailure: Sendable, Hashable {
 
     /// How `error`, thrown by ``AccountSession/send(_:in:)``, is taken.
     public init(_ error: any Error) {
+        // What the server said of the post (a poll that ended, no poll): a retry is refused the same.
+        if error is PostChangeRefusal {
+            self = .refused
+            return
+        }
         guard let error = error as? ServerError else {
             self = .waitingForYou
             return

@@ -68,3 +68,15 @@ public struct SessionCapabilities: Sendable, Hashable {
         draft.options.isSubset(of: postOptions) ? nil : postOptionsRefusal
     }
 }
+
+extension PostDraft {
+    /// The optional parts this draft sets (a draft is a value of Model/, below the sessions:
+    /// what a network makes of its parts is said here).
+    var options: SessionCapabilities.PostOptions {
+        var options: SessionCapabilities.PostOptions = []
+        if contentWarning != nil { options.insert(.contentWarning) }
+        if visibility != nil { options.insert(.visibility) }
+        if idempotencyKey != nil { options.insert(.idempotencyKey) }
+        return options
+    }
+}

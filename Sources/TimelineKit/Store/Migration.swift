@@ -574,6 +574,29 @@ struct Migration: Sendable {
                 UPDATE OR FAIL timeline_state SET generation = generation + 1, unread_count = unread_count - 1;
             END;
             """#, changesTables: false, takesTime: true),
+        // A new table only, as migration 11: no row rewritten, no time taken, and the code of the
+        // version before reads and writes on without it (it sends nothing that waits here).
+        // Empty but for changes whose server has not answered yet; `show` never reads it (a
+        // waiting post is a stored message of its own, `outbox:KEY`, painted from the snapshot).
+        Migration(version: 13, name: "posts and other changes waiting for their server", sql: #"""
+            -- Posts, replies and quotes, edits, votes, follows and unfollows, and deletes of the
+            -- account's own posts, written down before they are sent and kept until the server
+            -- answers (issue 27): one whose server cannot be reached waits here for the next
+            -- sync, which sends them in `sequence` order. `kind` is post, edit, vote, follow,
+            -- unfollow or delete; `target` the stored message (edit, vote, delete; a post's
+            -- stand-in message `outbox:KEY`) or the handle (follow, unfollow); the rest is what
+            -- the change carries (a post's draft; a vote's choices, counted from 0, joined by
+            -- commas; languages joined by spaces). `key` is chosen when it is queued and sent with
+            -- every try (Mastodon's Idempotency-Key; Bluesky's record key); `attempts` counts
+            -- the requests that left. No AUTOINCREMENT, as pending_actions.
+            CREATE TABLE outbox (
+                sequence INTEGER PRIMARY KEY,
+                account TEXT NOT NULL, kind TEXT NOT NULL, target TEXT NOT NULL,
+                text TEXT, reply_to TEXT, quote_of TEXT, content_warning TEXT, visibility TEXT,
+                languages TEXT, choices TEXT,
+                created_at INTEGER NOT NULL, key TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0
+            );
+            """#, changesTables: false),
     ]
 
     /// Whether a database at `version` still needs a migration that changes tables.

@@ -126,13 +126,18 @@ extension TimelineReader {
             if !interaction.isEmpty { result.append(interaction) }
         }
         // The actions waiting for their server, in the order they will be sent, over what the
-        // servers said: the screen shows what the person asked for, marked as pending.
+        // servers said: the screen shows what the person asked for, marked as pending. A
+        // waiting post's stand-in (`OutboxEntry`) is known by its ID alone: no table is read.
         let pending = try pendingActions(on: ids)
-        guard !pending.isEmpty else { return result }
+        let waitingPosts = ids.filter(OutboxEntry.isPlaceholder)
+        guard !pending.isEmpty || !waitingPosts.isEmpty else { return result }
         var byID = Dictionary(result.map { ($0.messageID, $0) }, uniquingKeysWith: { first, _ in first })
+        for id in waitingPosts {
+            byID[id, default: MessageInteraction(messageID: id)].pending = true
+        }
         for (id, action) in pending {
             var interaction = byID[id] ?? MessageInteraction(messageID: id)
-            interaction[action.kind] = action.sets
+            if let action { interaction[action.kind] = action.sets }
             interaction.pending = true
             byID[id] = interaction
         }

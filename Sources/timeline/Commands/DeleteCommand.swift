@@ -17,6 +17,11 @@ struct DeleteCommand: ParsableCommand {
             is forgotten here only, and a later sync may bring it back. --local forgets every \
             message given here only, yours too.
 
+            Offline: when the server cannot be reached, the delete is kept, the post painted as \
+            pending (⋯ pending), and the next `timeline sync` deletes it, once (a post the server \
+            no longer has is deleted either way); the exit status is 0 (--json: "pending": N). \
+            Deleting a post that itself waits to be sent takes it out: nothing is sent.
+
             Messages are named by stored ID, the server's own ID or the post's web address. \
             When any matches no stored message, nothing is deleted, the ones that matched nothing \
             are named, and the exit status is 65. --json prints {"deleted": N, \
@@ -58,6 +63,8 @@ struct DeleteCommand: ParsableCommand {
             return found
         } }
         var atServer: [(Message, Account)] = []
+        // Deletes kept for the next sync: their server could not be reached.
+        var kept = 0
         if !local {
             let accountStore = try reportingErrors { try AccountStore.standard() }
             for message in messages {
@@ -67,10 +74,21 @@ struct DeleteCommand: ParsableCommand {
             var deletedAtServer = 0
             for (message, account) in atServer {
                 do {
-                    try waitFor { () async throws in
-                        try await accountStore.deleteAtServer(message, of: account, in: store, transport: CurlTransport())
+                    // Through the outbox (issue 27): a delete whose server cannot be reached is
+                    // kept for the next sync (the post painted as pending until then); a retry
+                    // that finds the post gone is done. A post that itself waits to be sent is
+                    // taken out of the outbox, and nothing is sent.
+                    let session = try accountStore.session(for: account, transport: CurlTransport(), policy: OutboxRequest.policy)
+                    let request = OutboxRequest(session: session, store: store, what: "the delete of \(MessageSessions.name(of: message.id, in: store))")
+                    let outcome = try request.perform(.delete(messageID: message.id))
+                    if case let .waiting(reason) = outcome.delivery {
+                        if !json { request.waiting(reason) }
+                        kept += 1
+                    } else {
+                        deletedAtServer += 1
                     }
-                    deletedAtServer += 1
+                } catch let exit as ExitCode {
+                    throw exit
                 } catch {
                     Terminal.emitError("timeline: \(TerminalText.line(account.name)): \(TerminalText.line(message.id)) was not deleted at the server: \(error)\n")
                     if deletedAtServer > 0 {
@@ -83,7 +101,7 @@ struct DeleteCommand: ParsableCommand {
             messages.removeAll { own.contains($0.id) }
         }
         let forgotten = try reportingErrors { try store.deleteMessages(ids: messages.map(\.id), unknownIDs: .refuse) }
-        report(deletedAtServer: atServer.count, forgotten: forgotten)
+        report(deletedAtServer: atServer.count - kept, forgotten: forgotten, kept: kept)
     }
 
     /// Deleting at a server cannot be undone: a person says yes to it, or a script says --yes.
@@ -106,18 +124,19 @@ struct DeleteCommand: ParsableCommand {
         }
     }
 
-    private func report(deletedAtServer: Int, forgotten: Int) {
+    private func report(deletedAtServer: Int, forgotten: Int, kept: Int) {
         if json {
             var object = JSONObjectWriter()
             object.add("deleted", deletedAtServer + forgotten)
             object.add("deleted_at_server", deletedAtServer)
+            if kept > 0 { object.add("pending", kept) }
             Terminal.emit(object.finish() + "\n")
             return
         }
         if deletedAtServer > 0 {
             Terminal.emit("Deleted \(Counted(deletedAtServer, "post")) at the server and here.\n")
         }
-        guard forgotten > 0 || deletedAtServer == 0 else { return }
+        guard forgotten > 0 || (deletedAtServer == 0 && kept == 0) else { return }
         if local {
             Terminal.emit("Forgot \(Counted(forgotten, "message")) here only.\n")
         } else if (try? AccountStore.standard().hasAccountsFile) == true {

@@ -28,6 +28,10 @@ struct EditCommand: ParsableCommand {
             marks the post " · edited". Someone else's post, or one with a poll (the edit would \
             reset its votes), is refused before anything is sent (exit 65). Bluesky posts cannot be edited: refused with a message saying so (exit 64).
 
+            Offline: when the server cannot be reached, the edit is kept, the post painted as \
+            pending (⋯ pending), and the next `timeline sync` sends it; the exit status is 0 \
+            (--json: "pending": true, "reason").
+
             One line says what was done; --json prints {"action", "id", "account", "edited_at"}.
 
             Examples:
@@ -53,7 +57,7 @@ struct EditCommand: ParsableCommand {
         let typed = try PostCommand.typedText(text, done: "changed")
         // A hashtag's or a list's post (`rust:bkd`) is found in the database it is kept in.
         let (store, id) = try location.storesHolding([reference], verb: "edit")[0]
-        let session = try MessageSessions.open(account: account, verb: "edit").session(for: id, named: reference)
+        let session = try MessageSessions.open(account: account, verb: "edit", policy: OutboxRequest.policy).session(for: id, named: reference)
         if let refusal = session.capabilities.editRefusal {
             Terminal.emitError("timeline: \(refusal)\n")
             throw ExitCode(ExitStatus.usage)
@@ -69,7 +73,34 @@ struct EditCommand: ParsableCommand {
                 return
             }
         }
-        let message = try attempt(session) { () async throws -> Message in try await session.edit(id, text: newText, in: store) }
+        // Through the outbox (issue 27): an edit whose server cannot be reached is kept, its post
+        // painted as pending, and sent by the next sync (a PUT: the same however often sent).
+        let request = OutboxRequest(session: session, store: store, what: "the edit of \(MessageSessions.name(of: id, in: store))")
+        let outcome: OutboxOutcome
+        do {
+            outcome = try request.perform(.edit(messageID: id, text: newText))
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): could not edit \(TerminalText.line(reference)): \(error) Nothing was changed.\n")
+            throw ExitCode(exitStatus(for: error))
+        }
+        guard case let .done(.edited(message)) = outcome.delivery else {
+            if case let .waiting(reason) = outcome.delivery {
+                if json {
+                    var object = JSONObjectWriter()
+                    object.add("action", "edit")
+                    object.add("id", id)
+                    object.add("account", session.account.name)
+                    object.add("pending", true)
+                    object.add("reason", reason)
+                    Terminal.emit(object.finish() + "\n")
+                } else {
+                    request.waiting(reason)
+                }
+            }
+            return
+        }
         if json {
             var object = JSONObjectWriter()
             object.add("action", "edit")

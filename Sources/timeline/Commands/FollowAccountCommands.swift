@@ -31,7 +31,7 @@ struct FollowAccountArguments: ParsableArguments {
     /// Follows (`following`) or unfollows each handle, one line each.
     func run(following: Bool) throws {
         let verb = following ? "follow" : "unfollow"
-        let sessions = try FollowAccountArguments.sessions(doing: verb)
+        let sessions = try FollowAccountArguments.sessions(doing: verb, policy: OutboxRequest.policy)
         // Every handle is checked, and its account chosen, before any request.
         var plan: [(typed: String, handle: String, session: any AccountSession)] = []
         for typed in handles {
@@ -41,9 +41,31 @@ struct FollowAccountArguments: ParsableArguments {
         var done = 0
         for (typed, handle, session) in plan {
             do {
-                let outcome = try waitFor { () async throws -> FollowOutcome in try await session.setFollowing(handle, following, in: store) }
+                // Through the outbox (issue 27): a follow whose server cannot be reached is kept
+                // and sent by the next sync, in the order asked for.
+                let request = OutboxRequest(session: session, store: store, what: "the \(verb) of \(TerminalText.line(typed))")
+                let outcome = try request.perform(following ? .follow(handle: handle) : .unfollow(handle: handle))
                 done += 1
-                report(outcome, verb: verb, account: session.account.name)
+                switch outcome.delivery {
+                case let .done(.following(answer)):
+                    report(answer, verb: verb, account: session.account.name)
+                case let .waiting(reason):
+                    if json {
+                        var object = JSONObjectWriter()
+                        object.add("action", verb)
+                        object.add("handle", handle)
+                        object.add("account", session.account.name)
+                        object.add("pending", true)
+                        object.add("reason", reason)
+                        Terminal.emit(object.finish() + "\n")
+                    } else {
+                        request.waiting(reason)
+                    }
+                case .done:
+                    break
+                }
+            } catch let exit as ExitCode {
+                throw exit
             } catch {
                 Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): could not \(verb) \(TerminalText.line(typed)): \(error)\n")
                 if done > 0 { Terminal.emitError("timeline: \(Counted(done, "handle")) before it \(done == 1 ? "was" : "were") done.\n") }
@@ -53,7 +75,7 @@ struct FollowAccountArguments: ParsableArguments {
     }
 
     /// A session for every logged-in account, or a refusal when none is.
-    static func sessions(doing verb: String) throws(ExitCode) -> [any AccountSession] {
+    static func sessions(doing verb: String, policy: RequestPolicy = RequestPolicy()) throws(ExitCode) -> [any AccountSession] {
         let accountStore = try reportingErrors { try AccountStore.standard() }
         let accounts = try reportingErrors { try accountStore.hasAccountsFile ? accountStore.accounts() : [] }
         guard !accounts.isEmpty else {
@@ -61,7 +83,7 @@ struct FollowAccountArguments: ParsableArguments {
             throw ExitCode(ExitStatus.usage)
         }
         let transport = CurlTransport()
-        return try reportingErrors { try accounts.map { try accountStore.session(for: $0, transport: transport) } }
+        return try reportingErrors { try accounts.map { try accountStore.session(for: $0, transport: transport, policy: policy) } }
     }
 
     /// `typed` as the handle to send, and the session that sends it: `--account`'s, or the one
@@ -135,6 +157,10 @@ struct FollowAccountCommand: ParsableCommand {
             refused with the reason, and nothing is followed. Following someone you already \
             follow is harmless. A locked account is asked, and the line says so.
 
+            Offline: when the server cannot be reached, the follow is kept and sent by the next \
+            `timeline sync`, once (on Bluesky its record's key is chosen now), after whatever \
+            else waited; the exit status is 0 (--json: "pending": true, "reason").
+
             One line says what was done; --json prints one JSON object per handle.
 
             Examples:
@@ -151,7 +177,8 @@ struct UnfollowAccountCommand: ParsableCommand {
         discussion: """
             Unfollows the accounts at your server (Bluesky: deletes your follow record). \
             Unfollowing someone you do not follow is harmless, and the line says so. Handles \
-            and --account as for `timeline follow`.
+            and --account as for `timeline follow`; offline, the unfollow is kept and sent by \
+            the next `timeline sync`, as a follow is.
 
             Examples:
               timeline unfollow alice@example.social

@@ -15,6 +15,14 @@ struct PostCommand: ParsableCommand {
             server's decision: Mastodon publishes a key once (for an hour), while servers that \
             ignore the header (Takahē) publish each request.
 
+            Offline: the post is written down before it is sent. When the server cannot be \
+            reached (connection refused, no answer, 5xx after one retry), it is kept and the \
+            command says so in one line (exit status 0; --json: "pending": true, "reason"): `show` \
+            paints it at the top of the timeline as ⋯ pending, and the next `timeline sync` \
+            publishes it, once, with the key chosen now (Mastodon's Idempotency-Key; on Bluesky \
+            the record's key), and says so. A post the server refuses then (too long) is said \
+            and no longer waits. `timeline delete` on a waiting post takes it back unsent.
+
             --local (or no account at all) keeps the message here only: its author is a stored \
             user named by handle (add one with `timeline user`), and it is marked read.
 
@@ -165,12 +173,35 @@ struct PostCommand: ParsableCommand {
             let purpose: DraftFile.Purpose = draft.replyTo != nil ? .reply : draft.quoteOf != nil ? .quote : .post
             draft.text = try Self.editedText(purpose, about: draft.replyTo ?? draft.quoteOf, in: store)
         }
-        let message = try reportingErrors {
-            let session = try accountStore.session(for: target, transport: CurlTransport())
-            return try waitFor { [draft] () async throws -> Message in try await session.post(draft, in: store) }
+        // Through the outbox (issue 27): written down before it is sent, so a post whose server
+        // cannot be reached is kept (and shown, pending) for the next sync, never lost, and its
+        // key, chosen now, makes every try publish it once.
+        let session = try reportingErrors { try accountStore.session(for: target, transport: CurlTransport(), policy: OutboxRequest.policy) }
+        let kind = draft.replyTo != nil ? "reply" : draft.quoteOf != nil ? "quote" : "post"
+        let outcome = try reportingErrors { [draft] () throws -> OutboxOutcome in
+            try OutboxRequest(session: session, store: store, what: "the \(kind)").perform(.post(draft))
         }
-        let author = try reportingErrors { try store.users(ids: [message.authorID]).first }
-        report(message, handle: author?.handle)
+        switch outcome.delivery {
+        case let .done(.posted(message)):
+            let author = try reportingErrors { try store.users(ids: [message.authorID]).first }
+            report(message, handle: author?.handle)
+        case let .waiting(reason):
+            if json {
+                var object = JSONObjectWriter()
+                object.add("id", outcome.entry.placeholderID ?? "")
+                object.add("account", target.name)
+                object.add("pending", true)
+                object.add("reason", reason)
+                Terminal.emit(object.finish() + "\n")
+            } else {
+                // Its short reference, as `show` paints the waiting post.
+                let reference = (try? store.message(id: outcome.entry.placeholderID ?? ""))?.shortReference
+                let named = reference.map { $0.isNone ? "" : " \($0.text)" } ?? ""
+                OutboxRequest(session: session, store: store, what: "the \(kind)\(named)").waiting(reason)
+            }
+        case .done:
+            break
+        }
     }
 
     /// The stored message `reference` names (a server's own ID, a post's web address), or

@@ -212,6 +212,9 @@ struct SyncCommand: ParsableCommand {
             for refusal in result.actions.refused {
                 Terminal.emitError("timeline: \(TerminalText.line(result.name)): the server refused to \(refusal.action.action.rawValue) \(TerminalText.line(Self.named(refusal.action.messageID, in: store))), asked for while it could not be reached: \(TerminalText.line(refusal.reason)) It is no longer pending.\n")
             }
+            for refusal in result.actions.changesRefused {
+                Terminal.emitError("timeline: \(TerminalText.line(result.name)): the server refused \(OutboxRequest.describe(refusal.entry, in: store)), asked for while it could not be reached: \(TerminalText.line(refusal.reason)) It is no longer pending.\n")
+            }
             if let error = result.error {
                 Terminal.emitError("timeline: \(TerminalText.line(result.name)): \(error)\n")
             }
@@ -240,6 +243,23 @@ struct SyncCommand: ParsableCommand {
                 })
                 actions.add("pending", result.actions.stillPending)
                 object.add("actions", object: actions)
+                // The outbox's changes (posts, edits, votes, follows, deletes) sent, and refused.
+                var changes = JSONObjectWriter()
+                changes.add("sent", objects: result.actions.changesSent.map { sent in
+                    var object = JSONObjectWriter()
+                    object.add("kind", sent.entry.change.kind)
+                    if case let .posted(message) = sent.result { object.add("id", message.id) }
+                    if let id = sent.entry.messageID, sent.entry.placeholderID == nil { object.add("id", id) }
+                    return object
+                })
+                changes.add("refused", objects: result.actions.changesRefused.map { refusal in
+                    var object = JSONObjectWriter()
+                    object.add("kind", refusal.entry.change.kind)
+                    if let id = refusal.entry.messageID { object.add("id", id) }
+                    object.add("reason", refusal.reason)
+                    return object
+                })
+                object.add("changes", object: changes)
                 if let summary = result.summary {
                     object.add("ok", true)
                     object.add("new_statuses", summary.newStatuses)
@@ -271,6 +291,17 @@ struct SyncCommand: ParsableCommand {
         let sent = results.reduce(0) { $0 + $1.actions.sent.count }
         let waiting = results.reduce(0) { $0 + $1.actions.stillPending }
         if sent > 0 { line += "; sent \(Counted(sent, "action")) that waited" }
+        // What the outbox sent, by kind: "sent 1 post and 1 follow that waited".
+        let changes = results.flatMap { $0.actions.changesSent.map(\.entry.change.kind) }
+        if !changes.isEmpty {
+            var kinds: [(String, Int)] = []
+            for kind in changes {
+                if let index = kinds.firstIndex(where: { $0.0 == kind }) { kinds[index].1 += 1 } else { kinds.append((kind, 1)) }
+            }
+            let words = kinds.map { Counted($0.1, $0.0).description }
+            let listed = words.count == 1 ? words[0] : words.dropLast().joined(separator: ", ") + " and " + words.last!
+            line += "; sent \(listed) that waited"
+        }
         if waiting > 0 { line += "; \(Counted(waiting, "action")) still \(waiting == 1 ? "waits" : "wait") for the server" }
         Terminal.emit(line + ".\n")
     }

@@ -20,6 +20,12 @@ struct VoteCommand: ParsableCommand {
             Mastodon: `POST /api/v1/polls/:id/votes`. Bluesky posts have no polls: refused with \
             a message saying so (exit 64).
 
+            Offline: when the server cannot be reached, the vote is kept, the post painted as \
+            pending (⋯ pending), and the next `timeline sync` sends it after reading the poll: a \
+            vote already there (an earlier try's answer was lost) is done, not sent again; a poll \
+            that ended meanwhile is refused, said, and nothing waits. The exit status is 0 \
+            (--json: "pending": true, "reason").
+
             One line says what was done; --json prints {"action", "id", "account", "choices", \
             "options"} with each option's title and votes (null while hidden).
 
@@ -51,15 +57,41 @@ struct VoteCommand: ParsableCommand {
     func run() throws {
         // A hashtag's or a list's post (`rust:bkd`) is found in the database it is kept in.
         let (store, id) = try location.storesHolding([reference], verb: "vote in")[0]
-        let session = try MessageSessions.open(account: account, verb: "vote in").session(for: id, named: reference)
+        let session = try MessageSessions.open(account: account, verb: "vote in", policy: OutboxRequest.policy).session(for: id, named: reference)
         if let refusal = session.capabilities.pollRefusal {
             Terminal.emitError("timeline: \(refusal)\n")
             throw ExitCode(ExitStatus.usage)
         }
         let chosen = choices.map { $0 - 1 }
+        // Through the outbox (issue 27): a vote whose server cannot be reached is kept, its post
+        // painted as pending, and sent by the next sync, which reads the poll first (a vote the
+        // lost answer hid is there: done; a poll that ended meanwhile: refused, said).
+        let request = OutboxRequest(session: session, store: store, what: "the vote in \(MessageSessions.name(of: id, in: store))")
         let vote: PollVote
         do {
-            vote = try waitFor { () async throws -> PollVote in try await session.vote(in: id, choices: chosen, in: store) }
+            let outcome = try request.perform(.vote(messageID: id, choices: chosen))
+            switch outcome.delivery {
+            case let .done(.voted(answer)):
+                vote = answer
+            case let .waiting(reason):
+                if json {
+                    var object = JSONObjectWriter()
+                    object.add("action", "vote")
+                    object.add("id", id)
+                    object.add("account", session.account.name)
+                    object.add("choices", choices)
+                    object.add("pending", true)
+                    object.add("reason", reason)
+                    Terminal.emit(object.finish() + "\n")
+                } else {
+                    request.waiting(reason)
+                }
+                return
+            case .done:
+                return
+            }
+        } catch let exit as ExitCode {
+            throw exit
         } catch let refusal as PostChangeRefusal {
             Terminal.emitError("timeline: \(TerminalText.line(reference)): \(refusal)\n")
             throw ExitCode(ExitStatus.dataError)

@@ -29,9 +29,15 @@ enum Samples {
 }
 
 extension Samples {
+    /// Migration 13 undone: no outbox of posts and other changes waiting for their server.
+    static func undoMigration13(_ path: String) throws {
+        try SQLiteShell.run(path, "DROP TABLE IF EXISTS outbox; PRAGMA user_version = 12")
+    }
+
     /// Migration 12 undone: unread_messages as migration 2 made it, its foreign key checked at
     /// each statement and its triggers' count updates without `OR FAIL`; the rows kept.
     static func undoMigration12(_ path: String) throws {
+        try undoMigration13(path)
         try SQLiteShell.run(path, """
             BEGIN;
             CREATE TEMP TABLE unread_kept AS SELECT seq FROM unread_messages;

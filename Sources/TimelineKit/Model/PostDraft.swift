@@ -40,15 +40,6 @@ public struct PostDraft: Sendable, Hashable {
         self.languages = languages
     }
 
-    /// The optional parts this draft sets.
-    var options: SessionCapabilities.PostOptions {
-        var options: SessionCapabilities.PostOptions = []
-        if contentWarning != nil { options.insert(.contentWarning) }
-        if visibility != nil { options.insert(.visibility) }
-        if idempotencyKey != nil { options.insert(.idempotencyKey) }
-        return options
-    }
-
     /// The language a post is written in, as the person's locale says it (`LC_ALL`,
     /// `LC_MESSAGES`, `LANG`, the first set: `pt_BR.UTF-8` gives `pt`); none for `C`, `POSIX`
     /// or an unset locale. `environment` reads a variable.

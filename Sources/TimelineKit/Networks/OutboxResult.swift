@@ -1,0 +1,15 @@
+/// What the server answered to one change of the outbox (``OutboxEntry``), sent by
+/// ``AccountSession/send(_:in:)-(OutboxEntry,_)``: the stored post, the vote, how a follow
+/// stands, or the deleted post's ID.
+public enum OutboxResult: Sendable, Hashable {
+    /// The post published, as stored (its stand-in gone).
+    case posted(Message)
+    /// The post edited, as stored.
+    case edited(Message)
+    /// The vote, with the poll's counts after it.
+    case voted(PollVote)
+    /// How the account now stands with the account followed or unfollowed.
+    case following(FollowOutcome)
+    /// The stored ID of the post deleted at its server (and here).
+    case deleted(String)
+}
