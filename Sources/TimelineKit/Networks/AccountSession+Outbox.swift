@@ -24,7 +24,7 @@ extension AccountSession {
     /// ``PostDraft/idempotencyKey`` when it has one, else a new one (``PendingAction/newKey(at:)``).
     /// A post, edit or vote naming a waiting post's stand-in is refused
     /// (``OutboxRefusal/waitingPost``); deleting a waiting post takes it out of the outbox and
-    /// sends nothing (``OutboxRefusal/cancelled`` is not an error: the answer is `.done(.deleted)`).
+    /// sends nothing (the answer is `.done(.deleted)`).
     ///
     /// - Throws: the server's refusal (`ServerError.rejected` with its reason: a deleted post, a
     ///   blocked account, 422; ``PostChangeRefusal`` for a poll that ended), after which nothing is
@@ -33,20 +33,6 @@ extension AccountSession {
     public func perform(_ change: OutboxEntry.Change, in store: TimelineStore, at now: Date = Date()) async throws -> OutboxOutcome {
         try await OutboxSender(account: account.name, store: store) { entry in try await send(entry, in: store) }
             .perform(change, author: ownUser, at: now)
-    }
-}
-
-/// Why ``AccountSession/perform(_:in:at:)`` refused a change before anything was sent.
-public enum OutboxRefusal: Error, Sendable, Hashable, CustomStringConvertible {
-    /// It names a post that waits to be sent itself (`outbox:KEY`): it has no ID at its server
-    /// yet. Said with the verb (`reply to`, `edit`).
-    case waitingPost(verb: String, id: String)
-
-    public var description: String {
-        switch self {
-        case let .waitingPost(verb, _):
-            "that post waits to be sent (run `timeline sync`); you can \(verb) it once its server has it. Nothing was sent."
-        }
     }
 }
 
