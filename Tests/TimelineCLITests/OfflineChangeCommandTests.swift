@@ -77,6 +77,8 @@ import Testing
         #expect(try home.timeline.run(["snapshot", "--check"]).status == 0)
         let top = try Self.painted(home, count: 1)
         #expect(top.contains(text) && top.contains("⋯ pending"), "\(top)")
+        // Counted with the actions that wait, where `accounts` and `doctor` say so.
+        #expect(try home.timeline.run(["accounts", "--json"]).output.contains("\"pending_actions\":1"))
 
         let synced = try home.timeline.run(["sync"])
         #expect(synced.status == 0, "\(synced.errors)")

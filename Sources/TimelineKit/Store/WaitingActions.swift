@@ -1,9 +1,9 @@
 /// How many actions wait to be sent to their servers, per account (issue 27), for `doctor` and
 /// `accounts`. This is the one place that counts them: every queue of actions waiting for a
-/// server is counted here. Today that is `pending_actions` (favourites, boosts and bookmarks and
-/// their undo, kept while their server cannot be reached); a queue added beside it (an outbox of
-/// posts, edits, votes or follows) adds its rows to ``TimelineReader/waitingActions()``, and
-/// every command that shows the count follows.
+/// server is counted here: `pending_actions` (favourites, boosts and bookmarks and their undo,
+/// kept while their server cannot be reached) and the outbox (``OutboxEntry``: posts, edits,
+/// votes, follows, unfollows and deletes); a queue added beside them adds its rows to
+/// ``TimelineReader/waitingActions()``, and every command that shows the count follows.
 public struct WaitingActions: Sendable, Hashable {
     /// The count of each account (its name in `timeline accounts`) that has any waiting.
     public var byAccount: [String: Int]
@@ -29,7 +29,10 @@ extension TimelineReader {
     /// of an older schema has not got yet holds nothing.
     func waitingActions() throws(SQLiteError) -> WaitingActions {
         var counts: [String: Int] = [:]
-        for query in ["SELECT account, count(*) FROM pending_actions GROUP BY account"] {
+        // The favourites, boosts and bookmarks, then the outbox's posts, edits, votes, follows
+        // and deletes (migration 13); a table not there yet counts none.
+        for query in ["SELECT account, count(*) FROM pending_actions GROUP BY account",
+                      "SELECT account, count(*) FROM outbox GROUP BY account"] {
             guard let statement = try? connection.statement(query) else { continue }
             defer { statement.reset() }
             while try statement.step() {

@@ -82,8 +82,7 @@ struct EditCommand: ParsableCommand {
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): could not edit \(TerminalText.line(reference)): \(error) Nothing was changed.\n")
-            throw ExitCode(exitStatus(for: error))
+            throw failed(error, session)
         }
         guard case let .done(.edited(message)) = outcome.delivery else {
             if case let .waiting(reason) = outcome.delivery {
@@ -117,14 +116,20 @@ struct EditCommand: ParsableCommand {
     private func attempt<T: Sendable>(_ session: any AccountSession, _ operation: @escaping @Sendable () async throws -> T) throws(ExitCode) -> T {
         do {
             return try waitFor(operation)
-        } catch let refusal as PostChangeRefusal {
-            Terminal.emitError("timeline: \(TerminalText.line(reference)): \(refusal)\n")
-            throw ExitCode(ExitStatus.dataError)
         } catch {
-            // A server without edits says that nothing was changed itself.
-            let nothingChanged = if case ServerError.serverLacks = error { "" } else { " Nothing was changed." }
-            Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): could not edit \(TerminalText.line(reference)): \(error)\(nothingChanged)\n")
-            throw ExitCode(exitStatus(for: error))
+            throw failed(error, session)
         }
+    }
+
+    /// Says what went wrong and that nothing changed, and answers the exit status.
+    private func failed(_ error: any Error, _ session: any AccountSession) -> ExitCode {
+        if let refusal = error as? PostChangeRefusal {
+            Terminal.emitError("timeline: \(TerminalText.line(reference)): \(refusal)\n")
+            return ExitCode(ExitStatus.dataError)
+        }
+        // A server without edits says that nothing was changed itself.
+        let nothingChanged = if case ServerError.serverLacks = error { "" } else { " Nothing was changed." }
+        Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): could not edit \(TerminalText.line(reference)): \(error)\(nothingChanged)\n")
+        return ExitCode(exitStatus(for: error))
     }
 }

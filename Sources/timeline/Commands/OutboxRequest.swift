@@ -17,7 +17,8 @@ import TimelineKit
 struct OutboxRequest {
     let session: any AccountSession
     let store: TimelineStore
-    /// What is done, for the person: `post`, `edit bkd`, `follow @alice@example.social`.
+    /// What is done, for the person, as the subject of a sentence: `the post`, `the edit of
+    /// bkd`, `the follow of alice@example.social`.
     let what: String
 
     /// The patience of a person waiting at the terminal (as the action commands): one retry,
@@ -34,7 +35,7 @@ struct OutboxRequest {
         do {
             outcome = try waitFor { () async throws -> OutboxOutcome in try await session.perform(change, in: store) }
         } catch let kept as OutboxEntryKept {
-            Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): could not \(what) now: \(kept.reason) It is kept, and the first `timeline sync` after that is put right sends it.\n")
+            Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): \(what) could not be sent now: \(kept.reason) It is kept, and the first `timeline sync` after that is put right sends it.\n")
             throw ExitCode(exitStatus(for: kept.reason))
         }
         for refusal in outcome.earlierRefused {

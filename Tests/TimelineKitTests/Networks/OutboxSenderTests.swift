@@ -108,6 +108,12 @@ import Testing
             try await poll.sender().perform(.vote(messageID: "m1", choices: [0]), author: nil, at: Self.now)
         }
         #expect(try store.outbox().isEmpty)
+        // A server without the feature (Takahē's quotes) would refuse it every time.
+        let lacking = ScriptedNetwork(store: store, [ServerError.serverLacks(server: "https://social.example", feature: "quote posts")])
+        await #expect(throws: ServerError.self) {
+            try await lacking.sender().perform(.post(PostDraft(text: "Quoting", quoteOf: "m1")), author: Self.author, at: Self.now)
+        }
+        #expect(try store.outbox().isEmpty && store.timeline(limit: 5).messages.isEmpty)
     }
 
     @Test func anExpiredLoginKeepsTheChangeAndSaysSo() async throws {
