@@ -12,6 +12,16 @@ import Testing
 @Suite struct OfflineChangeCommandTests {
     typealias Offline = OfflineActionCommandTests
 
+    /// Waits (60 s at most: a loaded machine starts a process slowly) until `condition` holds.
+    /// The answers the tests wait behind are held back for 120 s, well past that.
+    static func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(60)
+        while try !condition() {
+            guard Date() < deadline else { throw Offline.TestFailure(what) }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
     /// The status IDs the Mastodon server holds.
     static func statusIDs(_ server: MastodonTestServer) throws -> [String] {
         try server.state()["status_ids"] as? [String] ?? []
@@ -106,10 +116,10 @@ import Testing
         let home = try SyncCommandTests.loggedIn(to: server)
         #expect(try home.timeline.run(["sync"]).status == 0)
         let before = try Self.statusIDs(server).count
-        try server.control("faults", ["path": "/api/v1/statuses", "hold": 30])
+        try server.control("faults", ["path": "/api/v1/statuses", "hold": 120])
         let text = "A reply that must not be sent twice"
         let command = try home.timeline.start(["post", text])
-        try Offline.waitUntil("the post published at the server") { try Self.statusIDs(server).count == before + 1 }
+        try Self.waitUntil("the post published at the server") { try Self.statusIDs(server).count == before + 1 }
         kill(command.processIdentifier, SIGKILL)
         command.waitUntilExit()
         #expect(command.terminationReason == .uncaughtSignal)
@@ -184,10 +194,10 @@ import Testing
         let server = try BlueskyTestServer.start(posts: 10)
         let scenario = try BlueskyCommandTests.loggedIn(to: server)
         #expect(try scenario.timeline.run(["sync"]).status == 0)
-        try server.control("faults", ["nsid": "com.atproto.repo.createRecord", "hold": 30])
+        try server.control("faults", ["nsid": "com.atproto.repo.createRecord", "hold": 120])
         let text = "Exactly one of me"
         let command = try scenario.timeline.start(["post", text])
-        try Offline.waitUntil("the post written at the server") { try Self.blueskyPosts(server, text: text).count == 1 }
+        try Self.waitUntil("the post written at the server") { try Self.blueskyPosts(server, text: text).count == 1 }
         kill(command.processIdentifier, SIGKILL)
         command.waitUntilExit()
         #expect(try Self.painted(scenario, count: 1).contains("⋯ pending"))
@@ -233,9 +243,9 @@ import Testing
         try server.control("set_status", ["id": serverID, "fields": ["poll": EditAndVoteCommandTests.poll(id: "55")] as [String: Any]])
         #expect(try home.timeline.run(["sync"]).status == 0)
         let (ref, _) = try MessageActionCommandTests.someoneElses(home, on: server)
-        try server.control("faults", ["path": "/api/v1/polls/55/votes", "hold": 30])
+        try server.control("faults", ["path": "/api/v1/polls/55/votes", "hold": 120])
         let command = try home.timeline.start(["vote", ref, "2"])
-        try Offline.waitUntil("the vote counted at the server") {
+        try Self.waitUntil("the vote counted at the server") {
             (try Self.status(server, serverID)?["poll"] as? [String: Any])?["voted"] as? Bool == true
         }
         kill(command.processIdentifier, SIGKILL)
@@ -327,10 +337,10 @@ import Testing
         #expect(kept.status == 0 && kept.output.hasPrefix("Not sent yet: the delete of \(ref)"), "\(kept.output)\(kept.errors)")
         #expect(try Self.statusIDs(server).contains(serverID))
         #expect(try Self.entry(home, ref: ref).contains("⋯ pending"))
-        try server.control("faults", ["path": "/api/v1/statuses/\(serverID)", "hold": 30])
+        try server.control("faults", ["path": "/api/v1/statuses/\(serverID)", "hold": 120])
         // Killed while the sync waits for the answer of the delete it did.
         let sync = try home.timeline.start(["sync"])
-        try Offline.waitUntil("the post deleted at the server") { try !Self.statusIDs(server).contains(serverID) }
+        try Self.waitUntil("the post deleted at the server") { try !Self.statusIDs(server).contains(serverID) }
         kill(sync.processIdentifier, SIGKILL)
         sync.waitUntilExit()
 
@@ -350,9 +360,9 @@ import Testing
     @Test func aBlueskyFollowWhoseAnswerWasLostToAKillMakesOneRecord() throws {
         let server = try BlueskyTestServer.start(posts: 10)
         let scenario = try BlueskyCommandTests.loggedIn(to: server)
-        try server.control("faults", ["nsid": "com.atproto.repo.putRecord", "hold": 30])
+        try server.control("faults", ["nsid": "com.atproto.repo.putRecord", "hold": 120])
         let command = try scenario.timeline.start(["follow", "user1.loopback.test"])
-        try Offline.waitUntil("the follow written at the server") { try Self.blueskyFollows(server).count == 1 }
+        try Self.waitUntil("the follow written at the server") { try Self.blueskyFollows(server).count == 1 }
         kill(command.processIdentifier, SIGKILL)
         command.waitUntilExit()
         // The AppView does not show it yet: only the key keeps the retry from a second record.
