@@ -261,7 +261,7 @@ import TimelineKit
         #expect(ascii.output.contains(" - masto") && ascii.output.contains(" - bsky"), "\(ascii.output)")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func followingABlueskyAccountSyncsItAndShowsWhatArrives() throws {
         let server = try BlueskyTestServer.start(posts: 10)
         let scenario = try Self.loggedIn(to: server)

@@ -34,9 +34,8 @@ import TimelineKit
         let dir = home.directory
         let editor = dir + "/editor.sh"
         // The editor records the terminal's settings while it runs, and writes the reply.
-        try "#!/bin/sh\nstty -a > '\(dir)/stty-editor'\nprintf 'A reply from browse\\n' | cat - \"$1\" > '\(dir)/new' && cat '\(dir)/new' > \"$1\"\n"
-            .write(toFile: editor, atomically: true, encoding: .utf8)
-        chmod(editor, 0o755)
+        try TestScript.write("#!/bin/sh\nstty -a > '\(dir)/stty-editor'\nprintf 'A reply from browse\\n' | cat - \"$1\" > '\(dir)/new' && cat '\(dir)/new' > \"$1\"\n",
+                             to: editor)
         var environment = home.timeline.environment
         environment["EDITOR"] = editor
         environment["TMPDIR"] = dir
@@ -82,8 +81,7 @@ import TimelineKit
         try server.control("faults", ["path": "/api/v1/statuses", "status": 422, "body": ["error": "Validation failed: refused for the test"]])
         screen = try press(terminal, "r", until: "the reply was not posted (r opens it again)")
         #expect(try server.state()["newest_status_id"] as? String == newest)
-        try "#!/bin/sh\ncp \"$1\" '\(dir)/second-template'\n".write(toFile: editor, atomically: true, encoding: .utf8)
-        chmod(editor, 0o755)
+        try TestScript.write("#!/bin/sh\ncp \"$1\" '\(dir)/second-template'\n", to: editor)
         screen = try press(terminal, "r", until: "replied: posted")
         let second = try String(contentsOfFile: dir + "/second-template", encoding: .utf8)
         #expect(second.hasPrefix("A reply from browse\n\n# Write the reply above this line."), "\(second)")

@@ -11,8 +11,7 @@ import TimelineKit
     private func start(_ scenario: Scenario, columns: Int = 90, rows: Int = 30, browser: Bool = true) throws -> Tmux {
         let dir = scenario.directory
         let script = dir + "/browser.sh"
-        try "#!/bin/sh\necho \"$1\" > '\(dir)/opened'\n".write(toFile: script, atomically: true, encoding: .utf8)
-        chmod(script, 0o755)
+        try TestScript.write("#!/bin/sh\necho \"$1\" > '\(dir)/opened'\n", to: script)
         let environment = "TIMELINE_DB='\(scenario.databasePath)' TERM=xterm-256color HOME=/nonexistent PATH=/usr/bin:/bin "
             + "SWIFT_BACKTRACE=enable=no " + (browser ? "BROWSER='\(script)' " : "")
         let command = "trap 'echo TRAPPED' INT; stty -a > '\(dir)/stty-before'; env -i \(environment)"

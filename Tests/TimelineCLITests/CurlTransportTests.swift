@@ -6,7 +6,7 @@ import TimelineKit
 /// `CurlTransport` against the loopback server: the real `curl` program, real sockets.
 /// Serialized, because several tests count this process's `curl` children. The time limit only
 /// turns a hang (a curl that was never killed) into a failure.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct CurlTransportTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct CurlTransportTests {
     let transport = CurlTransport()
 
     static func pattern(_ count: Int) -> [UInt8] { (0..<count).map { UInt8($0 & 0xFF) } }

@@ -19,8 +19,7 @@ import TimelineKit
             try written.write(toFile: dir + "/written", atomically: true, encoding: .utf8)
             script += "cat '\(dir)/written' \"$1\" > '\(dir)/new' && cat '\(dir)/new' > \"$1\"\n"
         }
-        try script.write(toFile: editor, atomically: true, encoding: .utf8)
-        chmod(editor, 0o755)
+        try TestScript.write(script, to: editor)
         var environment = scenario.timeline.environment
         environment[editorVariable] = editor
         environment["TMPDIR"] = dir

@@ -4,7 +4,7 @@ import Testing
 /// `timeline show --follow`: writes from other processes arrive, on a pipe and in a real terminal
 /// (tmux), and every way of ending it ends it cleanly. Waits are generous deadlines for "it
 /// arrived"; how fast it arrives is measured by tools/bench (stage 8).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct FollowCommandTests {
     /// The newest stored message's creation time plus `minutes`: a message that sorts first.
     private static func newerThanAll(_ scenario: Scenario, minutes: Int) throws -> String {

@@ -3,7 +3,7 @@ import Testing
 
 /// `timeline show --follow` with a Mastodon account: the server's event stream feeds the
 /// database, and the follow shows what it stores, against the loopback server.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct LiveFollowCommandTests {
     /// How many event streams the server has open (a broadcast of an event the tool ignores).
     static func openStreams(_ server: MastodonTestServer) throws -> Int {

@@ -143,7 +143,7 @@ import Testing
     }
 
     /// `show -f` sends what waits before it follows the server, as a sync does.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func followingTheServerSendsTheWaitingActionsFirst() throws {
         let server = try BlueskyTestServer.start(posts: 10)
         let scenario = try BlueskyCommandTests.loggedIn(to: server)

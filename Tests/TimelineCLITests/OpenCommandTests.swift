@@ -23,8 +23,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         let recorded = scenario.directory + "/argv"
         let script = scenario.directory + "/browser.sh"
-        try "#!/bin/sh\nprintf '%s\\n' \"$#\" \"$@\" > '\(recorded)'\n".write(toFile: script, atomically: true, encoding: .utf8)
-        chmod(script, 0o755)
+        try TestScript.write("#!/bin/sh\nprintf '%s\\n' \"$#\" \"$@\" > '\(recorded)'\n", to: script)
         #expect(try scenario.timeline.run(["import", "-"], input: Data(Self.messages.utf8)).status == 0)
         scenario.timeline.environment["PATH"] = empty
         if let browser { scenario.timeline.environment["BROWSER"] = browser.replacingOccurrences(of: "SCRIPT", with: script) }

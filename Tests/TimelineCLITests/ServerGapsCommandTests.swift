@@ -5,7 +5,7 @@ import Testing
 /// `../shared/real-servers/takahe/`), met through the loopback server's settings that copy them:
 /// an optional endpoint missing is "not supported by this server", said once, remembered per
 /// account, and never the end of a sync.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct ServerGapsCommandTests {
     private static func requests(_ server: MastodonTestServer, to path: String) throws -> Int {
         try server.requests().filter { ($0["path"] as? String) == path }.count

@@ -5,7 +5,7 @@ import Testing
 /// IDs of every shape real servers use, JSON keys in any order, attachments of type `unknown`,
 /// content warnings carrying HTML. IDs are opaque strings: paging, gaps, replies and the read
 /// marker work whatever their shape.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct ServerShapesCommandTests {
     /// Mastodon's snowflakes, GoToSocial's ULIDs, Akkoma's flake IDs, Mitra's UUIDv7 and
     /// Sharkey's aids, each with the JSON keys of every object in a random order.

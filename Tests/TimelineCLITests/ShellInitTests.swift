@@ -189,8 +189,7 @@ struct ShellHome {
             // The shells run this by its PATH name; the background sync `show` starts runs the
             // binary itself (/proc/self/exe), so only what the shell starts is logged.
             let wrapper = "#!/bin/sh\necho \"$*\" >> '\(runLog)'\nexec '\(TimelineProcess.executable)' \"$@\"\n"
-            try wrapper.write(toFile: directory + "/bin/timeline", atomically: true, encoding: .utf8)
-            try manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory + "/bin/timeline")
+            try TestScript.write(wrapper, to: directory + "/bin/timeline")
         } else {
             try manager.createSymbolicLink(atPath: directory + "/bin/timeline", withDestinationPath: TimelineProcess.executable)
         }
