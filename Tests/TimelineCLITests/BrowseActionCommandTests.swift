@@ -87,7 +87,18 @@ import TimelineKit
         #expect(second.hasPrefix("A reply from browse\n\n# Write the reply above this line."), "\(second)")
         #expect(try server.state()["newest_status_id"] as? String != newest)
 
-        try press(terminal, "j", until: "timeline · 2/")
+        // A reply whose server cannot be reached is kept for the next sync (issue 27, offline),
+        // beyond the view: painted pending, published by the sync.
+        try TestScript.write("#!/bin/sh\nprintf 'Kept while offline\\n' | cat - \"$1\" > '\(dir)/new' && cat '\(dir)/new' > \"$1\"\n", to: editor)
+        let published = try #require(try server.state()["status_ids"] as? [String]).count
+        try server.control("faults", ["path": "/api/v1/statuses", "status": 503, "times": 2])
+        screen = try press(terminal, "r", until: "the reply is kept (⋯ pending)")
+        #expect(try #require(try server.state()["status_ids"] as? [String]).count == published)
+        let waiting = try home.timeline.run(["show", "-n", "1", "--color", "never"]).output
+        #expect(waiting.contains("Kept while offline") && waiting.contains("⋯ pending"), "\(waiting)")
+
+        // The waiting reply is on the view's top too: the selected entry is one further down.
+        try press(terminal, "j", until: "timeline · 3/")
 
         try terminal.sendKeys("q")
         screen = try terminal.waitForScreen(timeout: 10) { $0.contains("DONE") }
@@ -95,6 +106,9 @@ import TimelineKit
         let after = try String(contentsOfFile: dir + "/stty-after", encoding: .utf8)
         #expect(after == before, "\(before)\n\(after)")
         #expect(!screen.contains("? keys"))
+        let synced = try home.timeline.run(["sync"])
+        #expect(synced.output.contains("; sent 1 reply that waited.") || synced.output.contains("; sent 1 post that waited."), "\(synced.output)")
+        #expect(try #require(try server.state()["status_ids"] as? [String]).count == published + 1)
     }
 
     @Test(.enabled(if: Tmux.isAvailable, "tmux is installed by `make deps`"))

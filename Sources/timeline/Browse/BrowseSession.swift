@@ -219,7 +219,9 @@ struct BrowseSession {
     /// The session that acts on the stored message `id` (the account whose server it came
     /// from), or `nil` with the reason on the status line.
     private mutating func session(for id: String, verb: String, in store: TimelineStore) -> (any AccountSession)? {
-        if sessions == nil { sessions = MessageSessions.load(account: nil, verb: verb) }
+        // A person waits at the view as at a command: one retry, soon (what cannot be sent waits
+        // for the next sync).
+        if sessions == nil { sessions = MessageSessions.load(account: nil, verb: verb, policy: OutboxRequest.policy) }
         switch sessions {
         case var .success(loaded)?:
             loaded.verb = verb
@@ -256,8 +258,9 @@ struct BrowseSession {
 
     /// `r`: the reply written in the person's editor, the terminal given back to them meanwhile
     /// (the normal screen, their settings) and taken again after, then posted as the account
-    /// whose server the message came from. A reply the server did not take is kept for the
-    /// session: `r` on the same message starts from it.
+    /// whose server the message came from, through the outbox: one whose server cannot be
+    /// reached is kept for the next sync. A reply the server refused is kept for the session:
+    /// `r` on the same message starts from it.
     private mutating func reply(to id: String, in store: TimelineStore) {
         guard let session = session(for: id, verb: "reply to", in: store) else { return }
         let start = unsentReply?.to == id ? unsentReply?.text ?? "" : ""
@@ -279,10 +282,22 @@ struct BrowseSession {
         view.show(note: "posting the reply…")
         paint()
         do {
-            let message = try waitFor { () async throws -> Message in try await session.post(draft, in: store) }
-            let posted = (try? store.message(id: message.id)) ?? message
+            // Through the outbox (issue 27): a reply whose server cannot be reached is kept for
+            // the next sync (painted ⋯ pending), not lost when the view ends.
+            let outcome = try waitFor { () async throws -> OutboxOutcome in try await session.perform(.post(draft), in: store) }
             unsentReply = nil
-            view.show(note: "replied: posted \(posted.shortReference.isNone ? posted.id : posted.shortReference.text)")
+            switch outcome.delivery {
+            case let .done(.posted(message)):
+                let posted = (try? store.message(id: message.id)) ?? message
+                view.show(note: "replied: posted \(posted.shortReference.isNone ? posted.id : posted.shortReference.text)")
+            case .waiting:
+                view.show(note: "the reply is kept (⋯ pending): the next `timeline sync` sends it")
+            case .done:
+                break
+            }
+        } catch let kept as OutboxEntryKept {
+            unsentReply = nil
+            view.show(note: "the reply is kept; the first sync after this is put right sends it: \(kept.reason)")
         } catch {
             unsentReply = (id, text)
             view.show(note: "the reply was not posted (r opens it again): \(error)")
