@@ -165,6 +165,24 @@ import Testing
         #expect(again.output.contains("\"changes\":{\"sent\":[],\"refused\":[]}"), "\(again.output)")
     }
 
+    /// A login the server no longer accepts: the post is kept (exit 77, log in again), and the
+    /// first sync that is let in publishes it.
+    @Test func aPostRefusedItsLoginIsKeptUntilASyncIsLetIn() throws {
+        let server = try MastodonTestServer()
+        let home = try SyncCommandTests.loggedIn(to: server)
+        #expect(try home.timeline.run(["sync"]).status == 0)
+        let before = try Self.statusIDs(server).count
+        try server.control("faults", ["path": "/api/v1/statuses", "status": 401])
+        let kept = try home.timeline.run(["post", "Said before the token was renewed"])
+        #expect(kept.status == 77, "\(kept.errors)")
+        #expect(kept.errors.contains("the post could not be sent now:") && kept.errors.contains("It is kept"), "\(kept.errors)")
+        #expect(kept.errors.split(separator: "\n").count == 1 && kept.output.isEmpty, "\(kept.output)")
+        #expect(try Self.painted(home, count: 1).contains("⋯ pending"))
+        let synced = try home.timeline.run(["sync"])
+        #expect(synced.status == 0 && synced.output.contains("; sent 1 post that waited."), "\(synced.output)\(synced.errors)")
+        #expect(try Self.statusIDs(server).count == before + 1)
+    }
+
     @Test func aBlueskyPostOfflineIsPublishedOnceByTheNextSyncUnderItsRecordKey() throws {
         let server = try BlueskyTestServer.start(posts: 10)
         let scenario = try BlueskyCommandTests.loggedIn(to: server)
