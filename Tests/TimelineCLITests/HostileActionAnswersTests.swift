@@ -102,7 +102,7 @@ struct HostileActionAnswersTests {
             // for, or whose answer could not be taken in (too large), is kept too (its exit status,
             // one line on standard error saying it is kept). Kept is not half-written:
             // the outbox holds it (a post's stand-in beside it), and is emptied for the next fault.
-            let waiting = try scenario.sqlite("SELECT count(*) FROM outbox")
+            let waiting = try scenario.sqlite("SELECT count(*) FROM pending_actions WHERE payload IS NOT NULL")
             if Self.outboxCommands.contains(endpoint.name) {
                 let kept = answer.status == 0 || answer.errors.contains("It is kept, and the first `timeline sync` after that is put right sends it.")
                 #expect(waiting == (kept ? "1" : "0"), "\(name): exit \(answer.status), \(waiting) waiting: \(answer.errors)")
@@ -110,7 +110,7 @@ struct HostileActionAnswersTests {
                 for id in try scenario.sqlite("SELECT id FROM messages WHERE id LIKE 'outbox:%'").split(separator: "\n") {
                     #expect(try scenario.timeline.run(["delete", "--yes", String(id)]).status == 0)
                 }
-                _ = try scenario.sqlite("DELETE FROM outbox")
+                _ = try scenario.sqlite("DELETE FROM pending_actions WHERE payload IS NOT NULL")
             } else {
                 #expect(waiting == "0", "\(name)")
             }

@@ -6,8 +6,9 @@ import Foundation
 
 /// A post (a reply, a quote), an edit, a vote, a follow or unfollow, or a delete of the
 /// account's own post, written down before it is sent and kept until its server has answered
-/// (issue 27, "Offline and failures"): the outbox (table `outbox`, migration 13), beside the
-/// favourites, boosts and bookmarks of ``PendingAction``. A change whose server cannot be reached
+/// (issue 27, "Offline and failures"): the outbox, kept in the table of the favourites, boosts
+/// and bookmarks of ``PendingAction`` (`pending_actions`, a row whose `action` is the change's
+/// kind and whose `payload` holds what it carries; migration 14). A change whose server cannot be reached
 /// stays here and is sent again by the next `timeline sync`, in `sequence` order, with the same
 /// `key`, so that it is done once whatever happened to the first request.
 ///

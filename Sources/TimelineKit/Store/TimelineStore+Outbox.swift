@@ -4,9 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The outbox (`outbox`, migration 13; see ``OutboxEntry``): posts, edits, votes, follows,
-/// unfollows and deletes written here before their request leaves and taken out once the
-/// server has answered, so that none is lost, whether its server could not be reached or the
+/// The outbox (``OutboxEntry``: rows of `pending_actions` whose `action` is a change's kind,
+/// with its `payload`, migration 14): posts, edits, votes, follows, unfollows and deletes
+/// written here before their request leaves and taken out once the server has answered, so that none is lost, whether its server could not be reached or the
 /// process was killed while it waited for the answer. A waiting post is stored as a message of
 /// its own too (``OutboxEntry/placeholderID``), painted as pending, and taken out with it.
 extension TimelineStore {
@@ -29,33 +29,38 @@ extension TimelineStore {
                                        readState: .overwrite)
             }
             entry.sequence = try transaction.connection.reportingStoreErrors { () throws(SQLiteError) -> Int64 in
+                // Beside the waiting favourites (one table: every schema object costs each
+                // launch of `show` its parse), what the change carries in `payload`.
                 let statement = try transaction.connection.statement("""
-                    INSERT INTO outbox (account, kind, target, text, reply_to, quote_of, content_warning, visibility,
-                                        languages, choices, created_at, key, attempts)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 0)
+                    INSERT INTO pending_actions (account, message_id, action, created_at, key, attempts, payload)
+                    VALUES (?1, ?3, ?2, ?11, ?12, 0,
+                            json_object('text', ?4, 'reply_to', ?5, 'quote_of', ?6, 'content_warning', ?7,
+                                        'visibility', ?8, 'languages', ?9, 'choices', ?10))
                     """)
                 defer { statement.reset() }
                 try statement.bind(account, at: 1)
                 try statement.bind(change.kind, at: 2)
+                var text: String?, replyTo: String?, quoteOf: String?, warning: String?, visibility: String?
+                var languages: String?, choices: String?
+                let target: String
                 switch change {
                 case let .post(draft):
-                    try statement.bind(entry.placeholderID ?? "", at: 3)
-                    try statement.bind(draft.text, at: 4)
-                    try statement.bind(draft.replyTo, at: 5)
-                    try statement.bind(draft.quoteOf, at: 6)
-                    try statement.bind(draft.contentWarning, at: 7)
-                    try statement.bind(draft.visibility?.rawValue, at: 8)
-                    try statement.bind(draft.languages.joined(separator: " "), at: 9)
-                case let .edit(id, text):
-                    try statement.bind(id, at: 3)
-                    try statement.bind(text, at: 4)
-                case let .vote(id, choices):
-                    try statement.bind(id, at: 3)
-                    try statement.bind(choices.map(String.init).joined(separator: ","), at: 10)
+                    target = entry.placeholderID ?? ""
+                    (text, replyTo, quoteOf, warning) = (draft.text, draft.replyTo, draft.quoteOf, draft.contentWarning)
+                    visibility = draft.visibility?.rawValue
+                    languages = draft.languages.joined(separator: " ")
+                case let .edit(id, newText):
+                    (target, text) = (id, newText)
+                case let .vote(id, chosen):
+                    (target, choices) = (id, chosen.map(String.init).joined(separator: ","))
                 case let .follow(handle), let .unfollow(handle):
-                    try statement.bind(handle, at: 3)
+                    target = handle
                 case let .delete(id):
-                    try statement.bind(id, at: 3)
+                    target = id
+                }
+                try statement.bind(target, at: 3)
+                for (index, value) in [text, replyTo, quoteOf, warning, visibility, languages, choices].enumerated() {
+                    try statement.bind(value, at: Int32(4 + index))
                 }
                 try statement.bind(milliseconds, at: 11)
                 try statement.bind(key, at: 12)
@@ -87,7 +92,7 @@ extension TimelineStore {
     private func changeAttempts(of sequence: Int64, by expression: String) throws(TimelineStoreError) {
         try storeWrite(refreshingSnapshot: false) { transaction throws(TimelineStoreError) in
             try transaction.connection.reportingStoreErrors { () throws(SQLiteError) in
-                let statement = try transaction.connection.statement("UPDATE outbox SET attempts = \(expression) WHERE sequence = ?1")
+                let statement = try transaction.connection.statement("UPDATE pending_actions SET attempts = \(expression) WHERE sequence = ?1")
                 defer { statement.reset() }
                 try statement.bind(sequence, at: 1)
                 try statement.run()
@@ -108,7 +113,7 @@ extension TimelineTransaction {
     public func removeOutboxEntry(_ entry: OutboxEntry) throws(TimelineStoreError) {
         if let placeholder = entry.placeholderID { try deleteMessages(ids: [placeholder]) }
         try connection.reportingStoreErrors { () throws(SQLiteError) in
-            let statement = try connection.statement("DELETE FROM outbox WHERE sequence = ?1")
+            let statement = try connection.statement("DELETE FROM pending_actions WHERE sequence = ?1")
             defer { statement.reset() }
             try statement.bind(entry.sequence, at: 1)
             try statement.run()
@@ -119,13 +124,15 @@ extension TimelineTransaction {
 }
 
 extension TimelineReader {
-    /// The outbox, oldest first, of `account` (all when `nil`); empty in a database without the
-    /// table (not migrated yet, and not writable).
+    /// The outbox, oldest first, of `account` (all when `nil`): the rows of `pending_actions`
+    /// that carry a change (a kind this library knows: a newer one's are left for it); empty in a
+    /// database without the payload column (not migrated yet, and not writable).
     func outbox(account: String?) throws(SQLiteError) -> [OutboxEntry] {
         guard let statement = try? connection.statement("""
-            SELECT sequence, account, kind, target, text, reply_to, quote_of, content_warning, visibility,
-                   languages, choices, created_at, key, attempts
-            FROM outbox WHERE ?1 IS NULL OR account = ?1 ORDER BY sequence
+            SELECT sequence, account, action, message_id, payload ->> 'text', payload ->> 'reply_to',
+                   payload ->> 'quote_of', payload ->> 'content_warning', payload ->> 'visibility',
+                   payload ->> 'languages', payload ->> 'choices', created_at, key, attempts
+            FROM pending_actions WHERE payload IS NOT NULL AND (?1 IS NULL OR account = ?1) ORDER BY sequence
             """) else { return [] }
         defer { statement.reset() }
         try statement.bind(account, at: 1)

@@ -158,19 +158,12 @@ extension TimelineReader {
     /// SQLite the page's IDs as a JSON array to match against it cost every snapshot build 5%
     /// of its instructions (callgrind, `show` with no snapshot on the sample timeline).
     ///
-    /// The outbox's edits, votes and deletes (``OutboxEntry``) come after them, in the same
-    /// statement, with no action (`nil`): their post is painted as pending, nothing more. A
-    /// database without the outbox (migration 13) is read as before.
+    /// The outbox's edits, votes and deletes (``OutboxEntry``, rows of the same table) come
+    /// with no action (`nil`): their post is painted as pending, nothing more.
     func pendingActions(on ids: some Collection<String>) throws(SQLiteError) -> [(messageID: String, action: MessageAction?)] {
-        guard !ids.isEmpty else { return [] }
-        let withOutbox = try? connection.statement("""
-            SELECT message_id, action, 0, sequence FROM pending_actions
-            UNION ALL SELECT target, kind, 1, sequence FROM outbox WHERE kind IN ('edit', 'vote', 'delete')
-            ORDER BY 3, 4
-            """)
-        guard let statement = withOutbox ?? (try? connection.statement("""
-            SELECT message_id, action, 0 FROM pending_actions ORDER BY sequence
-            """)) else { return [] }
+        guard !ids.isEmpty, let statement = try? connection.statement("""
+            SELECT message_id, action FROM pending_actions ORDER BY sequence
+            """) else { return [] }
         defer { statement.reset() }
         var result: [(messageID: String, action: MessageAction?)] = []
         var wanted: Set<String>?
@@ -178,10 +171,11 @@ extension TimelineReader {
             if wanted == nil { wanted = Set(ids) }
             let id = statement.text(at: 0)
             guard wanted?.contains(id) == true else { continue }
-            if statement.int(at: 2) == 1 {
-                result.append((id, nil))
-            } else if let action = MessageAction(rawValue: statement.text(at: 1)) {
+            let kind = statement.text(at: 1)
+            if let action = MessageAction(rawValue: kind) {
                 result.append((id, action))
+            } else if kind == "edit" || kind == "vote" || kind == "delete" {
+                result.append((id, nil))
             }
         }
         return result

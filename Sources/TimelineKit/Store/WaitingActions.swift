@@ -1,8 +1,8 @@
 /// How many actions wait to be sent to their servers, per account (issue 27), for `doctor` and
 /// `accounts`. This is the one place that counts them: every queue of actions waiting for a
 /// server is counted here: `pending_actions` (favourites, boosts and bookmarks and their undo,
-/// kept while their server cannot be reached) and the outbox (``OutboxEntry``: posts, edits,
-/// votes, follows, unfollows and deletes); a queue added beside them adds its rows to
+/// kept while their server cannot be reached) and the outbox in the same table (``OutboxEntry``:
+/// posts, edits, votes, follows, unfollows and deletes); a queue added beside them adds its rows to
 /// ``TimelineReader/waitingActions()``, and every command that shows the count follows.
 public struct WaitingActions: Sendable, Hashable {
     /// The count of each account (its name in `timeline accounts`) that has any waiting.
@@ -29,10 +29,9 @@ extension TimelineReader {
     /// of an older schema has not got yet holds nothing.
     func waitingActions() throws(SQLiteError) -> WaitingActions {
         var counts: [String: Int] = [:]
-        // The favourites, boosts and bookmarks, then the outbox's posts, edits, votes, follows
-        // and deletes (migration 13); a table not there yet counts none.
-        for query in ["SELECT account, count(*) FROM pending_actions GROUP BY account",
-                      "SELECT account, count(*) FROM outbox GROUP BY account"] {
+        // The favourites, boosts and bookmarks, and the outbox's posts, edits, votes, follows
+        // and deletes, rows of the same table since migration 14.
+        for query in ["SELECT account, count(*) FROM pending_actions GROUP BY account"] {
             guard let statement = try? connection.statement(query) else { continue }
             defer { statement.reset() }
             while try statement.step() {

@@ -182,3 +182,29 @@ import Testing
         #expect(try store.outbox().isEmpty && store.message(id: placeholder) == nil)
     }
 }
+
+/// Migration 14: the outbox's table of migration 13 moves into `pending_actions` (one column
+/// instead of a table: each schema object costs every launch of `show` its parse).
+@Suite struct OutboxMigrationTests {
+    @Test func aChangeWaitingInTheOldTableIsKeptInOrderWithEveryPart() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("timeline.sqlite")
+        _ = try Samples.store(in: directory)
+        try Samples.undoMigration14(path)
+        try SQLiteShell.run(path, """
+            INSERT INTO pending_actions (account, message_id, action, created_at, key, attempts) VALUES ('a', 'm1', 'favourite', 5, 'k0', 0);
+            INSERT INTO outbox (account, kind, target, text, reply_to, visibility, languages, created_at, key, attempts)
+                VALUES ('a', 'post', 'outbox:k1', 'Ünïcode “text”', 'm1', 'unlisted', 'en pt', 6, 'k1', 1);
+            INSERT INTO outbox (account, kind, target, choices, created_at, key, attempts) VALUES ('a', 'vote', 'm2', '0,2', 7, 'k2', 0);
+            """)
+        let store = try TimelineStore(path: path)
+        #expect(try SQLiteShell.run(path, "PRAGMA user_version").trimmed == "\(Migration.latestVersion)")
+        let waiting = try store.outbox(account: "a")
+        #expect(waiting.map(\.change) == [.post(PostDraft(text: "Ünïcode “text”", replyTo: "m1", visibility: .unlisted, languages: ["en", "pt"])),
+                                          .vote(messageID: "m2", choices: [0, 2])])
+        #expect(waiting.map(\.key) == ["k1", "k2"] && waiting.map(\.attempts) == [1, 0])
+        #expect(try store.pendingActions(account: "a").map(\.action) == [.favourite])
+        #expect(try store.waitingActions().count(for: "a") == 3)
+        #expect(try SQLiteShell.run(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'outbox'").trimmed == "0")
+    }
+}

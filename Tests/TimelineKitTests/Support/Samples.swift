@@ -29,8 +29,25 @@ enum Samples {
 }
 
 extension Samples {
+    /// Migration 14 undone: the waiting changes back in a table of their own (none kept).
+    static func undoMigration14(_ path: String) throws {
+        try SQLiteShell.run(path, """
+            DELETE FROM pending_actions WHERE payload IS NOT NULL;
+            ALTER TABLE pending_actions DROP COLUMN payload;
+            CREATE TABLE outbox (
+                sequence INTEGER PRIMARY KEY,
+                account TEXT NOT NULL, kind TEXT NOT NULL, target TEXT NOT NULL,
+                text TEXT, reply_to TEXT, quote_of TEXT, content_warning TEXT, visibility TEXT,
+                languages TEXT, choices TEXT,
+                created_at INTEGER NOT NULL, key TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0
+            );
+            PRAGMA user_version = 13
+            """)
+    }
+
     /// Migration 13 undone: no outbox of posts and other changes waiting for their server.
     static func undoMigration13(_ path: String) throws {
+        try undoMigration14(path)
         try SQLiteShell.run(path, "DROP TABLE IF EXISTS outbox; PRAGMA user_version = 12")
     }
 
