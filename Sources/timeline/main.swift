@@ -19,6 +19,8 @@ if let request = ShowRequest.parse(arguments) {
     let runner = ShowRunner(request: request)
     exit(runner.run())
 }
+// A background sync started by a shell start yields the cores to that shell first.
+BackgroundSyncStart.yieldIfDetached(arguments)
 // `browse` opens as fast as `show`: its usual command lines skip ArgumentParser too, through the
 // same reader. Every other command is read by ArgumentParser alone.
 if arguments.first == "browse", let request = BrowseRequest.parse(arguments.dropFirst()) {

@@ -109,4 +109,46 @@ import Testing
             #expect(result.errors.contains("--sync-if-older"), "\(arguments): \(result.errors)")
         }
     }
+
+    /// The sync a stale start leaves behind says it is the detached one and runs at a lower CPU
+    /// priority than the shell that started it (nice +10), so that it does not take a core
+    /// the shell needs on its way to the prompt (issue 28).
+    @Test func theBackgroundSyncRunsDetachedAtALowerPriority() throws {
+        let server = try MastodonTestServer()
+        let scenario = try SyncCommandTests.loggedIn(to: server)
+        // Its first request is held for 30 s, so that it is still running when looked at.
+        _ = try server.control("faults", ["path": "/api/", "delay": 30, "times": 1])
+        let result = try scenario.timeline.run(["show", "--sync-if-older", "5m"])
+        #expect(result.status == 0, "\(result.errors)")
+        let child = try #require(Self.process(naming: scenario.databasePath, within: 20), "no background sync found")
+        defer { kill(child.pid, SIGKILL) }
+        #expect(child.arguments.contains("--detached"), "\(child.arguments)")
+        let own = try #require(Self.niceness(of: "self"))
+        #expect(child.niceness == min(19, own + 10), "nice \(child.niceness) against this process's \(own)")
+    }
+
+    /// A process whose arguments include `argument` (looked for in /proc for at most `seconds`),
+    /// with its arguments and niceness.
+    static func process(naming argument: String, within seconds: Double) -> (pid: pid_t, arguments: [String], niceness: Int)? {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let pid = pid_t(entry), pid != getpid(),
+                      let raw = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
+                let arguments = raw.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+                guard arguments.contains(argument), arguments.contains("sync"), let niceness = niceness(of: entry) else { continue }
+                return (pid, arguments, niceness)
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        } while Date() < deadline
+        return nil
+    }
+
+    /// Field 19 of /proc/PID/stat, the process's nice value.
+    static func niceness(of pid: String) -> Int? {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/stat"),
+              let text = String(data: data, encoding: .utf8), let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        return fields.count > 16 ? Int(fields[16]) : nil
+    }
 }

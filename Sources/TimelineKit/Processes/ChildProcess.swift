@@ -183,6 +183,21 @@ package final class ChildProcess {
         return nil
     }
 
+    /// What a detached child does first, before any other work: it lowers its own CPU priority
+    /// by `niceness` (a process may always lower its own; it is never raised again) and waits
+    /// `delay`. A shell start's background sync (issue 28) thereby leaves the two cores to the
+    /// shell that started it while that shell reaches its prompt, and, at a lower priority,
+    /// yields to whatever a person runs next while it syncs.
+    package static func yieldToForeground(niceness: Int32, delay: Duration) {
+        errno = 0
+        _ = nice(niceness)
+        let parts = delay.components
+        var time = timespec(tv_sec: Int(parts.seconds), tv_nsec: Int(parts.attoseconds / 1_000_000_000))
+        var left = timespec()
+        // A signal that interrupts the wait resumes it for what is left.
+        while nanosleep(&time, &left) == -1, errno == EINTR { time = left }
+    }
+
     /// Starts `executable` in a session of its own, with standard input and output on
     /// `/dev/null` and standard error appended to `errorLog` (created 0600), and does not wait
     /// for it: the caller may exit at once, and the child, no longer tied to the terminal, is

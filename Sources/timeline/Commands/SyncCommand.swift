@@ -49,6 +49,11 @@ struct SyncCommand: ParsableCommand {
     @Flag(name: .long, help: "Return at once and sync in a detached process (its errors go to the .sync.log beside the database).")
     var background = false
 
+    /// Set on the detached process that `--background` and the shell hook's `show` start: it
+    /// has already yielded to the shell (`BackgroundSyncStart.yieldIfDetached`) when this is read.
+    @Flag(name: .long, help: .private)
+    var detached = false
+
     @Option(name: .long, help: ArgumentHelp("How many of the newest home entries the first sync of an account keeps (default 200).", valueName: "n"))
     var depth: Int?
 
@@ -99,6 +104,7 @@ struct SyncCommand: ParsableCommand {
             if let ifOlder { arguments += ["--if-older", ifOlder] }
             if let depth { arguments += ["--depth", String(depth)] }
             if let timeLimit { arguments += ["--time-limit", timeLimit] }
+            arguments.append(BackgroundSyncStart.detachedFlag)
             try reportingErrors { try gate.startInBackground(executable: Self.ownExecutable, arguments: arguments) }
             return
         }

@@ -21,7 +21,8 @@ import Foundation
 /// `init`, `ShellSetup.startupLine`) with no account, an account synced a moment ago (fresh)
 /// and one synced an hour ago (stale: each run finds the sync due and starts it); the older
 /// `eval "$(timeline init SHELL)"` line, fresh; and with `--baseline REV`, REV's hook as its
-/// `init` printed it, in the same three cases. Each variant has a home of its own (start-up
+/// `init` printed it, in the same three cases (through the cached start-up line when REV's hook
+/// runs `show --sync-if-older` already, so that only the binaries differ). Each variant has a home of its own (start-up
 /// files, accounts, a database imported from `Fixtures/sample-timeline.jsonl` by that binary);
 /// the accounts sync from the loopback Mastodon server. Beside them, `show` alone as the hook
 /// runs it, on the same pty: the goal is that the hook adds at most `show`'s own time + 1 ms.
@@ -49,7 +50,10 @@ func stageShellStart(_ config: Config, _ data: DataSets, _ report: Report) throw
     var binaries = [("after", config.timeline)]
     if let baseline = config.baseline { binaries.append(("before", baseline)) }
     for (name, binary) in binaries {
-        let hook: ShellStartVariant.Hook = name == "after" ? .startupLine : .evalLine
+        // A baseline whose hook already runs `show --sync-if-older` (main since 2180c4e) is
+        // started by the same cached line, so that before/after compares the binaries alone.
+        let baselineHook = try Runner.capture([binary, "init", "bash"]).output.contains("--sync-if-older")
+        let hook: ShellStartVariant.Hook = name == "after" || baselineHook ? .startupLine : .evalLine
         for account in [ShellStartVariant.Account.none, .fresh, .stale] {
             variants.append(try ShellStartVariant(name: "\(name)_\(account)", label: "hook \(name), \(account.label)", root: root,
                                                   binary: binary, hook: hook, account: account, server: server))
