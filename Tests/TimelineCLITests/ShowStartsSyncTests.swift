@@ -120,28 +120,34 @@ import Testing
         _ = try server.control("faults", ["path": "/api/", "delay": 30, "times": 1])
         let result = try scenario.timeline.run(["show", "--sync-if-older", "5m"])
         #expect(result.status == 0, "\(result.errors)")
-        let child = try #require(Self.process(naming: scenario.databasePath, within: 20), "no background sync found")
+        let own = try #require(Self.niceness(of: "self"))
+        // Looked at until it has lowered its priority, which it does first thing after exec.
+        let child = try #require(Self.process(naming: scenario.databasePath, within: 20) { $0 == min(19, own + 10) },
+                                 "no background sync found")
         defer { kill(child.pid, SIGKILL) }
         #expect(child.arguments.contains("--detached"), "\(child.arguments)")
-        let own = try #require(Self.niceness(of: "self"))
         #expect(child.niceness == min(19, own + 10), "nice \(child.niceness) against this process's \(own)")
     }
 
-    /// A process whose arguments include `argument` (looked for in /proc for at most `seconds`),
-    /// with its arguments and niceness.
-    static func process(naming argument: String, within seconds: Double) -> (pid: pid_t, arguments: [String], niceness: Int)? {
+    /// A `sync` process whose arguments include `argument`, looked for in /proc for at most
+    /// `seconds` until its niceness is `settled`: its ID, arguments and niceness (the last seen).
+    static func process(
+        naming argument: String, within seconds: Double, settled: (Int) -> Bool
+    ) -> (pid: pid_t, arguments: [String], niceness: Int)? {
         let deadline = Date().addingTimeInterval(seconds)
+        var found: (pid: pid_t, arguments: [String], niceness: Int)?
         repeat {
             for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
                 guard let pid = pid_t(entry), pid != getpid(),
                       let raw = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
                 let arguments = raw.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
                 guard arguments.contains(argument), arguments.contains("sync"), let niceness = niceness(of: entry) else { continue }
-                return (pid, arguments, niceness)
+                found = (pid, arguments, niceness)
+                if settled(niceness) { return found }
             }
             Thread.sleep(forTimeInterval: 0.01)
         } while Date() < deadline
-        return nil
+        return found
     }
 
     /// Field 19 of /proc/PID/stat, the process's nice value.
