@@ -86,9 +86,10 @@ public struct JSONLinesExporter: Sendable {
 
         var cursor: TimelineCursor?
         repeat {
-            let page: TimelinePage
+            // The messages alone: a line names its author and reposted or quoted messages by ID.
+            let page: (messages: [Message], nextCursor: TimelineCursor?)
             do {
-                page = try store.timeline(limit: pageSize, after: cursor)
+                page = try store.timelineMessages(limit: pageSize, after: cursor)
             } catch {
                 throw .store(error)
             }

@@ -42,9 +42,31 @@ struct TimelineReader {
         return try completePage(steppingThrough: statement, limit: limit)
     }
 
+    /// Up to `limit` messages in timeline order, starting after `cursor` (or at the newest), and
+    /// the cursor of the next older page: the messages alone, without what `page` adds to them
+    /// (reposted and quoted messages, authors, interactions), for a reader that needs none of it.
+    func messagePage(limit: Int, after cursor: TimelineCursor?) throws(SQLiteError) -> (messages: [Message], nextCursor: TimelineCursor?) {
+        let limit = max(0, limit)
+        let statement = try connection.statement(cursor == nil ? Self.newestSQL : Self.olderThanSQL)
+        defer { statement.reset() }
+        try statement.bind(limit + 1, at: 1)
+        if let cursor {
+            try statement.bind(cursor.createdAtMilliseconds, at: 2)
+            try statement.bind(cursor.id, at: 3)
+        }
+        return try messages(steppingThrough: statement, limit: limit)
+    }
+
     /// The page of up to `limit` messages a statement asked for `limit + 1` rows returns: the
     /// extra row only tells whether an older page exists.
     func completePage(steppingThrough statement: SQLiteStatement, limit: Int) throws(SQLiteError) -> TimelinePage {
+        let page = try messages(steppingThrough: statement, limit: limit)
+        return try completePage(messages: page.messages, nextCursor: page.nextCursor)
+    }
+
+    /// The up to `limit` messages of a statement that asked for `limit + 1` rows, and the cursor
+    /// of the next older page when the extra row came.
+    private func messages(steppingThrough statement: SQLiteStatement, limit: Int) throws(SQLiteError) -> (messages: [Message], nextCursor: TimelineCursor?) {
         var messages: [Message] = []
         messages.reserveCapacity(limit)
         var hasOlder = false
@@ -55,8 +77,7 @@ struct TimelineReader {
             }
             messages.append(MessageColumns.message(from: statement))
         }
-        let nextCursor = hasOlder ? messages.last?.cursor : nil
-        return try completePage(messages: messages, nextCursor: nextCursor)
+        return (messages, hasOlder ? messages.last?.cursor : nil)
     }
 
     /// Adds to `messages` the messages they repost or quote and the users all of them show.

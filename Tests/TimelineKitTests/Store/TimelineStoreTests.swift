@@ -110,6 +110,31 @@ import Testing
         #expect(try store.timeline(limit: 15).nextCursor == nil)
     }
 
+    /// `timelineMessages` walks the same messages with the same cursors as `timeline`, page by
+    /// page, without what a page adds (what `export` walks).
+    @Test func timelineMessagesWalkTheTimelinesPagesWithoutWhatAPageAdds() throws {
+        let directory = TemporaryDirectory()
+        let store = try Samples.store(in: directory)
+        let original = Samples.message(1, author: Samples.bob)
+        var repost = Samples.message(50, text: "")
+        repost.repostOfID = original.id
+        try store.upsert(messages: [original] + Samples.messages(2...40) + [repost])
+        var cursor: TimelineCursor?
+        var pages = 0
+        repeat {
+            let page = try store.timeline(limit: 7, after: cursor)
+            let messages = try store.timelineMessages(limit: 7, after: cursor)
+            #expect(messages.messages == page.messages)
+            #expect(messages.nextCursor == page.nextCursor)
+            cursor = page.nextCursor
+            pages += 1
+        } while cursor != nil
+        #expect(pages == 6)
+        #expect(try store.timelineMessages(limit: 41).messages.count == 41)
+        #expect(try store.timelineMessages(limit: 41).nextCursor == nil)
+        #expect(try store.timelineMessages(limit: 1).messages.map(\.id) == ["m50"])
+    }
+
     @Test func aPageCarriesTheRepostedMessageAndEveryAuthorItShows() throws {
         let directory = TemporaryDirectory()
         let store = try Samples.store(in: directory)
