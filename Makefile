@@ -8,11 +8,12 @@ UNAME_S  := $(shell uname -s)
 # A fully static executable reaches the `cat` floor at launch (see ../shared/design/startup-facts.md
 # measured on Linux); macOS cannot link the Swift runtime statically, so it uses the system's.
 # The code `show` runs at launch is laid out together (tools/launch-order/generate wrote the list;
-# docs/internals.md, Launch order): each function in a section of its own, ordered by the linker (gold).
+# docs/internals.md, Launch order): each function in a section of its own, ordered by the linker.
+# lld (it ships with Swift): gold, the default, accepted --section-ordering-file and moved nothing.
 ifeq ($(UNAME_S),Linux)
 RELEASE_FLAGS := -c release -Xswiftc -static-executable \
-	-Xswiftc -Xfrontend -Xswiftc -function-sections \
-	-Xlinker --section-ordering-file=$(CURDIR)/tools/launch-order/show.order
+	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld \
+	-Xlinker --symbol-ordering-file=$(CURDIR)/tools/launch-order/show.order -Xlinker --no-warn-symbol-ordering
 else
 RELEASE_FLAGS := -c release
 endif
