@@ -395,6 +395,39 @@ import Testing
         #expect((try server.state()["follows"] as? [String])?.count == 1)
     }
 
+    @Test func aMastodonQuoteOfflineIsPublishedWithItsQuoteByTheNextSync() throws {
+        let server = try MastodonTestServer()
+        try server.control("settings", ["api_versions": ["mastodon": 7]])
+        let home = try SyncCommandTests.loggedIn(to: server)
+        #expect(try home.timeline.run(["sync"]).status == 0)
+        let (ref, id) = try MessageActionCommandTests.someoneElses(home, on: server)
+        try server.control("faults", ["path": "/api/v1/statuses", "method": "POST", "status": 503, "times": 2])
+        let kept = try home.timeline.run(["post", "--quote", ref, "Quoted from the underground"])
+        #expect(kept.status == 0 && kept.output.hasPrefix("Not sent yet: the quote "), "\(kept.output)\(kept.errors)")
+        let synced = try home.timeline.run(["sync"])
+        #expect(synced.status == 0 && synced.output.contains("; sent 1 post that waited."), "\(synced.output)\(synced.errors)")
+        let posts = try Offline.requests(server, "POST", "/api/v1/statuses")
+        #expect(posts.count == 3)
+        let newest = try #require(try server.state()["newest_status_id"] as? String)
+        let quote = try #require(try Self.status(server, newest)?["quote"] as? [String: Any])
+        #expect((quote["quoted_status"] as? [String: Any])?["id"] as? String == String(id.split(separator: "/").last!))
+    }
+
+    @Test func aBlueskyUnfollowOfflineIsSentByTheNextSync() throws {
+        let server = try BlueskyTestServer.start(posts: 10)
+        let scenario = try BlueskyCommandTests.loggedIn(to: server)
+        #expect(try scenario.timeline.run(["follow", "user2.loopback.test"]).status == 0)
+        #expect((try server.state()["follows"] as? [String])?.count == 1)
+        try server.control("faults", ["nsid": "com.atproto.repo.deleteRecord", "status": 503, "times": 2])
+        let kept = try scenario.timeline.run(["unfollow", "user2.loopback.test"])
+        #expect(kept.status == 0 && kept.output.hasPrefix("Not sent yet: the unfollow of user2.loopback.test"), "\(kept.output)\(kept.errors)")
+        #expect((try server.state()["follows"] as? [String])?.count == 1)
+        let synced = try scenario.timeline.run(["sync"])
+        #expect(synced.status == 0 && synced.output.contains("; sent 1 unfollow that waited."), "\(synced.output)\(synced.errors)")
+        #expect((try server.state()["follows"] as? [String])?.isEmpty == true)
+        #expect(try Offline.calls(server, "com.atproto.repo.deleteRecord").count == 3)
+    }
+
     @Test func aBlueskyDeleteOfflineIsSentByTheNextSync() throws {
         let server = try BlueskyTestServer.start(posts: 10)
         let scenario = try BlueskyCommandTests.loggedIn(to: server)
