@@ -225,6 +225,11 @@ struct ShellStartVariant {
     private func writeStartupFiles() throws {
         let manager = FileManager.default
         try manager.createDirectory(atPath: home + "/.config/fish", withIntermediateDirectories: true)
+        // An interactive fish whose home has no generated_completions starts python3 in the
+        // background to parse every man page (fish_update_completions, about 30 s of CPU,
+        // strace): in each new home, during the warm-ups and the timed runs of every shell.
+        // A person's fish did that once, long ago; the directory says it is done.
+        try manager.createDirectory(atPath: home + "/.local/share/fish/generated_completions", withIntermediateDirectories: true)
         func line(_ shell: String) -> String {
             switch hook {
             case .none: return ""
