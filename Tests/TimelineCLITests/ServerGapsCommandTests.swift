@@ -109,7 +109,7 @@ struct ServerGapsCommandTests {
         ("lists", "/api/v1/lists", "404-html", "lists (`GET /api/v1/lists` answered status 404)"),
         ("tag", "/api/v1/timelines/tag/", "410", "hashtag timelines (`GET /api/v1/timelines/tag/:tag` answered status 410)"),
     ])
-    func anActionsMissingEndpointIsOneLineNamingItAndChangesNothing(command: String, missing: String, missingAs: String, said: String) throws {
+    func anActionsMissingEndpointIsOneLineNamingItAndChangesNothing(command: String, missing: String, missingAs: String, said: String) async throws {
         let server = try MastodonTestServer(statuses: 10)
         let scenario = try SyncCommandTests.loggedIn(to: server)
         let serverID = try #require(try server.state()["newest_status_id"] as? String)
@@ -130,7 +130,7 @@ struct ServerGapsCommandTests {
         case "tag": ["tag", "rust"]
         default: [command]
         }
-        let answer = try scenario.timeline.run(arguments)
+        let answer = try await scenario.timeline.runOffThePool(arguments)
         #expect(answer.status == 69, "\(answer.errors)")
         #expect(answer.errors.split(separator: "\n").count == 1, "\(answer.errors)")
         #expect(answer.errors.contains("http://127.0.0.1:\(server.port) does not support \(said). Nothing was changed there."), "\(answer.errors)")
