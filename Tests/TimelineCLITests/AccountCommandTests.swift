@@ -243,7 +243,7 @@ import TimelineKit
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
+        PipeInput.write(Data(text.utf8), to: input.fileHandleForWriting)
         try input.fileHandleForWriting.close()
         let digest = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -288,7 +288,7 @@ final class InteractiveLogin {
 
     /// Types `code` and Enter, and waits for the end.
     func finish(code: String) throws -> TimelineProcess.Result {
-        input.fileHandleForWriting.write(Data((code + "\n").utf8))
+        PipeInput.write(Data((code + "\n").utf8), to: input.fileHandleForWriting)
         try input.fileHandleForWriting.close()
         let out = output.fileHandleForReading.readDataToEndOfFile()
         errorText += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -17,7 +17,7 @@ enum TestScript {
         let input = Pipe()
         shell.standardInput = input
         try shell.run()
-        try input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+        PipeInput.write(Data(text.utf8), to: input.fileHandleForWriting)
         try input.fileHandleForWriting.close()
         shell.waitUntilExit()
         guard shell.terminationStatus == 0 else {

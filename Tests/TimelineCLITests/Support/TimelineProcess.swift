@@ -45,7 +45,7 @@ struct TimelineProcess {
         process.standardError = errors
         process.standardInput = stdin
         try process.run()
-        if let input { stdin.fileHandleForWriting.write(input) }
+        if let input { PipeInput.write(input, to: stdin.fileHandleForWriting) }
         try stdin.fileHandleForWriting.close()
         // Read both pipes concurrently so neither fills up and blocks the child.
         let errorData = ErrorCollector(errors.fileHandleForReading)
