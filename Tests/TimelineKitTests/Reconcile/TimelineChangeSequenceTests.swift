@@ -4,7 +4,10 @@ import Testing
 
 /// `TimelineStore.changes(since:)` and the watcher under it: commits from anywhere arrive,
 /// cancellation ends the sequence. Waits are generous deadlines for "it arrived", never timings.
-@Suite(.timeLimit(.minutes(1)))
+/// The hang guard is 10 minutes: in the whole suite these async tests start at once and wait
+/// for the cooperative pool's two threads (on two cores) while the command-line tests hold them,
+/// blocked on their processes, for most of the run: a minute ran out before they got a thread.
+@Suite(.timeLimit(.minutes(10)))
 struct TimelineChangeSequenceTests {
     /// The first element of `sequence`, or `nil` when none came within `seconds` (the iterating
     /// task is cancelled then, which ends the sequence).
