@@ -86,16 +86,9 @@ struct EditCommand: ParsableCommand {
         }
         guard case let .done(.edited(message)) = outcome.delivery else {
             if case let .waiting(reason) = outcome.delivery {
-                if json {
-                    var object = JSONObjectWriter()
+                request.waiting(reason, json: json) { object in
                     object.add("action", "edit")
                     object.add("id", id)
-                    object.add("account", session.account.name)
-                    object.add("pending", true)
-                    object.add("reason", reason)
-                    Terminal.emit(object.finish() + "\n")
-                } else {
-                    request.waiting(reason)
                 }
             }
             return

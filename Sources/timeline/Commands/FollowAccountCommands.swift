@@ -50,16 +50,9 @@ struct FollowAccountArguments: ParsableArguments {
                 case let .done(.following(answer)):
                     report(answer, verb: verb, account: session.account.name)
                 case let .waiting(reason):
-                    if json {
-                        var object = JSONObjectWriter()
+                    request.waiting(reason, json: json) { object in
                         object.add("action", verb)
                         object.add("handle", handle)
-                        object.add("account", session.account.name)
-                        object.add("pending", true)
-                        object.add("reason", reason)
-                        Terminal.emit(object.finish() + "\n")
-                    } else {
-                        request.waiting(reason)
                     }
                 case .done:
                     break

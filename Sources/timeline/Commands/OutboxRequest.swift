@@ -52,6 +52,19 @@ struct OutboxRequest {
         Terminal.emit("Not sent yet: \(what) as \(TerminalText.line(session.account.name)) is kept and sent by the next `timeline sync` (\(TerminalText.line(reason))).\n")
     }
 
+    /// A change kept for the next sync, said on standard output: the line of `waiting(_:)`, or
+    /// with `--json` one object: what `fields` writes (the action and what it names), then
+    /// `account`, `pending` and `reason`.
+    func waiting(_ reason: String, json: Bool, fields: (inout JSONObjectWriter) -> Void) {
+        guard json else { return waiting(reason) }
+        var object = JSONObjectWriter()
+        fields(&object)
+        object.add("account", session.account.name)
+        object.add("pending", true)
+        object.add("reason", reason)
+        Terminal.emit(object.finish() + "\n")
+    }
+
     /// A waiting change as a person knows it: `the post "Shipping today…"`, `the edit of bkd`,
     /// `the follow of @alice`; neutralised for the terminal.
     static func describe(_ entry: OutboxEntry, in store: TimelineStore?) -> String {

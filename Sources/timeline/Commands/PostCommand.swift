@@ -186,18 +186,11 @@ struct PostCommand: ParsableCommand {
             let author = try reportingErrors { try store.users(ids: [message.authorID]).first }
             report(message, handle: author?.handle)
         case let .waiting(reason):
-            if json {
-                var object = JSONObjectWriter()
+            // Its short reference, as `show` paints the waiting post.
+            let reference = (try? store.message(id: outcome.entry.placeholderID ?? ""))?.shortReference
+            let named = reference.map { $0.isNone ? "" : " \($0.text)" } ?? ""
+            OutboxRequest(session: session, store: store, what: "the \(kind)\(named)").waiting(reason, json: json) { object in
                 object.add("id", outcome.entry.placeholderID ?? "")
-                object.add("account", target.name)
-                object.add("pending", true)
-                object.add("reason", reason)
-                Terminal.emit(object.finish() + "\n")
-            } else {
-                // Its short reference, as `show` paints the waiting post.
-                let reference = (try? store.message(id: outcome.entry.placeholderID ?? ""))?.shortReference
-                let named = reference.map { $0.isNone ? "" : " \($0.text)" } ?? ""
-                OutboxRequest(session: session, store: store, what: "the \(kind)\(named)").waiting(reason)
             }
         case .done:
             break

@@ -74,17 +74,10 @@ struct VoteCommand: ParsableCommand {
             case let .done(.voted(answer)):
                 vote = answer
             case let .waiting(reason):
-                if json {
-                    var object = JSONObjectWriter()
+                request.waiting(reason, json: json) { object in
                     object.add("action", "vote")
                     object.add("id", id)
-                    object.add("account", session.account.name)
                     object.add("choices", choices)
-                    object.add("pending", true)
-                    object.add("reason", reason)
-                    Terminal.emit(object.finish() + "\n")
-                } else {
-                    request.waiting(reason)
                 }
                 return
             case .done:
