@@ -109,7 +109,7 @@ extension MastodonSync {
     }
 
     /// The server's ID of the status a reply answers (or a post quotes).
-    private func serverStatusID(replyingTo id: String) throws(ServerError) -> String {
+    func serverStatusID(replyingTo id: String) throws(ServerError) -> String {
         // No `/`: the server's own ID, as its web address shows it.
         guard id.contains("/") else { return id }
         guard let serverID = namespace.serverID(of: id) else {

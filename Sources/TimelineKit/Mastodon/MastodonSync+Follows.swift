@@ -87,14 +87,7 @@ extension MastodonSync {
     /// ID, not an account's), at most `limit`, in at most `limit / 40 + 2` requests, so that a
     /// server sending one account a page cannot keep it going.
     public func followedUsers(limit: Int) async throws(ServerError) -> [FollowedUser] {
-        var ownID = ownUserID.flatMap(namespace.serverID) ?? ""
-        if ownID.isEmpty {
-            let url = client.server.url("/api/v1/accounts/verify_credentials")
-            let response = try await client.send(.get, url)
-            ownID = try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
-                try JSONObjectView(document, path: "", expected: "an account object").requiredID("id")
-            }
-        }
+        let ownID = try await ownAccountServerID()
         var users: [FollowedUser] = []
         var next: String? = client.server.url("/api/v1/accounts/" + FormEncoding.escape(ownID) + "/following",
                                              query: [("limit", String(min(80, max(1, limit))))])

@@ -37,6 +37,7 @@ final class FakeMastodonServer: HTTPTransport, Sendable {
         var editedAt: Int?
         var boosted: Int?  // index into the server's statuses of the boosted one
         var spoiler = ""
+        var replyTo: String?  // the server ID of the status it answers
     }
 
     struct Notification: Sendable {
@@ -98,6 +99,22 @@ final class FakeMastodonServer: HTTPTransport, Sendable {
             }
         }
     }
+
+    /// A status the account itself wrote, created at `date` (its `created_at`), answering the
+    /// status `replyTo` (a server ID): what an earlier try of a queued post left on the server.
+    @discardableResult
+    func ownStatus(text: String, at date: Date, replyTo: String? = nil) -> String {
+        state.withLock { state in
+            let index = Self.newStatus(&state, text: text, author: 0)
+            state.statuses[index].createdAt = Int(date.timeIntervalSince1970 * 1000)
+            state.statuses[index].replyTo = replyTo
+            state.home.append(index)
+            return state.statuses[index].id
+        }
+    }
+
+    /// The number of statuses the account itself has on the server.
+    var ownStatusCount: Int { state.withLock { state in state.statuses.indices.filter { state.statuses[$0].author == 0 && !state.deleted.contains($0) }.count } }
 
     /// A status by someone the account does not follow: on the server, not in the home timeline.
     @discardableResult
@@ -269,9 +286,19 @@ final class FakeMastodonServer: HTTPTransport, Sendable {
                 let body = try! JSONSerialization.jsonObject(with: Data(request.body ?? [])) as! [String: String]
                 let index = Self.newStatus(&state, text: body["status"] ?? "", author: 0)
                 state.statuses[index].spoiler = body["spoiler_text"] ?? ""
+                state.statuses[index].replyTo = body["in_reply_to_id"]
                 state.home.append(index)
                 if let key { state.postsByKey[key] = index }
                 return json(200, Self.statusJSON(state.statuses[index], in: state))
+            }
+        case (.get, "/api/v1/accounts/\(Self.accountID(0))/statuses"):
+            // The account's own statuses, newest first, as Mastodon lists them.
+            return state.withLock { state in
+                let entries = state.statuses.indices.filter { state.statuses[$0].author == 0 && !state.deleted.contains($0) }
+                    .map { (state.statuses[$0].sequence, $0) }
+                return page(entries, query: query, path: path, maximum: 40, state: &state) { state, index in
+                    Self.statusJSON(state.statuses[index], in: state)
+                }
             }
         case (.get, "/api/v2/instance"):
             return state.withLock { state in
@@ -363,7 +390,7 @@ final class FakeMastodonServer: HTTPTransport, Sendable {
         let reblog = status.boosted.map { statusJSON(state.statuses[$0], in: state) } ?? "null"
         let edited = status.editedAt.map { "\"\(time($0))\"" } ?? "null"
         let text = String(data: try! JSONSerialization.data(withJSONObject: ["<p>\(status.text)</p>"]), encoding: .utf8)!.dropFirst().dropLast()
-        return #"{"id":"\#(status.id)","created_at":"\#(time(status.createdAt))","edited_at":\#(edited),"in_reply_to_id":null,"in_reply_to_account_id":null,"spoiler_text":"\#(status.spoiler)","visibility":"public","url":"\#(base)/@user\#(status.author)/\#(status.id)","replies_count":0,"reblogs_count":0,"favourites_count":0,"content":\#(text),"reblog":\#(reblog),"account":\#(accountJSON(status.author)),"media_attachments":[]}"#
+        return #"{"id":"\#(status.id)","created_at":"\#(time(status.createdAt))","edited_at":\#(edited),"in_reply_to_id":\#(status.replyTo.map { "\"\($0)\"" } ?? "null"),"in_reply_to_account_id":null,"spoiler_text":"\#(status.spoiler)","visibility":"public","url":"\#(base)/@user\#(status.author)/\#(status.id)","replies_count":0,"reblogs_count":0,"favourites_count":0,"content":\#(text),"reblog":\#(reblog),"account":\#(accountJSON(status.author)),"media_attachments":[]}"#
     }
 
     static func notificationJSON(_ notification: Notification, in state: State) -> String {
