@@ -40,13 +40,24 @@ extension MastodonSync {
     /// person can delete. Both need the rare case of a retry an hour later, and the first is the
     /// lesser: the text is on the server already.
     ///
-    /// - Throws: as ``post(_:)``; and the errors of reading the statuses (an unreachable server
-    ///   leaves the entry queued, as a failed post would).
+    /// A server that lacks the list of an account's statuses or refuses it (a 404, a 403) gets
+    /// the post as before: the read cannot decide, and the post must not be dropped for it.
+    ///
+    /// - Throws: as ``post(_:)``; and the errors of reading the statuses other than a refusal
+    ///   (an unreachable server leaves the entry queued, as a failed post would).
     @discardableResult
     public func postFromOutbox(_ post: MastodonPost, queuedAt: Date, mayHaveReachedServer: Bool, now: Date) async throws(ServerError) -> Message {
-        if mayHaveReachedServer, now.timeIntervalSince(queuedAt) > Self.idempotencyKeyTrust,
-           let published = try await publishedPost(matching: post, queuedAt: queuedAt) {
-            return published
+        if mayHaveReachedServer, now.timeIntervalSince(queuedAt) > Self.idempotencyKeyTrust {
+            do {
+                if let published = try await publishedPost(matching: post, queuedAt: queuedAt) { return published }
+            } catch {
+                // A server without the list, or one that refuses it, cannot say: the post is
+                // sent as before rather than dropped as if the server had refused the post.
+                switch error {
+                case .serverLacks, .rejected: break
+                default: throw error
+                }
+            }
         }
         return try await self.post(post)
     }

@@ -104,4 +104,18 @@ import Testing
         #expect(try fixture.store.message(id: try #require(entry.placeholderID)) == nil)
         #expect(try fixture.store.message(id: "social.example/" + published)?.text == "from the train")
     }
+
+    /// A server without `GET /api/v1/accounts/:id/statuses` (404) cannot say whether the post
+    /// is there: it is sent as before, not dropped as refused.
+    @Test func aServerWithoutTheAccountsStatusesGetsThePost() async throws {
+        let fixture = try SyncFixture()
+        let queuedAt = fixture.clock.now
+        let sync = try MastodonSync(store: fixture.store, server: FakeMastodonServer.base, token: "token", account: fixture.account,
+                                    accountID: "unknown", transport: fixture.server, options: fixture.options, clock: fixture.clock.clock)
+        let message = try await sync.postFromOutbox(MastodonPost(text: "still sent"), queuedAt: queuedAt, mayHaveReachedServer: true,
+                                                    now: queuedAt.addingTimeInterval(2 * 3600))
+        #expect(requests(fixture, .get, "/api/v1/accounts/unknown/statuses") == 1)
+        #expect(requests(fixture, .post, "/api/v1/statuses") == 1)
+        #expect(message.text == "still sent")
+    }
 }
