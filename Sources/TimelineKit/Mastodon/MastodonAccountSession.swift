@@ -62,8 +62,9 @@ struct MastodonAccountSession: AccountSession {
     }
 
     /// A post carries the entry's key as its `Idempotency-Key` (Mastodon answers a repeated key
-    /// with the status it made for it, for an hour; a retry past that hour looks for the post
-    /// among the account's statuses first: ``MastodonSync/postFromOutbox(_:queuedAt:mayHaveReachedServer:now:)``); an edit (`PUT`), a follow and an unfollow
+    /// with the status it made for it, for an hour, and some servers ignore it: a retry that may
+    /// repeat a try which reached the server looks for the post among the account's statuses
+    /// first: ``MastodonSync/postFromOutbox(_:queuedAt:mayHaveReachedServer:)``); an edit (`PUT`), a follow and an unfollow
     /// are the same however often they are sent; a vote's retry reads the poll first (voted:
     /// done); a delete the server answers 404 is done.
     func send(_ entry: OutboxEntry, in store: TimelineStore) async throws -> OutboxResult {
@@ -73,9 +74,8 @@ struct MastodonAccountSession: AccountSession {
             let post = MastodonPost(text: draft.text, contentWarning: draft.contentWarning, replyTo: draft.replyTo,
                                     quoteOf: draft.quoteOf, visibility: draft.visibility, idempotencyKey: entry.key)
             // An earlier try may have published it (attempts above 1, as a favourite's retry
-            // reads first): past the hour the key is kept, the account's statuses say.
-            return .posted(try await sync.postFromOutbox(post, queuedAt: entry.createdAt, mayHaveReachedServer: entry.attempts > 1,
-                                                         now: clock.now()))
+            // reads first): the account's statuses say, where the key is not kept or honoured.
+            return .posted(try await sync.postFromOutbox(post, queuedAt: entry.createdAt, mayHaveReachedServer: entry.attempts > 1))
         case let .edit(id, text):
             return .edited(try await sync.edit(id, text: text))
         case let .vote(id, choices):
