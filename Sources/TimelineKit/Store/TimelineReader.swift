@@ -31,14 +31,8 @@ struct TimelineReader {
     /// the messages they repost or quote and all their authors.
     func page(limit: Int, after cursor: TimelineCursor?) throws(SQLiteError) -> TimelinePage {
         let limit = max(0, limit)
-        let statement = try connection.statement(cursor == nil ? Self.newestSQL : Self.olderThanSQL)
+        let statement = try pageStatement(limit: limit, after: cursor)
         defer { statement.reset() }
-        // One row more than asked tells whether an older page exists.
-        try statement.bind(limit + 1, at: 1)
-        if let cursor {
-            try statement.bind(cursor.createdAtMilliseconds, at: 2)
-            try statement.bind(cursor.id, at: 3)
-        }
         return try completePage(steppingThrough: statement, limit: limit)
     }
 
@@ -47,14 +41,27 @@ struct TimelineReader {
     /// (reposted and quoted messages, authors, interactions), for a reader that needs none of it.
     func messagePage(limit: Int, after cursor: TimelineCursor?) throws(SQLiteError) -> (messages: [Message], nextCursor: TimelineCursor?) {
         let limit = max(0, limit)
-        let statement = try connection.statement(cursor == nil ? Self.newestSQL : Self.olderThanSQL)
+        let statement = try pageStatement(limit: limit, after: cursor)
         defer { statement.reset() }
-        try statement.bind(limit + 1, at: 1)
-        if let cursor {
-            try statement.bind(cursor.createdAtMilliseconds, at: 2)
-            try statement.bind(cursor.id, at: 3)
-        }
         return try messages(steppingThrough: statement, limit: limit)
+    }
+
+    /// The cached statement of a page of `limit` messages after `cursor` (or the newest), bound:
+    /// it asks for one row more than `limit`, which tells whether an older page exists. The
+    /// caller resets it when done.
+    private func pageStatement(limit: Int, after cursor: TimelineCursor?) throws(SQLiteError) -> SQLiteStatement {
+        let statement = try connection.statement(cursor == nil ? Self.newestSQL : Self.olderThanSQL)
+        do throws(SQLiteError) {
+            try statement.bind(limit + 1, at: 1)
+            if let cursor {
+                try statement.bind(cursor.createdAtMilliseconds, at: 2)
+                try statement.bind(cursor.id, at: 3)
+            }
+        } catch {
+            statement.reset()
+            throw error
+        }
+        return statement
     }
 
     /// The page of up to `limit` messages a statement asked for `limit + 1` rows returns: the
