@@ -16,7 +16,7 @@ import TimelineKit
     private func press(_ terminal: Tmux, _ key: String, until expected: String,
                        sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         try terminal.sendKeys(key)
-        let screen = try terminal.waitForScreen(timeout: 15) { statusLine($0).contains(expected) }
+        let screen = try terminal.waitForScreen(timeout: 30) { statusLine($0).contains(expected) }
         #expect(statusLine(screen).contains(expected), "\(key) → \(screen)", sourceLocation: sourceLocation)
         return screen
     }
@@ -44,7 +44,7 @@ import TimelineKit
         let command = "stty -a > '\(dir)/stty-before'; env -i \(assignments) '\(TimelineProcess.executable)' browse; echo EXIT=$?; "
             + "stty -a > '\(dir)/stty-after'; echo DONE; sleep 60"
         let terminal = try Tmux(command: command, columns: 100, rows: 30)
-        var screen = try terminal.waitForScreen(timeout: 15) { statusLine($0).contains("timeline · 1/") }
+        var screen = try terminal.waitForScreen(timeout: 30) { statusLine($0).contains("timeline · 1/") }
         #expect(!selectedEntry(screen).contains("favourited"))
 
         // f: favourited at the server, the mark on the entry's line.
@@ -101,7 +101,7 @@ import TimelineKit
         try press(terminal, "j", until: "timeline · 3/")
 
         try terminal.sendKeys("q")
-        screen = try terminal.waitForScreen(timeout: 10) { $0.contains("DONE") }
+        screen = try terminal.waitForScreen(timeout: 30) { $0.contains("DONE") }
         #expect(screen.contains("EXIT=0"), "\(screen)")
         let after = try String(contentsOfFile: dir + "/stty-after", encoding: .utf8)
         #expect(after == before, "\(before)\n\(after)")
@@ -119,10 +119,10 @@ import TimelineKit
         let assignments = scenario.timeline.environment.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
         let terminal = try Tmux(command: "env -i \(assignments) '\(TimelineProcess.executable)' browse; echo DONE; sleep 60",
                                 columns: 100, rows: 30)
-        _ = try terminal.waitForScreen(timeout: 15) { statusLine($0).contains("timeline · 1/") }
+        _ = try terminal.waitForScreen(timeout: 30) { statusLine($0).contains("timeline · 1/") }
         let screen = try press(terminal, "f", until: "no account is logged in")
         #expect(!screen.contains("favourited"))
         try terminal.sendKeys("q")
-        #expect(try terminal.waitForScreen(timeout: 10) { $0.contains("DONE") }.contains("DONE"))
+        #expect(try terminal.waitForScreen(timeout: 30) { $0.contains("DONE") }.contains("DONE"))
     }
 }

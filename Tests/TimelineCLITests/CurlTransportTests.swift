@@ -51,13 +51,24 @@ import TimelineKit
     @Test func theTokenNeverAppearsInCurlsArguments() async throws {
         let server = try MastodonTestServer()
         let secret = "token-that-must-not-show-\(UUID().uuidString)"
-        // The answer is held back 30 s so that curl is surely there to be seen, however long a
-        // busy machine takes to schedule the look (a 1.5 s delay was missed once under load);
-        // once seen, the request is cancelled, which kills curl (`cancellingKillsAndReapsCurl`).
-        let request = HTTPRequest(url: "\(server.baseURL)/_echo?_delay=30",
-                                  headers: [HTTPHeader(name: "Authorization", value: "Bearer \(secret)")])
+        // The answer is held back, and curl waits for it, for ten minutes, so that curl is surely
+        // there to be seen however long a busy machine takes to start the request or schedule
+        // the look (before, curl's own 10 s slow-transfer window ended the wait, and CI's loaded
+        // machine missed it); once seen, the request is cancelled, which kills curl
+        // (`cancellingKillsAndReapsCurl`).
+        var request = HTTPRequest(url: "\(server.baseURL)/_echo?_delay=600",
+                                  headers: [HTTPHeader(name: "Authorization", value: "Bearer \(secret)")],
+                                  timeout: .seconds(600))
+        request.slowTransferWindow = .seconds(600)
         let task = Task { try await transport.send(request) }
-        let children = try await ChildProcesses.waitForCurl()
+        let children: [Int32]
+        do {
+            children = try await ChildProcesses.waitForCurl()
+        } catch {
+            task.cancel()
+            Issue.record("the request ended without a curl child seen: \(await task.result)")
+            throw error
+        }
         let commandLines = children.map(ChildProcesses.commandLine)
         task.cancel()
         _ = try? await task.value
@@ -234,8 +245,12 @@ import TimelineKit
         #expect(throws: HTTPTransportError.cancelled(url: url)) { try result.get() }
         #expect(try await ChildProcesses.curl().isEmpty)
 
-        let streaming = Task {
-            try await transport.stream(HTTPRequest(url: "\(server.baseURL)/_sse?count=1&then=hold")) { _, _ in true }
+        // Held as `show -f` holds a stream: a silent minute on a loaded machine must not end it.
+        var held = HTTPRequest(url: "\(server.baseURL)/_sse?count=1&then=hold")
+        held.minimumBytesPerSecond = 1
+        held.slowTransferWindow = .seconds(600)
+        let streaming = Task { [held] in
+            try await transport.stream(held) { _, _ in true }
         }
         _ = try await ChildProcesses.waitForCurl()
         try await Task.sleep(for: .milliseconds(300))
@@ -261,13 +276,16 @@ enum ChildProcesses {
     }
 
     /// Waits (up to 10 s) until a curl child exists, and returns the children.
-    static func waitForCurl() async throws -> [Int32] {
-        for _ in 0..<1000 {
+    /// The `curl` children once there are some. A deadline, not a count of looks: on a loaded
+    /// machine a look at /proc can take longer than the whole wait was meant to.
+    static func waitForCurl(within limit: Duration = .seconds(120)) async throws -> [Int32] {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
             let found = try await curl()
             if !found.isEmpty { return found }
             try await Task.sleep(for: .milliseconds(10))
         }
-        throw MastodonTestServer.StartFailure(description: "no curl child appeared")
+        throw MastodonTestServer.StartFailure(description: "no curl child appeared within \(limit)")
     }
 
     static func commandLine(_ pid: Int32) -> [String] {

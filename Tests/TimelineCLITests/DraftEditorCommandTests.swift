@@ -27,7 +27,7 @@ import TimelineKit
         let words = arguments.map { "'\($0)'" }.joined(separator: " ")
         let command = "env -i \(assignments) '\(TimelineProcess.executable)' \(words); echo EXIT=$?; echo DONE; sleep 60"
         let terminal = try Tmux(command: command, columns: 120, rows: 30)
-        return try terminal.waitForScreen(timeout: 20) { $0.contains("DONE") }
+        return try terminal.waitForScreen(timeout: 30) { $0.contains("DONE") }
     }
 
     @Test(.enabled(if: Tmux.isAvailable, "tmux is installed by `make deps`"))
@@ -88,7 +88,7 @@ import TimelineKit
         let command = "env -i " + home.timeline.environment.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
             + " TMPDIR='\(dir)' '\(TimelineProcess.executable)' post; echo EXIT=$?; echo DONE; sleep 60"
         let terminal = try Tmux(command: command, columns: 120, rows: 30)
-        let screen = try terminal.waitForScreen(timeout: 20) { $0.contains("DONE") }
+        let screen = try terminal.waitForScreen(timeout: 30) { $0.contains("DONE") }
         #expect(screen.contains("EXIT=1"), "\(screen)")
         #expect(screen.contains("the editor (false) ended with status 1, so nothing was posted"), "\(screen)")
         #expect(try server.requests().count == before)

@@ -144,11 +144,11 @@ struct FollowCommandTests {
         try scenario.importSample()
         let newest = try scenario.sqlite("SELECT id FROM messages ORDER BY created_at DESC, id DESC LIMIT 1")
         let terminal = try startInTerminal(scenario)
-        let painted = try terminal.waitForScreen(timeout: 10) { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        let painted = try terminal.waitForScreen(timeout: 30) { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
         let firstLineBefore = painted.split(separator: "\n").first.map(String.init) ?? ""
 
         try scenario.sqlite(try Self.insertSQL(scenario, id: "live-1", text: "LIVE FROM THE SQLITE SHELL", minutes: 5))
-        let afterInsert = try terminal.waitForScreen(timeout: 10) { $0.contains("LIVE FROM THE SQLITE SHELL") }
+        let afterInsert = try terminal.waitForScreen(timeout: 30) { $0.contains("LIVE FROM THE SQLITE SHELL") }
         let lines = afterInsert.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         // At the top: the new message's text is on the second row, under its author line.
         #expect(lines.count > 1 && lines[1].contains("LIVE FROM THE SQLITE SHELL"))
@@ -156,7 +156,7 @@ struct FollowCommandTests {
 
         #expect(try scenario.timeline.run(["post", "--as", try Self.handle(scenario), "LIVE FROM TIMELINE POST"]).status == 0)
         try scenario.sqlite("UPDATE messages SET text = 'EDITED WHILE FOLLOWED' WHERE id = '\(newest)'")
-        let afterEdit = try terminal.waitForScreen(timeout: 10) {
+        let afterEdit = try terminal.waitForScreen(timeout: 30) {
             $0.contains("EDITED WHILE FOLLOWED") && $0.contains("LIVE FROM TIMELINE POST")
         }
         // Repainted in place: each message once, nothing printed below a stale copy.
@@ -174,7 +174,7 @@ struct FollowCommandTests {
         let scenario = Scenario()
         try scenario.importSample()
         let terminal = try startInTerminal(scenario, arguments: "-n 3")
-        _ = try terminal.waitForScreen(timeout: 10) { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        _ = try terminal.waitForScreen(timeout: 30) { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
         let pid = try #require(waitForPID(of: scenario.databasePath))
         // Its loop has started once it turned echo off: the state the signal must undo.
         let tty = try terminal.paneTTY()
@@ -185,7 +185,7 @@ struct FollowCommandTests {
         } else {
             kill(pid, signal)
         }
-        let ended = try terminal.waitForScreen(timeout: 10) { $0.contains("ECHO=") }
+        let ended = try terminal.waitForScreen(timeout: 30) { $0.contains("ECHO=") }
         #expect(ended.contains("EXIT=\(status)"))
         #expect(ended.contains("ECHO=echo"))
         #expect(kill(pid, 0) != 0)  // gone

@@ -27,14 +27,14 @@ struct ShellInitTests {
     func aNewTerminalShowsTheTimelineBeforeTheFirstPrompt(shell: ShellHome.Shell) throws {
         let home = try ShellHome()
         let terminal = try Tmux(command: home.interactiveCommand(shell), columns: 100, rows: 40)
-        let screen = try terminal.waitForScreen(timeout: 10) { $0.contains(ShellHome.newestText) }
+        let screen = try terminal.waitForScreen(timeout: 30) { $0.contains(ShellHome.newestText) }
         #expect(screen.contains(ShellHome.newestText))
         // The shell is usable afterwards, and the timeline is shown once, not at every prompt.
         try terminal.sendKeys("printf %s-%s\\\\n MARK 42", "Enter")
-        let after = try terminal.waitForScreen(timeout: 10) { $0.contains("MARK-42") }
+        let after = try terminal.waitForScreen(timeout: 30) { $0.contains("MARK-42") }
         #expect(after.contains("MARK-42"))
         try terminal.sendKeys("printf %s-%s\\\\n AGAIN 42", "Enter")
-        _ = try terminal.waitForScreen(timeout: 10) { $0.contains("AGAIN-42") }
+        _ = try terminal.waitForScreen(timeout: 30) { $0.contains("AGAIN-42") }
         let everything = try terminal.screenWithHistory()
         #expect(everything.components(separatedBy: ShellHome.newestText).count == 2)
     }
@@ -47,7 +47,7 @@ struct ShellInitTests {
         let texts = try home.scenario.timeline.run(["show", "--format", "{text}", "-n", "4"]).output.split(separator: "\n").map(String.init)
         let terminal = try Tmux(command: home.interactiveCommand(shell), columns: 100, rows: 40)
         try terminal.sendKeys("printf %s-%s\\\\n SHOWN 42", "Enter")
-        let screen = try terminal.waitForScreen(timeout: 10) { $0.contains("SHOWN-42") }
+        let screen = try terminal.waitForScreen(timeout: 30) { $0.contains("SHOWN-42") }
         #expect(screen.contains(String(texts[0].prefix(20))) && screen.contains(String(texts[1].prefix(20))), "\(screen)")
         #expect(!screen.contains(String(texts[2].prefix(20))) && !screen.contains(String(texts[3].prefix(20))), "\(screen)")
     }
@@ -66,7 +66,7 @@ struct ShellInitTests {
         try FileManager.default.removeItem(atPath: home.directory + "/bin/timeline")
         let terminal = try Tmux(command: home.interactiveCommand(shell), columns: 100, rows: 40)
         try terminal.sendKeys("printf %s-%s\\\\n READY 42", "Enter")
-        let screen = try terminal.waitForScreen(timeout: 10) { $0.contains("READY-42") }
+        let screen = try terminal.waitForScreen(timeout: 30) { $0.contains("READY-42") }
         #expect(screen.contains("READY-42"))
         #expect(!screen.lowercased().contains("not found"))
         #expect(!screen.lowercased().contains("unknown command"))
@@ -81,15 +81,15 @@ struct ShellInitTests {
         let home = try ShellHome(logsRuns: true)
         do {
             let terminal = try Tmux(command: home.interactiveCommand(shell), columns: 100, rows: 40)
-            _ = try terminal.waitForScreen(timeout: 10) { $0.contains(ShellHome.newestText) }
+            _ = try terminal.waitForScreen(timeout: 30) { $0.contains(ShellHome.newestText) }
         }
         #expect(try home.takeRuns() == ["init \(shell.rawValue)", "show --sync-if-older 5m"])
         #expect(FileManager.default.fileExists(atPath: home.cachedCopy(shell)))
         let terminal = try Tmux(command: home.interactiveCommand(shell), columns: 100, rows: 40)
-        let screen = try terminal.waitForScreen(timeout: 10) { $0.contains(ShellHome.newestText) }
+        let screen = try terminal.waitForScreen(timeout: 30) { $0.contains(ShellHome.newestText) }
         #expect(screen.contains(ShellHome.newestText))
         try terminal.sendKeys("printf %s-%s\\\\n READY 42", "Enter")
-        _ = try terminal.waitForScreen(timeout: 10) { $0.contains("READY-42") }
+        _ = try terminal.waitForScreen(timeout: 30) { $0.contains("READY-42") }
         #expect(try home.takeRuns() == ["show --sync-if-older 5m"])
     }
 
@@ -110,7 +110,7 @@ struct ShellInitTests {
         _ = try home.takeRuns()
         do {
             let terminal = try Tmux(command: home.interactiveCommand(shell), columns: 100, rows: 40)
-            let screen = try terminal.waitForScreen(timeout: 10) { $0.contains(ShellHome.newestText) }
+            let screen = try terminal.waitForScreen(timeout: 30) { $0.contains(ShellHome.newestText) }
             #expect(screen.contains(ShellHome.newestText))
         }
         #expect(try home.takeRuns() == ["init \(shell.rawValue)", "show --sync-if-older 5m"])
@@ -121,7 +121,7 @@ struct ShellInitTests {
         try written.replacingOccurrences(of: binary, with: home.directory + "/gone/timeline").write(toFile: copy, atomically: true, encoding: .utf8)
         do {
             let terminal = try Tmux(command: home.interactiveCommand(shell), columns: 100, rows: 40)
-            let screen = try terminal.waitForScreen(timeout: 10) { $0.contains(ShellHome.newestText) }
+            let screen = try terminal.waitForScreen(timeout: 30) { $0.contains(ShellHome.newestText) }
             #expect(screen.contains(ShellHome.newestText))
         }
         #expect(try home.takeRuns() == ["init \(shell.rawValue)", "show --sync-if-older 5m"])
@@ -137,7 +137,7 @@ struct ShellInitTests {
         try FileManager.default.removeItem(atPath: home.directory + "/bin/timeline")
         let terminal = try Tmux(command: home.interactiveCommand(shell), columns: 100, rows: 40)
         try terminal.sendKeys("printf %s-%s\\\\n READY 42", "Enter")
-        let screen = try terminal.waitForScreen(timeout: 10) { $0.contains("READY-42") }
+        let screen = try terminal.waitForScreen(timeout: 30) { $0.contains("READY-42") }
         #expect(!screen.lowercased().contains("not found"), "\(screen)")
         #expect(!screen.lowercased().contains("error"), "\(screen)")
         #expect(!screen.contains(ShellHome.newestText))

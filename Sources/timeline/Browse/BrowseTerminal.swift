@@ -96,6 +96,11 @@ struct BrowseTerminal {
 
     /// Installs the crash handlers, keeping those found.
     private static func installCrashHandlers() {
+        // A static is made at its first use, through a lock and (here) `strdup`: made in the
+        // handler, it could wait forever on a lock the interrupted thread holds (a crash or a
+        // `kill` in the middle of `malloc`). Everything the handler reads is made now.
+        _ = leaveBytes
+        _ = input
         let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: crashSignals.count)
         previous.initialize(repeating: sigaction(), count: crashSignals.count)
         previousActions = previous

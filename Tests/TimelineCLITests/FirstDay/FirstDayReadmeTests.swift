@@ -82,7 +82,7 @@ struct FirstDayReadmeTests {
         do {
             try server.control("faults", ["path": "/api/v1/timelines/home", "delay": 2, "times": 1])
             let first = try Self.terminal("bash", home: home)
-            let screen = try first.waitForScreen(timeout: 15) { $0.contains("first sync is under way") }
+            let screen = try first.waitForScreen(timeout: 30) { $0.contains("first sync is under way") }
             #expect(screen.contains("first sync is under way"), "\(screen)")
         }
         #expect(Self.waitForFile(home.databasePath + ".last-sync"), "the background sync did not finish")
@@ -90,7 +90,7 @@ struct FirstDayReadmeTests {
         // The next terminals show the timeline, in every shell.
         for shell in ["bash", "zsh", "fish"] {
             let next = try Self.terminal(shell, home: home)
-            let screen = try next.waitForScreen(timeout: 15) { $0.contains(newest) }
+            let screen = try next.waitForScreen(timeout: 30) { $0.contains(newest) }
             #expect(screen.contains(newest), "\(shell): \(screen)")
         }
 
@@ -124,7 +124,7 @@ struct FirstDayReadmeTests {
         })
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-600)], ofItemAtPath: home.databasePath + ".sync-lock")
         let revoked = try Self.terminal("bash", home: home)
-        let warning = try revoked.waitForScreen(timeout: 15) { $0.contains("log in again") }
+        let warning = try revoked.waitForScreen(timeout: 30) { $0.contains("log in again") }
         // (The terminal wraps the line at its width.)
         #expect(warning.replacingOccurrences(of: "\n", with: "").contains("log in again: timeline login mastodon \(server.baseURL)"), "\(warning)")
 
