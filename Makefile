@@ -10,9 +10,13 @@ UNAME_S  := $(shell uname -s)
 # The code `show` runs at launch is laid out together (tools/launch-order/generate wrote the list;
 # docs/internals.md, Launch order): each function in a section of its own, ordered by the linker.
 # lld (it ships with Swift): gold, the default, accepted --section-ordering-file and moved nothing.
+# Generic types' metadata through their accessors, not looked up by mangled name: the lookup's
+# first `String: Hashable` scanned every conformance in the binary, 5% of `show` (docs/internals.md,
+# Launch order). tools/launch-order/generate builds with the same LAUNCH_FLAGS.
+LAUNCH_FLAGS := -Xswiftc -Xfrontend -Xswiftc -function-sections \
+	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 ifeq ($(UNAME_S),Linux)
-RELEASE_FLAGS := -c release -Xswiftc -static-executable \
-	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld \
+RELEASE_FLAGS := -c release -Xswiftc -static-executable $(LAUNCH_FLAGS) -Xswiftc -use-ld=lld \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/tools/launch-order/show.order -Xlinker --no-warn-symbol-ordering
 else
 RELEASE_FLAGS := -c release

@@ -185,6 +185,9 @@ import TimelineKit
         let terminal = try start(scenario)
         _ = try terminal.waitForScreen(timeout: 30) { statusLine($0).contains("timeline · 1/") }
         let pid = try #require(browsePID(scenario.databasePath))
+        // A process that fails to end must not outlive the test (one spun for minutes, CI's run of
+        // 2026-11-26: its crash handler made a static inside malloc).
+        defer { kill(pid, SIGKILL) }
         if signal == SIGINT {
             try terminal.sendKeys("C-c")
         } else {

@@ -247,7 +247,10 @@ private func syncsWithLittleNew(_ config: Config, _ data: DataSets, _ report: Re
 /// `valgrind --tool=callgrind` instructions of one run of `command`, or `nil` without valgrind.
 func instructions(_ command: [String]) throws -> Double? {
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind") else { return nil }
-    let result = try Runner.capture(["/usr/bin/valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + command)
+    // Swift seeds its hashing at random in each process, which moves a count by ±10k (a Set's
+    // probes); a fixed seed makes the same work count the same, so small differences are real.
+    let result = try Runner.capture(["/usr/bin/env", "SWIFT_DETERMINISTIC_HASHING=1",
+                                     "/usr/bin/valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + command)
     guard result.status == 0 else { throw BenchError("callgrind of \(command) exited \(result.status): \(result.errors.suffix(300))") }
     guard let line = result.errors.split(separator: "\n").first(where: { $0.contains("Collected :") }),
           let value = line.split(separator: ":").last.flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }) else {
