@@ -65,7 +65,7 @@ func exitStatus(for error: any Error) -> Int32 {
         switch error {
         case .invalidURL, .insecureURL, .invalidHeader: ExitStatus.usage
         case .cannotConnect, .unavailable: ExitStatus.unavailable
-        case .timedOut: ExitStatus.busy
+        case .timedOut, .tooSlow: ExitStatus.busy
         case .responseTooLarge, .malformedResponse: ExitStatus.protocolError
         case .cancelled: ExitStatus.failure
         }

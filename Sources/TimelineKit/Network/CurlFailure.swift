@@ -17,6 +17,12 @@ enum CurlFailure {
         case 7:
             return .cannotConnect(url: url, reason: "the connection was refused or the host is unreachable (\(detail))")
         case 28:
+            // One exit status for both of curl's limits; its message tells them apart
+            // ("Operation too slow. Less than 256 bytes/sec transferred the last 10 seconds").
+            if message.contains("too slow") {
+                return .tooSlow(url: url, bytesPerSecond: max(1, request.minimumBytesPerSecond),
+                                window: .seconds(max(1, request.slowTransferWindow.components.seconds)))
+            }
             return .timedOut(url: url, after: request.timeout)
         case 63:
             return .responseTooLarge(url: url, limit: request.maximumResponseBytes)

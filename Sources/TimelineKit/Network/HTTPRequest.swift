@@ -30,7 +30,7 @@ public struct HTTPRequest: Sendable, Hashable {
     public var maximumResponseBytes: Int
     /// The slowest transfer accepted, in bytes a second, and for how long it may last: an
     /// answer (or the wait for it) slower than `minimumBytesPerSecond` throughout
-    /// `slowTransferWindow` ends as ``HTTPTransportError/timedOut(url:after:)``, so a server
+    /// `slowTransferWindow` ends as ``HTTPTransportError/tooSlow(url:bytesPerSecond:window:)``, so a server
     /// that trickles a byte a second cannot hold a sync for the whole `timeout` (issue 24).
     /// On a stream, the window is its keep-alive: a silent stream is dropped after it.
     public var minimumBytesPerSecond: Int = 256

@@ -14,6 +14,10 @@ public enum HTTPTransportError: Error, Sendable, Equatable, CustomStringConverti
     case cannotConnect(url: String, reason: String)
     /// No complete answer came within the request's timeout.
     case timedOut(url: String, after: Duration)
+    /// The answer (or the wait for it) stayed slower than `bytesPerSecond` for a whole `window`
+    /// (``HTTPRequest/minimumBytesPerSecond``, ``HTTPRequest/slowTransferWindow``): given up
+    /// long before the timeout, so that a trickling server cannot hold a sync.
+    case tooSlow(url: String, bytesPerSecond: Int, window: Duration)
     /// The body was larger than the request allows.
     case responseTooLarge(url: String, limit: Int)
     /// The connection closed in the middle of the response, or the response is not HTTP.
@@ -35,6 +39,8 @@ public enum HTTPTransportError: Error, Sendable, Equatable, CustomStringConverti
             "Cannot reach \(url): \(reason). Check the address and your network, then try again."
         case let .timedOut(url, after):
             "\(url) did not answer within \(after). Try again later."
+        case let .tooSlow(url, bytesPerSecond, window):
+            "\(url) sent less than \(bytesPerSecond) bytes a second for \(window.components.seconds) seconds, so the request was given up. Try again later."
         case let .responseTooLarge(url, limit):
             "\(url) sent more than \(limit) bytes, more than any answer it should give; nothing was stored."
         case let .malformedResponse(url, reason):

@@ -82,6 +82,7 @@ extension HTTPTransportError {
         case .invalidHeader: self
         case let .cannotConnect(url, reason): .cannotConnect(url: hide(url), reason: hide(reason))
         case let .timedOut(url, after): .timedOut(url: hide(url), after: after)
+        case let .tooSlow(url, bytesPerSecond, window): .tooSlow(url: hide(url), bytesPerSecond: bytesPerSecond, window: window)
         case let .responseTooLarge(url, limit): .responseTooLarge(url: hide(url), limit: limit)
         case let .malformedResponse(url, reason): .malformedResponse(url: hide(url), reason: hide(reason))
         case let .unavailable(reason): .unavailable(reason: hide(reason))

@@ -66,7 +66,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .rateLimited, .timelineBeingRebuilt, .serverFailed, .markerConflict, .timeLimitReached: true
         case let .unreachable(error, _):
             switch error {
-            case .timedOut, .cannotConnect, .malformedResponse: true
+            case .timedOut, .tooSlow, .cannotConnect, .malformedResponse: true
             default: false
             }
         case let .store(error):

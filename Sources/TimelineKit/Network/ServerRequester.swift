@@ -179,7 +179,7 @@ final class ServerRequester: Sendable {
     /// Transport failures that may pass when the request is sent again.
     static func isPassing(_ error: HTTPTransportError) -> Bool {
         switch error {
-        case .timedOut, .cannotConnect, .malformedResponse: true
+        case .timedOut, .tooSlow, .cannotConnect, .malformedResponse: true
         default: false
         }
     }

@@ -95,6 +95,10 @@ import Testing
             CurlFailure.error(exitStatus: status, message: "curl: (\(status)) something", request: request)
         }
         #expect(error(28) == .timedOut(url: request.url, after: .seconds(7)))
+        // curl's other limit, the same status: its message says which.
+        let slow = CurlFailure.error(exitStatus: 28, message: "curl: (28) Operation too slow. Less than 256 bytes/sec transferred the last 10 seconds", request: request)
+        #expect(slow == .tooSlow(url: request.url, bytesPerSecond: 256, window: .seconds(10)))
+        #expect(slow.description.contains("sent less than 256 bytes a second for 10 seconds"))
         #expect(error(63) == .responseTooLarge(url: request.url, limit: 99))
         #expect(error(3) == .invalidURL(request.url))
         for (status, words) in [(6, "could not be resolved"), (7, "refused"), (35, "TLS"), (60, "certificate"), (56, "broke")] {
