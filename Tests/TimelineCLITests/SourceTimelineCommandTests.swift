@@ -130,6 +130,38 @@ import Testing
         #expect(unknown.status == 66 && unknown.errors.contains("`timeline tag swift` fetches its posts"), "\(unknown.errors)")
     }
 
+    /// `delete` names a hashtag's post as every action does (`rust:bkd`): someone else's post
+    /// is forgotten in the tag's database, the main timeline untouched; an unknown reference
+    /// beside it deletes nothing.
+    @Test func aPostOfATagIsDeletedHereByTheReferenceItsTimelinePainted() throws {
+        let server = try MastodonTestServer(statuses: 120)
+        let scenario = try SyncCommandTests.loggedIn(to: server)
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        let (ref, id) = try Self.firstShown(scenario, ["tag", "rust", "-n", "3"])
+        func tagIDs() throws -> String {
+            let shown = try scenario.timeline.run(["tag", "rust", "--offline", "-n", "200", "--json"])
+            #expect(shown.status == 0, "\(shown.errors)")
+            return try shown.output.split(separator: "\n").map { line in
+                let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                return (object?["id"] as? String ?? "") + "\n"
+            }.joined()
+        }
+        let main = try scenario.timeline.run(["show", "-n", "200", "--format", "{id}"]).output
+        #expect(try tagIDs().contains(id + "\n"))
+
+        let mixed = try scenario.timeline.run(["delete", "--yes", ref, "no.such.server/1"])
+        #expect(mixed.status == 65 && mixed.errors.contains("no.such.server/1"), "\(mixed.errors)")
+        #expect(try tagIDs().contains(id + "\n"))
+        let unknown = try scenario.timeline.run(["delete", "--yes", "rust:zzzz"])
+        #expect(unknown.status == 65 && unknown.errors.contains("\"zzzz\"") && unknown.errors.contains("Nothing was sent"), "\(unknown.errors)")
+
+        let deleted = try scenario.timeline.run(["delete", "--yes", "--json", ref])
+        #expect(deleted.status == 0 && deleted.output == "{\"deleted\":1,\"deleted_at_server\":0}\n", "\(deleted.output) \(deleted.errors)")
+        #expect(try !tagIDs().contains(id + "\n"))
+        #expect(try scenario.timeline.run(["show", "-n", "200", "--format", "{id}"]).output == main)
+        #expect(try server.requests().allSatisfy { ($0["method"] as? String) != "DELETE" })
+    }
+
     @Test func blueskyTagListAndFeedGenerator() throws {
         let server = try BlueskyTestServer.start(posts: 30)
         let scenario = try BlueskyCommandTests.loggedIn(to: server)

@@ -22,7 +22,8 @@ struct DeleteCommand: ParsableCommand {
             no longer has is deleted either way); the exit status is 0 (--json: "pending": N). \
             Deleting a post that itself waits to be sent takes it out: nothing is sent.
 
-            Messages are named by stored ID, the server's own ID or the post's web address. \
+            Messages are named by their short reference (as `show` paints it; `rust:bkd` for a \
+            post `timeline tag rust` painted), stored ID, the server's own ID or the post's web address. \
             When any matches no stored message, nothing is deleted, the ones that matched nothing \
             are named, and the exit status is 65. --json prints {"deleted": N, \
             "deleted_at_server": M}.
@@ -35,7 +36,7 @@ struct DeleteCommand: ParsableCommand {
 
     @OptionGroup var location: LocationOptions
 
-    @Argument(help: "Messages: stored IDs (as `show --json` prints them), servers' own IDs or posts' web addresses.")
+    @Argument(help: "Messages: short references (as `show` paints them), stored IDs, servers' own IDs or posts' web addresses.")
     var ids: [String]
 
     @Flag(name: .long, help: "Forget the messages here only, even your own posts (they stay at their servers).")
@@ -52,27 +53,21 @@ struct DeleteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try location.openStore(create: false)
         // All or nothing: every message is found (each reference resolved) before any is deleted.
-        var messages = try reportingErrors { try store.withMessageReferences(ids) { ids throws(TimelineStoreError) in
-            let found = try store.messages(ids: ids)
-            if found.count < Set(ids).count {
-                let stored = Set(found.map(\.id))
-                throw .unknownMessages(ids: ids.filter { !stored.contains($0) }, given: ids.count)
-            }
-            return found
-        } }
-        var atServer: [(Message, Account)] = []
+        let groups = try messagesByStore()
+        var atServer: [(message: Message, account: Account, store: TimelineStore)] = []
         // Deletes kept for the next sync: their server could not be reached.
         var kept = 0
         if !local {
             let accountStore = try reportingErrors { try AccountStore.standard() }
-            for message in messages {
-                if let account = try reportingErrors({ try accountStore.author(of: message) }) { atServer.append((message, account)) }
+            for (store, messages) in groups {
+                for message in messages {
+                    if let account = try reportingErrors({ try accountStore.author(of: message) }) { atServer.append((message, account, store)) }
+                }
             }
-            if !atServer.isEmpty && !yes { try confirm(atServer) }
+            if !atServer.isEmpty && !yes { try confirm(atServer.map { ($0.message, $0.account) }) }
             var deletedAtServer = 0
-            for (message, account) in atServer {
+            for (message, account, store) in atServer {
                 do {
                     // Through the outbox (issue 27): a delete whose server cannot be reached is
                     // kept for the next sync (the post painted as pending until then); a retry
@@ -97,11 +92,48 @@ struct DeleteCommand: ParsableCommand {
                     throw ExitCode(exitStatus(for: error))
                 }
             }
-            let own = Set(atServer.map(\.0.id))
-            messages.removeAll { own.contains($0.id) }
         }
-        let forgotten = try reportingErrors { try store.deleteMessages(ids: messages.map(\.id), unknownIDs: .refuse) }
+        let own = Set(atServer.map(\.message.id))
+        var forgotten = 0
+        for (store, messages) in groups {
+            let others = messages.map(\.id).filter { !own.contains($0) }
+            guard !others.isEmpty else { continue }
+            forgotten += try reportingErrors { try store.deleteMessages(ids: others, unknownIDs: .refuse) }
+        }
         report(deletedAtServer: atServer.count - kept, forgotten: forgotten, kept: kept)
+    }
+
+    /// The messages `ids` name, with the store that keeps each: the main one, or a hashtag's or
+    /// a list's own database for a reference its timeline painted (``SourceReference``,
+    /// `rust:bkd`). Every reference is resolved before anything is deleted; the main timeline's
+    /// unknown references are all named at once (65).
+    private func messagesByStore() throws -> [(store: TimelineStore, messages: [Message])] {
+        var groups: [(store: TimelineStore, messages: [Message])] = []
+        let main = ids.filter { SourceReference.parse($0) == nil }
+        if !main.isEmpty {
+            let store = try location.openStore(create: false)
+            let found = try reportingErrors { try store.withMessageReferences(main) { ids throws(TimelineStoreError) in
+                let found = try store.messages(ids: ids)
+                if found.count < Set(ids).count {
+                    let stored = Set(found.map(\.id))
+                    throw .unknownMessages(ids: ids.filter { !stored.contains($0) }, given: ids.count)
+                }
+                return found
+            } }
+            groups.append((store, found))
+        }
+        let sourced = ids.filter { SourceReference.parse($0) != nil }
+        guard !sourced.isEmpty else { return groups }
+        for (store, id) in try location.storesHolding(sourced, verb: "delete") {
+            let message = try reportingErrors { try store.messages(ids: [id]) }
+            if let index = groups.firstIndex(where: { $0.store === store }) {
+                // Named twice (`rust:bkd` and its ID): deleted once.
+                groups[index].messages += message.filter { found in !groups[index].messages.contains { $0.id == found.id } }
+            } else {
+                groups.append((store, message))
+            }
+        }
+        return groups
     }
 
     /// Deleting at a server cannot be undone: a person says yes to it, or a script says --yes.
