@@ -213,10 +213,11 @@ struct FollowCommandTests {
     }
 }
 
-/// Waits (up to 10 s) until `condition` holds.
+/// Waits until `condition` holds.
 extension FollowCommandTests {
-    /// Waits (up to 10 s, or `seconds`) until `condition` holds.
-    static func waitUntil(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+    /// Waits (up to 60 s, or `seconds`) until `condition` holds: long, because a loaded machine
+    /// can take that long, and the wait ends as soon as it holds.
+    static func waitUntil(seconds: Double = 60, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition() {
             if Date() >= deadline { return false }
@@ -293,8 +294,8 @@ final class FollowingProcess: @unchecked Sendable {
     var output: String { lock.withLock { String(decoding: collected, as: UTF8.self) } }
     var errors: String { lock.withLock { String(decoding: collectedErrors, as: UTF8.self) } }
 
-    /// Waits (up to 10 s, or `seconds`) until what was printed satisfies `condition`.
-    func waitForOutput(seconds: Double = 10, _ condition: (String) -> Bool) -> Bool {
+    /// Waits (up to 60 s, or `seconds`) until what was printed satisfies `condition`.
+    func waitForOutput(seconds: Double = 60, _ condition: (String) -> Bool) -> Bool {
         FollowCommandTests.waitUntil(seconds: seconds) { condition(output) }
     }
 

@@ -433,8 +433,8 @@ import TimelineKit
         })
         follow.signal(SIGKILL)
         // Not Foundation's wait for the follow, which may wait for what it left behind.
-        #expect(FollowCommandTests.waitUntil(seconds: 3) { !Self.isAlive(follow.processIdentifier) })
-        #expect(FollowCommandTests.waitUntil(seconds: 3) { curl.allSatisfy { !Self.isAlive($0) } }, "curl \(curl) outlived show -f")
+        #expect(FollowCommandTests.waitUntil(seconds: 15) { !Self.isAlive(follow.processIdentifier) })
+        #expect(FollowCommandTests.waitUntil(seconds: 15) { curl.allSatisfy { !Self.isAlive($0) } }, "curl \(curl) outlived show -f")
         _ = follow.waitForExit()
     }
 }

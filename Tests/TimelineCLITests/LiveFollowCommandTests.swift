@@ -62,6 +62,9 @@ struct LiveFollowCommandTests {
         #expect(follow.waitUntil {
             (try? server.requests().contains { ($0["path"] as? String) == "/api/v1/streaming/user" }) == true
         })
+        // The note follows the server's answer: waited for, not assumed (CI's loaded run ended
+        // the follow between the two).
+        #expect(follow.waitUntil { follow.errors.contains("checking for them every") }, "\(follow.errors)")
         follow.signal(SIGTERM)
         _ = follow.waitForExit()
         // Polling instead is said once (the server answers 503 here).

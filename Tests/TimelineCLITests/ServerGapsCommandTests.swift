@@ -86,7 +86,7 @@ struct ServerGapsCommandTests {
         let follow = try FollowingProcess(scenario, ["show", "--follow", "--json", "-n", "1"])
         #expect(follow.waitUntil { follow.errors.contains("checking for them every 30 seconds") }, "\(follow.errors)")
         let added = try #require((try server.control("statuses", ["count": 1]) as? [String: Any])?["added"] as? [String])
-        #expect(follow.waitForOutput(seconds: 45) { $0.contains("\"id\":\"127.0.0.1:\(server.port)/\(added[0])\"") }, "\(follow.errors)")
+        #expect(follow.waitForOutput(seconds: 90) { $0.contains("\"id\":\"127.0.0.1:\(server.port)/\(added[0])\"") }, "\(follow.errors)")
         follow.signal(SIGTERM)
         _ = follow.waitForExit()
         // Said once; nothing stopped following.
