@@ -249,7 +249,7 @@ import TimelineKit
 
     /// The `timeline browse` process on this database (found in /proc).
     private func browsePID(_ databasePath: String) -> pid_t? {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
                 guard let pid = pid_t(entry), let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ"),

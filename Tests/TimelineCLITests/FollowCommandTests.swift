@@ -194,7 +194,7 @@ struct FollowCommandTests {
 
     /// The process running `show` against this database (found in /proc), once it has started.
     private func waitForPID(of databasePath: String) -> pid_t? {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
             for entry in entries {

@@ -32,9 +32,9 @@ import Testing
         return created.filter { $0.contains("/app.bsky.feed.like/") && !deleted.contains($0) }
     }
 
-    /// Waits (10 s at most) until `condition` holds.
+    /// Waits (60 s at most: it ends as soon as it holds) until `condition` holds.
     static func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while try !condition() {
             guard Date() < deadline else { throw TestFailure(what) }
             Thread.sleep(forTimeInterval: 0.05)

@@ -41,9 +41,9 @@ import TimelineKit
             }
         }
 
-        /// Waits until at least `count` batches have been imported (or 10 s have passed).
+        /// Waits until at least `count` batches have been imported (or 60 s have passed).
         func waitForBatches(_ count: Int) {
-            let deadline = Date().addingTimeInterval(10)
+            let deadline = Date().addingTimeInterval(60)
             while lock.withLock({ batches }) < count, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
         }
 

@@ -22,9 +22,9 @@ import Testing
         return abs(time.timeIntervalSince(expected)) < 0.01
     }
 
-    /// Waits (at most 20 s) for the stamp a successful sync leaves.
+    /// Waits (at most 60 s) for the stamp a successful sync leaves.
     static func waitForStamp(newerThan date: Date, at path: String) -> Bool {
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             if let time = modificationTime(of: path), time > date { return true }
             Thread.sleep(forTimeInterval: 0.05)

@@ -120,7 +120,7 @@ import TimelineKit
         }
         // Wait for the background sync to finish: the stamp appears.
         let stamp = scenario.databasePath + ".last-sync"
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while !FileManager.default.fileExists(atPath: stamp), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         #expect(FileManager.default.fileExists(atPath: stamp))
         Thread.sleep(forTimeInterval: 0.5)
@@ -139,7 +139,7 @@ import TimelineKit
         // The server holds its answer for 3 s: the command is back while the sync still waits.
         #expect(!FileManager.default.fileExists(atPath: scenario.databasePath + ".last-sync"))
         let stamp = scenario.databasePath + ".last-sync"
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while !FileManager.default.fileExists(atPath: stamp), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         #expect(FileManager.default.fileExists(atPath: stamp))
     }

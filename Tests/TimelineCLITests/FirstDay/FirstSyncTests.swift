@@ -42,7 +42,7 @@ import Testing
         let started = try home.timeline.run(["sync", "--if-older", "5m", "--background"])
         #expect(started.status == 0 && started.errors.isEmpty, "\(started.errors)")
         let stamp = home.databasePath + ".last-sync"
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while !FileManager.default.fileExists(atPath: stamp), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         #expect(FileManager.default.fileExists(atPath: stamp), "log: \((try? String(contentsOfFile: home.databasePath + ".sync.log", encoding: .utf8)) ?? "")")
     }

@@ -145,7 +145,7 @@ extension Scenario {
         holder.standardError = FileHandle.nullDevice
         try holder.run()
         // Returns once the lock is taken: the shell touches the file after its UPDATE.
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while !FileManager.default.fileExists(atPath: ready), holder.isRunning, Date() < deadline {
             Thread.sleep(forTimeInterval: 0.005)
         }
