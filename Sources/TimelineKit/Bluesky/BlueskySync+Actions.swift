@@ -101,8 +101,8 @@ extension BlueskySync {
             try store.storeWrite { transaction throws(TimelineStoreError) in
                 if var message = try transaction.message(id: target) {
                     // The counts as the AppView gave them, moved by what was just done.
-                    if let count = post.likeCount { message.likeCount = count + (action.kind == .favourite ? countChange : 0) }
-                    if let count = post.repostCount { message.repostCount = count + (action.kind == .boost ? countChange : 0) }
+                    if let count = post.likeCount { message.likeCount = count.saturatingAdding(action.kind == .favourite ? countChange : 0) }
+                    if let count = post.repostCount { message.repostCount = count.saturatingAdding(action.kind == .boost ? countChange : 0) }
                     message.likeCount = max(0, message.likeCount)
                     message.repostCount = max(0, message.repostCount)
                     try transaction.upsert(message)

@@ -31,7 +31,7 @@ extension MastodonSync {
                 return try ledger.lackingSince(.markers)
             }
         }
-        if let lackingSince, now - lackingSince < Int64(ServerFeature.recheckInterval.components.seconds) * 1000 {
+        if let lackingSince, now.saturatingSubtracting(lackingSince) < Int64(ServerFeature.recheckInterval.components.seconds) * 1000 {
             return ReadMarkerSync(serverLacksMarkers: true)
         }
         do {

@@ -124,7 +124,7 @@ extension MastodonSync {
         var streams = true
         let now = MillisecondTime.milliseconds(from: client.clock.now())
         let lackingSince = try read { connection throws(SQLiteError) in try ledger(connection, .home).lackingSince(.streaming) }
-        if let lackingSince, now - lackingSince < Int64(ServerFeature.recheckInterval.components.seconds) * 1000 {
+        if let lackingSince, now.saturatingSubtracting(lackingSince) < Int64(ServerFeature.recheckInterval.components.seconds) * 1000 {
             streams = false
             onPolling(.notSupported(url: client.server.url("/api/v1/streaming/user"), status: 404))
         }

@@ -151,8 +151,10 @@ enum RFC3339Time {
     /// Appends `milliseconds` as `YYYY-MM-DDThh:mm:ss[.mmm]Z`. Years before 0 or after 9999 cannot
     /// be written in RFC 3339; they are written with more digits or a sign, which parsing refuses.
     static func append(milliseconds: Int64, to bytes: inout [UInt8]) {
+        // The remainder, not `milliseconds - days * 86_400_000`: a time read from a database another
+        // program wrote can be `Int64.min`, whose whole days times the length of a day pass the bound.
         let days = milliseconds.floorDivided(by: 86_400_000)
-        let millisecondOfDay = Int(milliseconds - days * 86_400_000)
+        let millisecondOfDay = Int(milliseconds.modulo(86_400_000))
         let (year, month, day) = civilDate(daysSinceEpoch: days)
         appendDigits(year, 4, to: &bytes)
         bytes.append(UInt8(ascii: "-"))

@@ -61,7 +61,7 @@ package struct DatabaseWriteWake: Sendable {
     /// ``nextWait()`` in whole milliseconds, for `poll(2)`.
     package func timeoutMilliseconds() -> Int32 {
         let (seconds, attoseconds) = nextWait().components
-        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        return Int32(clamping: seconds.saturatingMultiplied(by: 1000).saturatingAdding(attoseconds / 1_000_000_000_000_000))
     }
 
     /// Waits, on a thread of its own (never one of Swift's cooperative pool), until a write is

@@ -96,14 +96,14 @@ extension TimelineStore {
                 let top = try reader.largestSequence()
                 // Unknown floor: start below the lowest anchor, which all messages older than
                 // the anchors have (nothing is listed twice; a reused number may be missed).
-                let start = floor ?? max(0, (cursor.anchors.last?.sequence ?? 1) - 1)
+                let start = floor ?? max(0, (cursor.anchors.last?.sequence ?? 1).saturatingSubtracting(1))
                 guard top > start else {
                     return TimelineAdditions(
                         page: TimelinePage(messages: []), cursor: AdditionCursor(anchors: try reader.newestAnchors(atMost: top)),
                         hasMore: false, mayHaveMissedSome: mayHaveMissedSome)
                 }
                 // The usual case, a few new messages: all of them by number, sorted here.
-                let few = try reader.messages(numberedAbove: start, upTo: top, limit: limit + 1)
+                let few = try reader.messages(numberedAbove: start, upTo: top, limit: limit.saturatingAdding(1))
                 if few.count <= limit {
                     // Oldest first, IDs compared by their bytes as SQLite's BINARY collation
                     // does, so that both paths give the same order.
@@ -120,7 +120,7 @@ extension TimelineStore {
                 // An empty ID sorts before every stored one at the same time.
                 batch = AdditionCursor.Batch(floor: start, top: top, after: TimelineCursor(createdAtMilliseconds: oldest, id: ""))
             }
-            let page = try reader.messagesInTimelineOrder(numberedAbove: batch.floor, upTo: batch.top, after: batch.after, limit: limit + 1)
+            let page = try reader.messagesInTimelineOrder(numberedAbove: batch.floor, upTo: batch.top, after: batch.after, limit: limit.saturatingAdding(1))
             let shown = Array(page.prefix(limit))
             let next: AdditionCursor
             if page.count > limit, let last = shown.last {

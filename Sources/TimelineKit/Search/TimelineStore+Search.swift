@@ -51,7 +51,7 @@ extension TimelineStore {
             var dense = false
             if matches <= sortingLimit, let window = windowSizes.first {
                 let total = try reader.state().messageCount
-                dense = total > 0 && Double(matches) * Double(min(window, total)) / Double(total) >= Double(4 * max(1, limit))
+                dense = total > 0 && Double(matches) * Double(min(window, total)) / Double(total) >= 4 * Double(max(1, limit))
             }
             let order: SearchStatement.Order = matches > sortingLimit || dense ? .walkingTimeline : .sortingMatches
             // Many matches: first among the newest messages only (`TimelineWindow`), then in

@@ -19,6 +19,11 @@ public struct TimelineSnapshot: Sendable, Codable, Hashable {
     /// shows at once, few enough that writing it stays well under a millisecond of CPU.
     public static let defaultLimit = 200
 
+    /// The most messages a snapshot holds, whatever limit is asked for: far more than any window
+    /// paints, and a bound on what a limit read from a command line, a configuration or an old
+    /// header can make a write read (a limit of `Int.max` is taken as this).
+    public static let maximumLimit = 10_000
+
     /// The database state the snapshot was built from: identity, generation and counts.
     public var state: TimelineState
     /// When the snapshot was built.

@@ -58,7 +58,7 @@ extension TimelineReader {
         let limit = max(0, limit)
         let statement = try connection.statement(Self.filteredSQL)
         defer { statement.reset() }
-        try statement.bind(limit + 1, at: 1)
+        try statement.bind(limit.saturatingAdding(1), at: 1)
         if let cursor {
             try statement.bind(cursor.createdAtMilliseconds, at: 2)
             try statement.bind(cursor.id, at: 3)

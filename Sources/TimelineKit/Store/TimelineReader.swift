@@ -52,7 +52,7 @@ struct TimelineReader {
     private func pageStatement(limit: Int, after cursor: TimelineCursor?) throws(SQLiteError) -> SQLiteStatement {
         let statement = try connection.statement(cursor == nil ? Self.newestSQL : Self.olderThanSQL)
         do throws(SQLiteError) {
-            try statement.bind(limit + 1, at: 1)
+            try statement.bind(limit.saturatingAdding(1), at: 1)
             if let cursor {
                 try statement.bind(cursor.createdAtMilliseconds, at: 2)
                 try statement.bind(cursor.id, at: 3)
@@ -75,7 +75,8 @@ struct TimelineReader {
     /// of the next older page when the extra row came.
     private func messages(steppingThrough statement: SQLiteStatement, limit: Int) throws(SQLiteError) -> (messages: [Message], nextCursor: TimelineCursor?) {
         var messages: [Message] = []
-        messages.reserveCapacity(limit)
+        // No more than a few pages ahead: `limit` is the caller's, and `Int.max` means "all".
+        messages.reserveCapacity(min(max(limit, 0), 4_096))
         var hasOlder = false
         while try statement.step() {
             if messages.count == limit {

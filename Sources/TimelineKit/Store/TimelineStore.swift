@@ -471,7 +471,7 @@ public final class TimelineStore: Sendable {
 
     /// Builds a snapshot of the newest `limit` messages from the database, in one read transaction.
     public func makeSnapshot(limit: Int? = nil) throws(TimelineStoreError) -> TimelineSnapshot {
-        let limit = limit ?? configuration.snapshotLimit ?? (try? snapshotFile.readHeader().limit) ?? TimelineSnapshot.defaultLimit
+        let limit = min(TimelineSnapshot.maximumLimit, limit ?? configuration.snapshotLimit ?? (try? snapshotFile.readHeader().limit) ?? TimelineSnapshot.defaultLimit)
         return try read { reader throws(SQLiteError) in try Self.snapshot(from: reader, limit: limit) }
     }
 
@@ -529,7 +529,7 @@ public final class TimelineStore: Sendable {
                 // Read under the lock: whoever holds it last reads the newest committed state, so
                 // the last snapshot written is never older than one written before it.
                 let existing = try? file.readHeader()
-                let limit = max(0, configuredLimit ?? existing?.limit ?? TimelineSnapshot.defaultLimit)
+                let limit = min(TimelineSnapshot.maximumLimit, max(0, configuredLimit ?? existing?.limit ?? TimelineSnapshot.defaultLimit))
                 let snapshot = try Self.inReadTransaction(connection) { reader throws(SQLiteError) -> TimelineSnapshot? in
                     let state = try reader.state()
                     if !force, let existing, state.isShown(bySnapshotOf: existing.databaseID, at: existing.generation),

@@ -48,7 +48,7 @@ extension TimelineStore {
 
         var busyTimeoutMilliseconds: Int {
             let (seconds, attoseconds) = busyTimeout.components
-            return Int(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+            return Int(clamping: seconds.saturatingMultiplied(by: 1000).saturatingAdding(attoseconds / 1_000_000_000_000_000))
         }
     }
 }

@@ -40,6 +40,10 @@ struct PagePlan: Equatable {
     ///   - depth: how many entries a first sync keeps.
     ///   - reachesTop: the page was asked for above `top` (`since_id`) and the server had no
     ///     more: its oldest entry is right above `top`, with nothing between.
+    ///
+    /// Positions come from the database, which another program may have written: they are
+    /// moved with saturating arithmetic, so a damaged ledger misplaces entries at its bound
+    /// rather than stopping every sync with a trap (issue 33).
     static func forNewest(ids: [String], known: [String: Int64], top: (id: String, position: Int64)?,
                           olderCursor: String?, depth: Int, reachesTop: Bool = false) -> PagePlan {
         var plan = PagePlan()
@@ -58,18 +62,18 @@ struct PagePlan: Equatable {
             // Everything above the first entry already held is new, right above the stored top
             // (all of the page, when it was asked for above the top and reaches it).
             let new = fresh[..<reached]
-            plan.placements = new.enumerated().map { Placement(index: $0.element, position: top.position + Int64(new.count - $0.offset)) }
-            if let first = new.first { plan.newTop = (ids[first], top.position + Int64(new.count)) }
+            plan.placements = new.enumerated().map { Placement(index: $0.element, position: top.position.saturatingAdding(Int64(new.count - $0.offset))) }
+            if let first = new.first { plan.newTop = (ids[first], top.position.saturatingAdding(Int64(new.count))) }
             return plan
         }
         guard !fresh.isEmpty else { return plan }
         // Nothing held was reached: more is new than one page. The page goes well above the top,
         // and what lies between is a gap, filled from the page down to the old top.
-        let base = top.position + gapSpan
-        plan.placements = fresh.enumerated().map { Placement(index: $0.element, position: base - Int64($0.offset)) }
+        let base = top.position.saturatingAdding(gapSpan)
+        plan.placements = fresh.enumerated().map { Placement(index: $0.element, position: base.saturatingSubtracting(Int64($0.offset))) }
         plan.newTop = (ids[fresh[0]], base)
         if let olderCursor {
-            plan.addedGap = SyncGap(upperID: olderCursor, upperPosition: base - Int64(fresh.count - 1),
+            plan.addedGap = SyncGap(upperID: olderCursor, upperPosition: base.saturatingSubtracting(Int64(fresh.count - 1)),
                                     lowerID: top.id, lowerPosition: top.position, remaining: nil)
         }
         return plan
@@ -89,13 +93,13 @@ struct PagePlan: Equatable {
         if let lower = gap.lowerPosition {
             // Positions stay above the gap's lower end; a gap never holds 2^32 entries, but a
             // server that sent that many would end the gap here rather than overlap.
-            new = Array(new.prefix(Int(clamping: max(0, gap.upperPosition - lower - 1))))
+            new = Array(new.prefix(Int(clamping: max(0, gap.upperPosition.saturatingSubtracting(lower).saturatingSubtracting(1)))))
         }
-        plan.placements = new.enumerated().map { Placement(index: $0.element, position: gap.upperPosition - 1 - Int64($0.offset)) }
+        plan.placements = new.enumerated().map { Placement(index: $0.element, position: gap.upperPosition.saturatingSubtracting(1 + Int64($0.offset))) }
         let lowest = plan.placements.last?.position ?? gap.upperPosition
-        let remaining = gap.remaining.map { $0 - new.count }
+        let remaining = gap.remaining.map { $0.saturatingSubtracting(new.count) }
         let isClosed = reached != nil || reachesLower || olderCursor == nil || olderCursor == gap.upperID
-            || remaining.map { $0 <= 0 } == true || gap.lowerPosition.map { lowest - 1 <= $0 } == true
+            || remaining.map { $0 <= 0 } == true || gap.lowerPosition.map { lowest.saturatingSubtracting(1) <= $0 } == true
         if !isClosed, let olderCursor {
             plan.addedGap = SyncGap(upperID: olderCursor, upperPosition: lowest, lowerID: gap.lowerID,
                                     lowerPosition: gap.lowerPosition, remaining: remaining)
@@ -123,10 +127,10 @@ struct PagePlan: Equatable {
             return plan
         }
         if continuesConnection {
-            plan.placements = [Placement(index: 0, position: top.position + 1)]
-            plan.newTop = (id, top.position + 1)
+            plan.placements = [Placement(index: 0, position: top.position.saturatingAdding(1))]
+            plan.newTop = (id, top.position.saturatingAdding(1))
         } else {
-            let position = top.position + gapSpan
+            let position = top.position.saturatingAdding(gapSpan)
             plan.placements = [Placement(index: 0, position: position)]
             plan.newTop = (id, position)
             plan.addedGap = SyncGap(upperID: id, upperPosition: position, lowerID: top.id, lowerPosition: top.position, remaining: nil)

@@ -37,7 +37,9 @@ struct SnapshotCommand: ParsableCommand {
 
     func validate() throws {
         if check && dump { throw ValidationError("--check and --dump cannot be used together.") }
-        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit).") }
+        if let limit, !(1 ... TimelineSnapshot.maximumLimit).contains(limit) {
+            throw ValidationError("--limit must be from 1 to \(TimelineSnapshot.maximumLimit), not \(limit).")
+        }
         if limit != nil && (check || dump) { throw ValidationError("--limit only applies when rebuilding the snapshot.") }
     }
 

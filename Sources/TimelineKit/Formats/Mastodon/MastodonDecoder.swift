@@ -249,7 +249,7 @@ public struct MastodonDecoder: TimelineDecoder {
             if option.field("votes_count") != nil {
                 let count = try option.count("votes_count")
                 text += ": \(count)"
-                if votes > 0 { text += " (\((count * 100 + votes / 2) / votes)%)" }
+                if votes > 0 { text += " (\(Int.percentage(count, of: votes))%)" }
             }
         }
         return text

@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+@testable import TimelineKit
+
+/// Issue 33: every number a decoder reads, set to the extremes a hostile server or file can
+/// write, goes through import, storage, rendering and the snapshot without a trap. A trap is a
+/// crash of this test process: the run then ends without its summary, which CI counts as a
+/// failure. What each decode does is also held to the import's promise: it stores the value or
+/// refuses it with an `ImportError` naming the field; nothing is half written.
+@Suite struct NumericExtremesTests {
+    /// Written where a number stands: the integer bounds of every width and one past them,
+    /// 2^53 + 1 (past a double's exact integers), what overflows `× 100`, a negative zero,
+    /// fractions, exponents that reach infinity or underflow, and a number longer than any type.
+    static let numbers = [
+        "0", "-0", "-1", "1", "0.5", "-0.0", "1E+2", "1e308", "-1e308", "1e999999", "-1e-400",
+        "2147483647", "2147483648", "4294967296", "9007199254740993", "92233720368547759",
+        "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+        "18446744073709551616", "123456789012345678901234567890123456789",
+    ]
+
+    /// Written where a string of digits stands (IDs, counts a server writes as strings): the
+    /// same extremes as text.
+    static let digitStrings = numbers.map { "\"\($0)\"" }
+
+    // MARK: Seeds: one document per decoder, every numeric field its API documents present
+
+    static let mastodonAccount = #"{"id":"2","username":"bob","acct":"bob","display_name":"Bob","followers_count":10,"following_count":11,"statuses_count":12,"url":"https://x.test/@bob"}"#
+
+    static func mastodonStatus(_ id: String) -> String {
+        #"{"id":"\#(id)","created_at":"2024-03-01T12:00:00.000Z","edited_at":"2024-03-01T12:05:00.000Z","content":"<p>hello</p>","spoiler_text":"","visibility":"public","replies_count":3,"reblogs_count":4,"favourites_count":5,"quotes_count":1,"favourited":false,"reblogged":false,"bookmarked":false,"account":\#(mastodonAccount),"#
+            + #""media_attachments":[{"id":"22","type":"image","url":"https://x.test/a.png","description":"d","meta":{"original":{"width":640,"height":480,"size":"640x480","aspect":1.3333},"focus":{"x":-0.42,"y":0.69}}}],"#
+            + #""card":{"url":"https://x.test","title":"t","width":400,"height":200},"#
+            + #""poll":{"id":"7","expires_at":"2024-03-02T12:00:00.000Z","expired":false,"multiple":false,"votes_count":10,"voters_count":8,"options":[{"title":"a","votes_count":6},{"title":"b","votes_count":4}],"own_votes":[0]}}"#
+    }
+
+    static let mastodonStatuses = "[" + mastodonStatus("109") + #",{"id":"110","created_at":"2024-03-01T12:10:00.000Z","content":"","account":\#(mastodonAccount),"reblog":\#(mastodonStatus("108"))}]"#
+
+    static let mastodonNotifications = #"[{"id":"5","type":"poll","created_at":"2024-03-01T12:00:00.000Z","account":\#(mastodonAccount),"status":\#(mastodonStatus("111"))}]"#
+
+    static let mastodonContext = #"{"ancestors":[\#(mastodonStatus("101"))],"descendants":[\#(mastodonStatus("102"))]}"#
+
+    static let twitterV1 = #"[{"id":1234567890123456789,"id_str":"1234567890123456789","created_at":"Wed Oct 10 20:19:24 +0000 2018","full_text":"hi there","display_text_range":[0,8],"favorite_count":3,"retweet_count":4,"reply_count":1,"quote_count":2,"in_reply_to_status_id":123,"in_reply_to_status_id_str":"123","in_reply_to_user_id":12,"in_reply_to_user_id_str":"12","user":{"id":12,"id_str":"12","screen_name":"a","name":"A","followers_count":5,"friends_count":6,"statuses_count":7},"entities":{"urls":[{"url":"https://t.co/x","expanded_url":"https://x.test","indices":[0,5]}]}}]"#
+
+    static let twitterV2 = #"{"data":[{"id":"1","text":"hi","author_id":"12","created_at":"2024-03-01T12:00:00.000Z","public_metrics":{"retweet_count":1,"reply_count":2,"like_count":3,"quote_count":4}}],"includes":{"users":[{"id":"12","username":"a","name":"A","public_metrics":{"followers_count":1}}]},"meta":{"result_count":1,"newest_id":"1","oldest_id":"1"}}"#
+
+    static let blueskyFeed = #"{"feed":[{"post":{"uri":"at://did:plc:bob/app.bsky.feed.post/3kabc","cid":"c","author":{"did":"did:plc:bob","handle":"bob.test","displayName":"Bob","followersCount":3},"record":{"$type":"app.bsky.feed.post","text":"hello link","createdAt":"2024-03-01T12:00:00.000Z","facets":[{"index":{"byteStart":6,"byteEnd":10},"features":[{"$type":"app.bsky.richtext.facet#link","uri":"https://x.test"}]}],"embed":{"$type":"app.bsky.embed.images","images":[{"alt":"a","aspectRatio":{"width":3,"height":2}}]}},"embed":{"$type":"app.bsky.embed.images#view","images":[{"thumb":"https://x.test/t","fullsize":"https://x.test/f","alt":"a","aspectRatio":{"width":3,"height":2}}]},"replyCount":1,"repostCount":2,"likeCount":3,"quoteCount":4,"indexedAt":"2024-03-01T12:00:00.000Z"}}],"cursor":"123"}"#
+
+    static let jsonLines = #"{"type":"user","id":"u1","handle":"alice","name":"Alice"}"# + "\n"
+        + #"{"type":"message","id":"m1","author":"u1","text":"hi","created_at":"2024-03-01T12:00:00Z","likes":8,"reposts":1,"replies":2,"read":false}"# + "\n"
+
+    static let seeds: [(name: String, format: ImportFormat, document: String)] = [
+        ("Mastodon statuses", .mastodon, mastodonStatuses),
+        ("Mastodon notifications", .mastodon, mastodonNotifications),
+        ("Mastodon context", .mastodon, mastodonContext),
+        ("Twitter v1.1", .twitter, twitterV1),
+        ("Twitter v2", .twitter, twitterV2),
+        ("Bluesky feed", .bluesky, blueskyFeed),
+        ("JSON Lines", .jsonl, jsonLines),
+    ]
+
+    // MARK: Where the numbers stand
+
+    /// The byte ranges of `document`'s number tokens and of its strings that hold only digits.
+    static func numericTokens(in document: String) -> [(range: Range<Int>, isString: Bool)] {
+        let bytes = Array(document.utf8)
+        var tokens: [(Range<Int>, Bool)] = []
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                var end = index + 1
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1 }
+                let inner = bytes[(index + 1) ..< end]
+                // A key is followed by a colon; only values are numbers to change.
+                var next = end + 1
+                while next < bytes.count, bytes[next] == UInt8(ascii: " ") { next += 1 }
+                let isKey = next < bytes.count && bytes[next] == UInt8(ascii: ":")
+                if !isKey, !inner.isEmpty, inner.allSatisfy({ (0x30 ... 0x39).contains($0) }) { tokens.append((index ..< end + 1, true)) }
+                index = end + 1
+            } else if byte == UInt8(ascii: "-") || (0x30 ... 0x39).contains(byte) {
+                var end = index + 1
+                while end < bytes.count, "0123456789.eE+-".utf8.contains(bytes[end]) { end += 1 }
+                tokens.append((index ..< end, false))
+                index = end
+            } else {
+                index += 1
+            }
+        }
+        return tokens
+    }
+
+    /// `document` with the bytes of `range` replaced by `replacement`.
+    static func replacing(_ range: Range<Int>, in document: String, with replacement: String) -> String {
+        var bytes = Array(document.utf8)
+        bytes.replaceSubrange(range, with: Array(replacement.utf8))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    // MARK: The tests
+
+    @Test(arguments: seeds.indices)
+    func everyNumericFieldAtEveryExtremeIsStoredOrRefusedNeverATrap(seed: Int) throws {
+        let (name, format, document) = Self.seeds[seed]
+        let directory = TemporaryDirectory()
+        let store = try directory.store()
+        // The seed itself imports: the extremes are tried on a document that works.
+        let seedPath = try directory.write(document, to: "seed.json")
+        try TimelineImporter(store: store).importFile(atPath: seedPath, format: format)
+        let tokens = Self.numericTokens(in: document)
+        #expect(tokens.count >= 3, "\(name): the seed holds too few numbers to try")
+        var stored = 0, refused = 0
+        for token in tokens {
+            for value in token.isString ? Self.digitStrings : Self.numbers {
+                let changed = Self.replacing(token.range, in: document, with: value)
+                let path = try directory.write(changed, to: "case.json")
+                let before = try store.timeline(limit: 50)
+                do {
+                    try TimelineImporter(store: store).importFile(atPath: path, format: format)
+                    stored += 1
+                } catch {
+                    refused += 1
+                    // Refused whole: the store is as it was, and the error names a place.
+                    #expect(try store.timeline(limit: 50) == before, "\(name): a refused import changed the store")
+                    #expect(error.line != nil || error.field != nil || error.column != nil,
+                            "\(name) with \(value): the refusal names no place: \(error)")
+                }
+                try Self.paint(store, directory: directory)
+            }
+        }
+        #expect(stored > 0 && refused > 0, "\(name): \(stored) stored, \(refused) refused")
+    }
+
+    /// What `show` does with what was stored: the page rendered, the snapshot written and read.
+    static func paint(_ store: TimelineStore, directory: TemporaryDirectory) throws {
+        let page = try store.timeline(limit: 50)
+        let renderer = TimelineRenderer(options: RenderOptions(width: 80))
+        _ = renderer.renderText(page, now: Date())
+        _ = renderer.renderText(page, now: Date(timeIntervalSince1970: -62_135_596_800))
+        _ = renderer.renderText(page, now: Date(timeIntervalSince1970: 253_402_300_799))
+        try store.writeSnapshot(force: true)
+        let snapshot = try SnapshotFile(path: SnapshotFile.path(forDatabaseAt: store.path)).read()
+        _ = renderer.renderText(snapshot.window, now: Date())
+    }
+
+    // MARK: What headers and streams say in numbers
+
+    /// Header values as a server can write them: the extremes above, as text, with signs and spaces.
+    static let headerValues = numbers + ["+5", " 42 ", "", "1_000", "0x10", "٣", "99999999999999999999999"]
+
+    @Test func rateLimitHeadersAtEveryExtremeGiveATimeOrNoneAndAWaitThatFits() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        for value in Self.headerValues {
+            for headers in [["Retry-After": value], ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": value],
+                            ["X-RateLimit-Remaining": value, "X-RateLimit-Reset": "60"], ["RateLimit-Remaining": value, "RateLimit-Reset": value]] {
+                let response = HTTPResponse(status: 429, headers: headers.map { HTTPHeader(name: $0.key, value: $0.value) })
+                let limit = RateLimit(response, now: now)
+                let retry = RateLimit.retryDate(after: response, now: now)
+                for date in [limit?.reset, retry].compactMap({ $0 }) {
+                    let wait = ServerRequester.duration(from: now, to: date)
+                    #expect(wait >= .zero, "\(headers): a negative wait")
+                    // What the person reads: a time, whatever the server wrote.
+                    let said = ServerError.rateLimited(url: "https://x.test/", retryAt: date).description
+                    #expect(said.contains("Try again after"), "\(headers): \(said)")
+                }
+            }
+        }
+    }
+
+    @Test func aStreamsRetryFieldAtEveryExtremeIsADelayOrIgnored() {
+        for value in Self.headerValues {
+            var parser = ServerSentEventParser()
+            _ = parser.parse(Array("retry: \(value)\ndata: x\n\n".utf8))
+            if let delay = parser.reconnectionMilliseconds { #expect(delay >= 0, "retry: \(value)") }
+        }
+    }
+
+    // MARK: The arithmetic itself
+
+    @Test func saturatingArithmeticStopsAtTheBoundsAndIsExactWithin() {
+        #expect(Int64.max.saturatingAdding(1) == .max)
+        #expect(Int64.min.saturatingAdding(-1) == .min)
+        #expect(Int64.min.saturatingSubtracting(1) == .min)
+        #expect(Int64.max.saturatingSubtracting(-1) == .max)
+        #expect(Int64(0).saturatingSubtracting(.min) == .max)
+        #expect(Int.max.saturatingMultiplied(by: 100) == .max)
+        #expect(Int.min.saturatingMultiplied(by: 2) == .min)
+        #expect((-Int.max).saturatingMultiplied(by: -2) == .max)
+        #expect(Int(40).saturatingAdding(2) == 42 && Int(40).saturatingSubtracting(-2) == 42 && Int(21).saturatingMultiplied(by: 2) == 42)
+    }
+
+    @Test func aPollsShareIsRoundedHalfUpAndBoundedWhateverTheCounts() {
+        #expect(Int.percentage(60, of: 123) == 49)
+        #expect(Int.percentage(63, of: 123) == 51)
+        #expect(Int.percentage(1, of: 2) == 50 && Int.percentage(1, of: 3) == 33 && Int.percentage(2, of: 3) == 67)
+        #expect(Int.percentage(92_233_720_368_547_759, of: 92_233_720_368_547_759) == 100)
+        #expect(Int.percentage(.max, of: .max) == 100)
+        #expect(Int.percentage(.max / 2, of: .max) == 50)
+        #expect(Int.percentage(.max, of: 1) == .max)
+        #expect(Int.percentage(5, of: 0) == 0 && Int.percentage(-5, of: 10) == 0 && Int.percentage(5, of: .min) == 0)
+    }
+}
