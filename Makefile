@@ -47,7 +47,7 @@ DIST_STAGE       := .build/dist
 # The demo keeps its database inside the repository, never in the user's real data.
 DEMO_DB := $(CURDIR)/demo/timeline.sqlite
 
-.PHONY: all deps test-deps build test layers-check test-takahe first-day-check bench bench-smoke release demo install uninstall dist dist-check man completions clean
+.PHONY: all deps test-deps build test layers-check test-takahe first-day-check bench bench-smoke fuzz-smoke release demo install uninstall dist dist-check man completions clean
 
 all: build
 
@@ -97,6 +97,7 @@ test: test-deps
 	$(SWIFT) test --skip-build --skip 'TimelineKitTests\.'
 	$(MAKE) --no-print-directory test-takahe
 	$(MAKE) --no-print-directory bench-smoke
+	$(MAKE) --no-print-directory fuzz-smoke
 	$(MAKE) --no-print-directory dist-check
 	$(MAKE) --no-print-directory first-day-check
 
@@ -126,6 +127,12 @@ bench: deps
 bench-smoke: deps
 	@$(MAKE) --no-print-directory install-packages PACKAGES="sqlite3 bash zsh fish"
 	tools/bench/run --smoke
+
+## fuzz-smoke: the import fuzzer (libFuzzer + AddressSanitizer on every decoder) for 42 seconds (6 a format),
+## its seeds first: each real file, and each with every number set to each extreme of
+## tools/fuzz/numbers.dict (issue 33). A crash, a hang or an allocation past 64 MB fails it.
+fuzz-smoke: deps
+	tools/fuzz/run-import 42
 
 ## release: the binary people run at every terminal start.
 release: deps

@@ -11,12 +11,14 @@ import Testing
     /// Written where a number stands: the integer bounds of every width and one past them,
     /// 2^53 + 1 (past a double's exact integers), what overflows `× 100`, a negative zero,
     /// fractions, exponents that reach infinity or underflow, and a number longer than any type.
-    static let numbers = [
-        "0", "-0", "-1", "1", "0.5", "-0.0", "1E+2", "1e308", "-1e308", "1e999999", "-1e-400",
-        "2147483647", "2147483648", "4294967296", "9007199254740993", "92233720368547759",
-        "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
-        "18446744073709551616", "123456789012345678901234567890123456789",
-    ]
+    /// The one list is the fuzzers' dictionary, `tools/fuzz/numbers.dict`.
+    static let numbers: [String] = {
+        let text = (try? String(contentsOfFile: Fixtures.path("../tools/fuzz/numbers.dict"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            guard !line.hasPrefix("#"), let open = line.firstIndex(of: "\""), line.last == "\"" else { return nil }
+            return String(line[line.index(after: open) ..< line.index(before: line.endIndex)])
+        }
+    }()
 
     /// Written where a string of digits stands (IDs, counts a server writes as strings): the
     /// same extremes as text.
@@ -24,40 +26,19 @@ import Testing
 
     // MARK: Seeds: one document per decoder, every numeric field its API documents present
 
-    static let mastodonAccount = #"{"id":"2","username":"bob","acct":"bob","display_name":"Bob","followers_count":10,"following_count":11,"statuses_count":12,"url":"https://x.test/@bob"}"#
-
-    static func mastodonStatus(_ id: String) -> String {
-        #"{"id":"\#(id)","created_at":"2024-03-01T12:00:00.000Z","edited_at":"2024-03-01T12:05:00.000Z","content":"<p>hello</p>","spoiler_text":"","visibility":"public","replies_count":3,"reblogs_count":4,"favourites_count":5,"quotes_count":1,"favourited":false,"reblogged":false,"bookmarked":false,"account":\#(mastodonAccount),"#
-            + #""media_attachments":[{"id":"22","type":"image","url":"https://x.test/a.png","description":"d","meta":{"original":{"width":640,"height":480,"size":"640x480","aspect":1.3333},"focus":{"x":-0.42,"y":0.69}}}],"#
-            + #""card":{"url":"https://x.test","title":"t","width":400,"height":200},"#
-            + #""poll":{"id":"7","expires_at":"2024-03-02T12:00:00.000Z","expired":false,"multiple":false,"votes_count":10,"voters_count":8,"options":[{"title":"a","votes_count":6},{"title":"b","votes_count":4}],"own_votes":[0]}}"#
+    /// `tools/fuzz/seeds/NAME`, which the import fuzzer starts from too.
+    static func seed(_ name: String) -> String {
+        (try? String(contentsOfFile: Fixtures.path("../tools/fuzz/seeds/" + name), encoding: .utf8)) ?? ""
     }
 
-    static let mastodonStatuses = "[" + mastodonStatus("109") + #",{"id":"110","created_at":"2024-03-01T12:10:00.000Z","content":"","account":\#(mastodonAccount),"reblog":\#(mastodonStatus("108"))}]"#
-
-    static let mastodonNotifications = #"[{"id":"5","type":"poll","created_at":"2024-03-01T12:00:00.000Z","account":\#(mastodonAccount),"status":\#(mastodonStatus("111"))}]"#
-
-    static let mastodonContext = #"{"ancestors":[\#(mastodonStatus("101"))],"descendants":[\#(mastodonStatus("102"))]}"#
-
-    static let twitterV1 = #"[{"id":1234567890123456789,"id_str":"1234567890123456789","created_at":"Wed Oct 10 20:19:24 +0000 2018","full_text":"hi there","display_text_range":[0,8],"favorite_count":3,"retweet_count":4,"reply_count":1,"quote_count":2,"in_reply_to_status_id":123,"in_reply_to_status_id_str":"123","in_reply_to_user_id":12,"in_reply_to_user_id_str":"12","user":{"id":12,"id_str":"12","screen_name":"a","name":"A","followers_count":5,"friends_count":6,"statuses_count":7},"entities":{"urls":[{"url":"https://t.co/x","expanded_url":"https://x.test","indices":[0,5]}]}}]"#
-
-    static let twitterV2 = #"{"data":[{"id":"1","text":"hi","author_id":"12","created_at":"2024-03-01T12:00:00.000Z","public_metrics":{"retweet_count":1,"reply_count":2,"like_count":3,"quote_count":4}}],"includes":{"users":[{"id":"12","username":"a","name":"A","public_metrics":{"followers_count":1}}]},"meta":{"result_count":1,"newest_id":"1","oldest_id":"1"}}"#
-
-    static let blueskyFeed = #"{"feed":[{"post":{"uri":"at://did:plc:bob/app.bsky.feed.post/3kabc","cid":"c","author":{"did":"did:plc:bob","handle":"bob.test","displayName":"Bob","followersCount":3},"record":{"$type":"app.bsky.feed.post","text":"hello link","createdAt":"2024-03-01T12:00:00.000Z","facets":[{"index":{"byteStart":6,"byteEnd":10},"features":[{"$type":"app.bsky.richtext.facet#link","uri":"https://x.test"}]}],"embed":{"$type":"app.bsky.embed.images","images":[{"alt":"a","aspectRatio":{"width":3,"height":2}}]}},"embed":{"$type":"app.bsky.embed.images#view","images":[{"thumb":"https://x.test/t","fullsize":"https://x.test/f","alt":"a","aspectRatio":{"width":3,"height":2}}]},"replyCount":1,"repostCount":2,"likeCount":3,"quoteCount":4,"indexedAt":"2024-03-01T12:00:00.000Z"}}],"cursor":"123"}"#
-
-    static let jsonLines = #"{"type":"user","id":"u1","handle":"alice","name":"Alice"}"# + "\n"
-        + #"{"type":"message","id":"m1","author":"u1","text":"hi","created_at":"2024-03-01T12:00:00Z","likes":8,"reposts":1,"replies":2,"read":false}"# + "\n"
-
-    static let seeds: [(name: String, format: ImportFormat, document: String)] = [
-        ("Mastodon statuses", .mastodon, mastodonStatuses),
-        ("Mastodon notifications", .mastodon, mastodonNotifications),
-        ("Mastodon context", .mastodon, mastodonContext),
-        ("Twitter v1.1", .twitter, twitterV1),
-        ("Twitter v2", .twitter, twitterV2),
-        ("Bluesky feed", .bluesky, blueskyFeed),
-        ("Bluesky notifications", .bluesky, (try? String(contentsOfFile: Fixtures.path("Bluesky/listNotifications.json"), encoding: .utf8)) ?? ""),
-        ("JSON Lines", .jsonl, jsonLines),
-    ]
+    static let seeds: [(name: String, format: ImportFormat, document: String)] = {
+        let files: [(String, ImportFormat)] = [
+            ("mastodon-statuses.json", .mastodon), ("mastodon-notifications.json", .mastodon), ("mastodon-context.json", .mastodon),
+            ("twitter-v1.json", .twitter), ("twitter-v2.json", .twitter), ("bluesky-feed.json", .bluesky), ("jsonl-counts.jsonl", .jsonl),
+        ]
+        let notifications = (try? String(contentsOfFile: Fixtures.path("Bluesky/listNotifications.json"), encoding: .utf8)) ?? ""
+        return files.map { ($0.0, $0.1, seed($0.0)) } + [("Bluesky's listNotifications", .bluesky, notifications)]
+    }()
 
     // MARK: Where the numbers stand
 
@@ -98,6 +79,10 @@ import Testing
     }
 
     // MARK: The tests
+
+    @Test func theExtremesAreReadFromTheFuzzersDictionary() {
+        #expect(Self.numbers.count == 22 && Self.numbers.contains("92233720368547759") && Self.numbers.contains("-9223372036854775808"))
+    }
 
     @Test(arguments: seeds.indices)
     func everyNumericFieldAtEveryExtremeIsStoredOrRefusedNeverATrap(seed: Int) throws {
@@ -207,8 +192,6 @@ import Testing
 
     // MARK: What only a sync reads
 
-    static let mastodonMarker = #"{"home":{"last_read_id":"103","version":462,"updated_at":"2024-03-01T12:00:00.000Z"},"notifications":{"last_read_id":"5","version":3,"updated_at":"2024-03-01T12:00:00.000Z"}}"#
-
     /// The readers of answers that only a sync sees (a status page, a poll after a vote, a
     /// marker, a posted status, notifications) at every extreme of every number: a value or a
     /// `ServerError`, never a trap.
@@ -219,7 +202,7 @@ import Testing
         func attempt(_ body: () throws(ServerError) -> Void) {
             do throws(ServerError) { try body(); read += 1 } catch { refused += 1 }
         }
-        for document in [Self.mastodonStatuses, Self.mastodonNotifications, Self.mastodonStatus("120"), Self.mastodonMarker] {
+        for document in ["mastodon-statuses.json", "mastodon-notifications.json", "mastodon-marker.json"].map(Self.seed) {
             for token in Self.numericTokens(in: document) {
                 for value in token.isString ? Self.digitStrings : Self.numbers {
                     let response = HTTPResponse(status: 200, body: Array(Self.replacing(token.range, in: document, with: value).utf8))
