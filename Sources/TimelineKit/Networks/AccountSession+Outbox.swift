@@ -77,7 +77,7 @@ struct OutboxSender: Sendable {
             entry.attempts += 1
             do {
                 let result = try await send(entry)
-                try store.removeOutboxEntry(entry)
+                try store.removeOutboxEntry(entry, published: result.published)
                 if entry.sequence == queued.sequence {
                     outcome.delivery = .done(result)
                 } else {
@@ -122,7 +122,7 @@ struct OutboxSender: Sendable {
                 try store.noteOutboxAttempt(of: entry.sequence)
                 entry.attempts += 1
                 let result = try await send(entry)
-                try store.removeOutboxEntry(entry)
+                try store.removeOutboxEntry(entry, published: result.published)
                 delivery.changesSent.append((entry, result))
             } catch {
                 if PendingActionFailure(error) == .refused, (try? store.removeOutboxEntry(entry)) != nil {

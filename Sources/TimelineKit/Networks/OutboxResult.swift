@@ -13,3 +13,11 @@ public enum OutboxResult: Sendable, Hashable {
     /// The stored ID of the post deleted at its server (and here).
     case deleted(String)
 }
+
+extension OutboxResult {
+    /// The post a waiting post became at its server, `nil` for every other change.
+    var published: Message? {
+        if case let .posted(message) = self { return message }
+        return nil
+    }
+}

@@ -36,8 +36,21 @@ enum MessageColumns {
     /// move the generation): `insert`, then `update` when the insert changed nothing (see
     /// `StoredColumns.makeInsert` for why two statements). The read state is not a column: see
     /// `TimelineTransaction.upsert`.
-    static let insert = table.makeInsert()
+    ///
+    /// The insert also sets `seq`, from parameter `sequenceParameter`: see `firstFreeSequence`.
+    static let insert = table.makeInsert(numbered: ("seq", "?" + String(sequenceParameter)))
     static let update = table.makeUpdate()
+    static let sequenceParameter = table.count + 1
+
+    /// The number a transaction's first new message gets, which its short reference spells:
+    /// above every number a stored message has and every number a deleted one had
+    /// (`timeline_state.retired_sequence`, kept by the delete trigger), so that a reference never
+    /// names another message than the one it was painted beside (issue 34). SQLite alone would
+    /// give the largest stored `seq` + 1 again. Read once a transaction and counted up from
+    /// there (a subquery in the insert itself made every upsert open a statement journal).
+    static let firstFreeSequence = """
+        SELECT max(retired_sequence, ifnull((SELECT max(seq) FROM messages), 0)) + 1 FROM timeline_state
+        """
 
     /// Marks one message read by its sequence number (a message this transaction just inserted).
     static let markSequenceRead = "DELETE FROM unread_messages WHERE seq = ?1"

@@ -618,6 +618,22 @@ struct Migration: Sendable {
                 FROM outbox ORDER BY sequence;
             DROP TABLE outbox;
             """#, changesTables: false),
+        // Issue 34: a short reference is the message's `seq`, and SQLite gives a new row the
+        // largest rowid + 1, so the newest message's reference went to the next one once it was
+        // deleted: a `delete bbv` typed from an older screen deleted another post. The numbers a
+        // deleted message had are kept here (its own, at its deletion, by whoever deletes it), and
+        // TimelineKit's insert numbers a new message above them (`MessageColumns.nextSequence`).
+        // O(1) whatever the size: a column with a default, one row, the rowid b-tree's last key.
+        Migration(version: 15, name: "deleted messages' references never given again", sql: #"""
+            ALTER TABLE timeline_state ADD COLUMN retired_sequence INTEGER NOT NULL DEFAULT 0;
+            UPDATE timeline_state SET retired_sequence = (SELECT ifnull(max(seq), 0) FROM messages);
+            DROP TRIGGER messages_tracked_delete;
+            CREATE TRIGGER messages_tracked_delete AFTER DELETE ON messages BEGIN
+                DELETE FROM unread_messages WHERE seq = OLD.seq;
+                UPDATE timeline_state SET generation = generation + 1, message_count = message_count - 1,
+                    retired_sequence = max(retired_sequence, OLD.seq);
+            END;
+            """#, changesTables: false),
     ]
 
     /// Whether a database at `version` still needs a migration that changes tables.

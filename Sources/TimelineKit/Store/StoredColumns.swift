@@ -55,14 +55,19 @@ struct StoredColumns<Record: StoredRecord>: Sendable {
     ///
     /// The insert: the record as a new row, or nothing when its key is stored. `OR FAIL` covers
     /// the other constraints (NOT NULL, CHECK); the key's conflict is the DO NOTHING.
-    func makeInsert() -> String {
+    ///
+    /// `numbered` sets one more column, not a record's, to an SQL expression (the messages'
+    /// `seq`, which the table would otherwise choose itself).
+    func makeInsert(numbered: (column: String, value: String)? = nil) -> String {
         var parameters = ""
         parameters.reserveCapacity(columns.count * 5)
         for index in columns.indices {
             parameters += index == 0 ? "?1" : ", ?" + String(index + 1)
         }
+        let extraName = numbered.map { $0.column + ", " } ?? ""
+        let extraValue = numbered.map { $0.value + ", " } ?? ""
         return """
-            INSERT OR FAIL INTO \(table) (\(names)) VALUES (\(parameters))
+            INSERT OR FAIL INTO \(table) (\(extraName)\(names)) VALUES (\(extraValue)\(parameters))
             ON CONFLICT (\(columns[0])) DO NOTHING
             """
     }

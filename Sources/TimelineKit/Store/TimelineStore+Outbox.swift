@@ -102,16 +102,40 @@ extension TimelineStore {
 
     /// Takes `entry` out (its server answered, or refused it) in one transaction, with a post's
     /// stand-in message, and moves the generation. Nothing when it is not queued.
-    public func removeOutboxEntry(_ entry: OutboxEntry) throws(TimelineStoreError) {
-        try storeWrite { transaction throws(TimelineStoreError) in try transaction.removeOutboxEntry(entry) }
+    ///
+    /// With `published`, the post as its server published it (stored already): the stand-in
+    /// becomes that post, keeping the short reference it was painted with, so that `bcb` names
+    /// the same post before and after the sync that sent it (issue 34).
+    public func removeOutboxEntry(_ entry: OutboxEntry, published: Message? = nil) throws(TimelineStoreError) {
+        try storeWrite { transaction throws(TimelineStoreError) in try transaction.removeOutboxEntry(entry, published: published) }
     }
 }
 
 extension TimelineTransaction {
     /// Takes `entry` out of the outbox, with a post's stand-in message: in the transaction that
-    /// stores the server's post, the one replaces the other at once.
-    public func removeOutboxEntry(_ entry: OutboxEntry) throws(TimelineStoreError) {
-        if let placeholder = entry.placeholderID { try deleteMessages(ids: [placeholder]) }
+    /// stores the server's post, the one replaces the other at once. With `published` (the
+    /// server's post, stored), the stand-in's row takes its ID and columns and keeps its number,
+    /// so its short reference goes on naming the post; the row the server's post was stored in
+    /// is removed (its number retired: it was never painted as the post's reference).
+    public func removeOutboxEntry(_ entry: OutboxEntry, published: Message? = nil) throws(TimelineStoreError) {
+        if let placeholder = entry.placeholderID {
+            if let published, published.id != placeholder, try message(id: placeholder) != nil {
+                let read = try message(id: published.id)?.isRead ?? true
+                try deleteMessages(ids: [published.id])
+                try connection.reportingStoreErrors { () throws(SQLiteError) in
+                    let rename = try connection.statement("UPDATE messages SET id = ?2 WHERE id = ?1")
+                    defer { rename.reset() }
+                    try rename.bind(placeholder, at: 1)
+                    try rename.bind(published.id, at: 2)
+                    try rename.run()
+                }
+                var adopted = published
+                adopted.isRead = read
+                try upsert(adopted, readState: .overwrite)
+            } else {
+                try deleteMessages(ids: [placeholder])
+            }
+        }
         try connection.reportingStoreErrors { () throws(SQLiteError) in
             let statement = try connection.statement("DELETE FROM pending_actions WHERE sequence = ?1")
             defer { statement.reset() }

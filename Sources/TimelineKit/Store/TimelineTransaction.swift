@@ -52,6 +52,8 @@ public final class TimelineTransaction {
     /// Users and messages that this transaction's upserts inserted or changed (an upsert of an
     /// identical row changes nothing), for import summaries.
     private(set) var upsertedRowsChanged = 0
+    /// The number the next new message gets (`MessageColumns.firstFreeSequence`), once read.
+    private var nextSequence: Int64?
     private var sequenceMarkRead: SQLiteStatement?
     private var idMarkRead: SQLiteStatement?
     private var idMarkUnread: SQLiteStatement?
@@ -99,8 +101,19 @@ public final class TimelineTransaction {
         try upserting { () throws(SQLiteError) in
             let insert = try cached(&messageInsert, MessageColumns.insert)
             try MessageColumns.bind(message, to: insert)
+            let sequence: Int64
+            if let next = nextSequence {
+                sequence = next
+            } else {
+                sequence = Int64(try connection.integer(MessageColumns.firstFreeSequence) ?? 1)
+            }
+            nextSequence = sequence
+            try insert.bind(sequence, at: Int32(MessageColumns.sequenceParameter))
             try insert.run()
             if connection.changes > 0 {
+                // Saturating: a `seq` of Int64.max written by another program makes the next
+                // insert fail on the number's uniqueness, not trap.
+                nextSequence = sequence.saturatingAdding(1)
                 // New rows start unread (the insert trigger adds them to unread_messages), which
                 // is what a fetch brings; only a message that says it was read needs more.
                 upsertedRowsChanged += 1

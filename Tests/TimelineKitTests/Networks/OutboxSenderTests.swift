@@ -75,6 +75,27 @@ import Testing
         #expect(try store.timeline(limit: 5).interactions.isEmpty)
     }
 
+    /// Issue 34: `bcb` painted beside a waiting post names the same post once a sync sent it
+    /// (it said "no stored message" before), and the stand-in's number is not handed out again.
+    @Test func aSentPostKeepsTheShortReferenceItsStandInWasPaintedWith() async throws {
+        let directory = TemporaryDirectory()
+        let store = try Samples.store(in: directory)
+        let network = ScriptedNetwork(store: store, [Self.refusedConnection])
+        let kept = try await network.sender().perform(.post(PostDraft(text: "Offline thoughts")), author: Self.author, at: Self.now)
+        let placeholder = try #require(kept.entry.placeholderID)
+        let painted = try #require(try store.message(id: placeholder)).shortReference
+        var delivery = PendingDelivery()
+        await network.sender().sendAll(into: &delivery)
+        let posted = try #require(try store.message(id: "posted-" + kept.entry.key))
+        #expect(posted.shortReference.text == painted.text && posted.text == "Offline thoughts")
+        #expect(try store.message(id: placeholder) == nil)
+        #expect(try store.state().messageCount == 1)
+        // The next message is numbered above both the stand-in and the row the server's post was first stored in.
+        try store.upsert(messages: [Message(id: "later", authorID: "me", text: "later", createdAt: Self.now)])
+        let later = try #require(try store.message(id: "later")).shortReference
+        #expect(later.text != painted.text)
+    }
+
     @Test func aTryThatMayHaveBeenDoneCountsAndOneThatCannotIsTakenBack() async throws {
         let directory = TemporaryDirectory()
         let store = try Samples.store(in: directory)

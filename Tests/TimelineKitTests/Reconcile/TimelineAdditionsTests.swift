@@ -27,6 +27,11 @@ import Testing
         Message(id: id, authorID: author, text: id, createdAt: Samples.epoch.addingTimeInterval(minutes * 60))
     }
 
+    /// What `message(_:minutes:)`'s time is stored as.
+    static func milliseconds(minutes: Double) -> Int64 {
+        Int64(((Samples.epoch.timeIntervalSince1970 + minutes * 60) * 1000).rounded())
+    }
+
     @Test func fiveHundredNewerMessagesAreAllListedOldestFirstInPages() throws {
         let directory = TemporaryDirectory()
         let store = try Samples.store(in: directory)
@@ -85,15 +90,19 @@ import Testing
     }
 
     /// SQLite numbers a new row one past the largest number in use: after the newest message is
-    /// deleted, the next one takes its number, and a cursor that only remembered that number
-    /// would take the new message for an old one.
+    /// deleted, the next one another program stores takes its number (TimelineKit numbers above
+    /// every deleted one since issue 34, but the sqlite3 shell does not), and a cursor that only
+    /// remembered that number would take the new message for an old one.
     @Test func aMessageStoredUnderTheNumberOfADeletedOneIsStillListed() throws {
         let directory = TemporaryDirectory()
         let store = try Samples.store(in: directory)
         try store.upsert(messages: Samples.messages(1...5))
         let cursor = try store.additionCursor()
         try store.deleteMessages(ids: ["m5", "m4"])
-        try store.upsert(messages: [Self.message("again", minutes: 100), Self.message("and-again", minutes: -100)])
+        try SQLiteShell.run(store.path, """
+            INSERT INTO messages (id, author_id, text, created_at) VALUES ('again', 'u1', 'again', \(Self.milliseconds(minutes: 100)));
+            INSERT INTO messages (id, author_id, text, created_at) VALUES ('and-again', 'u1', 'and-again', \(Self.milliseconds(minutes: -100)));
+            """)
         #expect(try SQLiteShell.run(store.path, "SELECT seq FROM messages WHERE id = 'again'").trimmingCharacters(in: .whitespacesAndNewlines) == "4")
 
         let listed = try Self.listAll(store, after: cursor)

@@ -29,8 +29,24 @@ enum Samples {
 }
 
 extension Samples {
+    /// Migration 15 undone: deleted messages' numbers not kept, the delete trigger as before.
+    static func undoMigration15(_ path: String) throws {
+        try SQLiteShell.run(path, """
+            BEGIN;
+            DROP TRIGGER messages_tracked_delete;
+            ALTER TABLE timeline_state DROP COLUMN retired_sequence;
+            CREATE TRIGGER messages_tracked_delete AFTER DELETE ON messages BEGIN
+                DELETE FROM unread_messages WHERE seq = OLD.seq;
+                UPDATE timeline_state SET generation = generation + 1, message_count = message_count - 1;
+            END;
+            PRAGMA user_version = 14;
+            COMMIT;
+            """)
+    }
+
     /// Migration 14 undone: the waiting changes back in a table of their own (none kept).
     static func undoMigration14(_ path: String) throws {
+        try undoMigration15(path)
         try SQLiteShell.run(path, """
             DELETE FROM pending_actions WHERE payload IS NOT NULL;
             ALTER TABLE pending_actions DROP COLUMN payload;
