@@ -27,6 +27,9 @@ public struct MastodonPost: Sendable, Hashable {
     /// A server without the API (``MastodonSync/supportsQuotes()``) refuses it before it is sent.
     public var quoteOf: String?
     /// Who may see it; the account's default when `nil`.
+    ///
+    /// A reply without one is never more public than what it answers: ``MastodonSync/post(_:)``
+    /// reads the status replied to first and sends its ``PostVisibility/replyVisibility``.
     public var visibility: Visibility?
     /// Sent as `Idempotency-Key`: the server publishes a status once per key (Mastodon keeps
     /// keys for an hour), so a request retried after a time-out, or a command run again with the
@@ -79,10 +82,36 @@ extension MastodonSync {
         if quoted != nil, !(try await supportsQuotes()) {
             throw .serverLacks(server: client.server.baseURL, feature: "quote posts (Mastodon's quotes API, 4.5 and later, which this server does not announce)")
         }
+        var post = post
+        if let replyTo, post.visibility == nil {
+            post.visibility = try await visibility(ofStatus: replyTo)?.replyVisibility
+        }
         let url = client.server.url("/api/v1/statuses")
         let response = try await client.send(.post, url, json: post.body(replyToServerID: replyTo, quotedServerID: quoted),
                                              headers: [HTTPHeader(name: "Idempotency-Key", value: post.idempotencyKey)])
         return try storeOwn(try Self.status(in: response, from: url, namespace: namespace), from: url)
+    }
+
+    /// Who may see the server's status `serverID`, read from the server when a reply is sent
+    /// (what is stored may be older, and a reply kept offline is sent later): `nil` when the
+    /// server no longer has it (404, 410; the reply is then the server's to refuse) or names an
+    /// audience this library does not know.
+    func visibility(ofStatus serverID: String) async throws(ServerError) -> PostVisibility? {
+        let url = client.server.url("/api/v1/statuses/" + FormEncoding.escape(serverID))
+        guard let response = try await getUnlessGone(url) else { return nil }
+        return try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) -> PostVisibility? in
+            try JSONObjectView(document, path: "", expected: "a status object").string("visibility").flatMap(PostVisibility.init(rawValue:))
+        }
+    }
+
+    /// `GET url`, or `nil` when the server answers that it has no such thing (404, 410).
+    private func getUnlessGone(_ url: String) async throws(ServerError) -> HTTPResponse? {
+        do {
+            return try await client.send(.get, url)
+        } catch {
+            if case let .rejected(_, status, _) = error, status == 404 || status == 410 { return nil }
+            throw error
+        }
     }
 
     /// Whether the server has Mastodon's quotes API: it says so in `GET /api/v2/instance` with
@@ -92,13 +121,7 @@ extension MastodonSync {
     /// post published without its quote.
     public func supportsQuotes() async throws(ServerError) -> Bool {
         let url = client.server.url("/api/v2/instance")
-        let response: HTTPResponse
-        do {
-            response = try await client.send(.get, url)
-        } catch {
-            if case let .rejected(_, status, _) = error, status == 404 || status == 410 { return false }
-            throw error
-        }
+        guard let response = try await getUnlessGone(url) else { return false }
         let version = try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) -> Int? in
             let instance = try JSONObjectView(document, path: "", expected: "an instance object")
             guard let versions = try instance.object("api_versions", expected: "an object of API versions"),

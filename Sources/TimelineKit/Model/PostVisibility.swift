@@ -4,3 +4,17 @@ public enum PostVisibility: String, Sendable, Hashable, CaseIterable {
     /// Everyone, in public timelines; everyone, out of public timelines; followers; the people mentioned.
     case `public`, unlisted, `private`, direct
 }
+
+extension PostVisibility {
+    /// The audience a reply to a post of this visibility gets when none is asked for: never
+    /// wider than the post's own (issue 34: a reply to a direct message went out public). A
+    /// direct message's reply is direct and a followers-only post's followers-only; a public
+    /// or unlisted post's leaves it to the account's default (`nil`), which a reply to those
+    /// cannot make more public than the conversation already is.
+    public var replyVisibility: PostVisibility? {
+        switch self {
+        case .direct, .private: self
+        case .public, .unlisted: nil
+        }
+    }
+}

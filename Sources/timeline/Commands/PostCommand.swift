@@ -69,7 +69,7 @@ struct PostCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The message this quotes (shown inside it), named as for --reply-to: Bluesky always; Mastodon where the server has quote posts (4.5).", valueName: "id"))
     var quote: String?
 
-    @Option(name: .long, help: ArgumentHelp("Who may see it: public, unlisted, private or direct (default: the account's).", valueName: "visibility"))
+    @Option(name: .long, help: ArgumentHelp("Who may see it: public, unlisted, private or direct (default: the account's; a reply to a direct or followers-only post, that post's).", valueName: "visibility"))
     var visibility: PostVisibility?
 
     @Option(name: .long, help: ArgumentHelp("The Idempotency-Key to send (default: a new random one); servers that honour it publish a key once.", valueName: "key"))

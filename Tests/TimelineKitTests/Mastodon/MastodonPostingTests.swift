@@ -60,4 +60,32 @@ import Testing
         }
         #expect(fixture.server.requests.filter { $0.method == .post }.count == 2)
     }
+
+    /// Issue 34: a reply to a direct message went out public. Without `visibility`, a reply
+    /// takes a direct or followers-only status's audience, read from the server when it is sent;
+    /// one given is sent as given; a public or unlisted status's reply keeps the account's default.
+    @Test(arguments: [("direct", nil, "direct"), ("private", nil, "private"), ("unlisted", nil, nil), ("public", nil, nil),
+                      ("direct", PostVisibility.public, "public"), ("private", PostVisibility.direct, "direct")])
+    func aReplyIsNeverMorePublicThanWhatItAnswersUnlessAsked(parent: String, asked: PostVisibility?, sent: String?) async throws {
+        let fixture = try SyncFixture()
+        let id = fixture.server.post(1)[0]
+        fixture.server.configure { state in
+            if let index = state.statuses.firstIndex(where: { $0.id == id }) { state.statuses[index].visibility = parent }
+        }
+        try await fixture.run()
+        try await fixture.sync().post(MastodonPost(text: "answer", replyTo: "social.example/" + id, visibility: asked))
+        let request = try #require(fixture.server.requests.last { $0.method == .post && $0.url.hasSuffix("/api/v1/statuses") })
+        let body = try JSONSerialization.jsonObject(with: Data(request.body ?? [])) as? [String: String]
+        #expect(body?["visibility"] == sent, "a reply to a \(parent) status, asked \(asked?.rawValue ?? "nothing")")
+    }
+
+    @Test func aReplyToAStatusTheServerNoLongerHasIsLeftToTheServer() async throws {
+        let fixture = try SyncFixture()
+        try await fixture.run()
+        try await fixture.sync().post(MastodonPost(text: "answer", replyTo: "109876543210"))
+        let request = try #require(fixture.server.requests.last)
+        #expect(request.method == .post)
+        let body = try JSONSerialization.jsonObject(with: Data(request.body ?? [])) as? [String: String]
+        #expect(body?["visibility"] == nil && body?["in_reply_to_id"] == "109876543210")
+    }
 }

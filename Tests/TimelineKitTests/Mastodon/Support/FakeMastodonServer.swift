@@ -38,6 +38,7 @@ final class FakeMastodonServer: HTTPTransport, Sendable {
         var boosted: Int?  // index into the server's statuses of the boosted one
         var spoiler = ""
         var replyTo: String?  // the server ID of the status it answers
+        var visibility = "public"
     }
 
     struct Notification: Sendable {
@@ -287,6 +288,7 @@ final class FakeMastodonServer: HTTPTransport, Sendable {
                 let index = Self.newStatus(&state, text: body["status"] ?? "", author: 0)
                 state.statuses[index].spoiler = body["spoiler_text"] ?? ""
                 state.statuses[index].replyTo = body["in_reply_to_id"]
+                state.statuses[index].visibility = body["visibility"] ?? "public"
                 state.home.append(index)
                 if let key { state.postsByKey[key] = index }
                 return json(200, Self.statusJSON(state.statuses[index], in: state))
@@ -299,6 +301,14 @@ final class FakeMastodonServer: HTTPTransport, Sendable {
                 return page(entries, query: query, path: path, maximum: 40, state: &state) { state, index in
                     Self.statusJSON(state.statuses[index], in: state)
                 }
+            }
+        case (.get, _) where path.hasPrefix("/api/v1/statuses/") && !path.dropFirst("/api/v1/statuses/".count).contains("/"):
+            return state.withLock { state in
+                let id = String(path.dropFirst("/api/v1/statuses/".count))
+                guard let index = state.statuses.firstIndex(where: { $0.id == id }), !state.deleted.contains(index) else {
+                    return json(404, #"{"error":"Record not found"}"#)
+                }
+                return json(200, Self.statusJSON(state.statuses[index], in: state))
             }
         case (.get, "/api/v2/instance"):
             return state.withLock { state in
@@ -390,7 +400,7 @@ final class FakeMastodonServer: HTTPTransport, Sendable {
         let reblog = status.boosted.map { statusJSON(state.statuses[$0], in: state) } ?? "null"
         let edited = status.editedAt.map { "\"\(time($0))\"" } ?? "null"
         let text = String(data: try! JSONSerialization.data(withJSONObject: ["<p>\(status.text)</p>"]), encoding: .utf8)!.dropFirst().dropLast()
-        return #"{"id":"\#(status.id)","created_at":"\#(time(status.createdAt))","edited_at":\#(edited),"in_reply_to_id":\#(status.replyTo.map { "\"\($0)\"" } ?? "null"),"in_reply_to_account_id":null,"spoiler_text":"\#(status.spoiler)","visibility":"public","url":"\#(base)/@user\#(status.author)/\#(status.id)","replies_count":0,"reblogs_count":0,"favourites_count":0,"content":\#(text),"reblog":\#(reblog),"account":\#(accountJSON(status.author)),"media_attachments":[]}"#
+        return #"{"id":"\#(status.id)","created_at":"\#(time(status.createdAt))","edited_at":\#(edited),"in_reply_to_id":\#(status.replyTo.map { "\"\($0)\"" } ?? "null"),"in_reply_to_account_id":null,"spoiler_text":"\#(status.spoiler)","visibility":"\#(status.visibility)","url":"\#(base)/@user\#(status.author)/\#(status.id)","replies_count":0,"reblogs_count":0,"favourites_count":0,"content":\#(text),"reblog":\#(reblog),"account":\#(accountJSON(status.author)),"media_attachments":[]}"#
     }
 
     static func notificationJSON(_ notification: Notification, in state: State) -> String {
