@@ -54,6 +54,28 @@ import TimelineKit
         #expect(try server.status(serverID)?["content"] as? String == "<p>From a pipe</p>")
     }
 
+    /// Issue 34: Takahē answered an edit of an unlisted post with the post made public, and the
+    /// tool said nothing. The edit says it in one line, and `--json` carries both audiences.
+    @Test func anEditWhoseServerWidenedThePostSaysSo() throws {
+        let server = try MastodonTestServer()
+        let home = try SyncCommandTests.loggedIn(to: server)
+        let (ref, serverID) = try Self.ownStatusWithMedia(server, home)
+        try server.control("set_status", ["id": serverID, "fields": ["visibility": "unlisted", "edit_sets_visibility": "public"] as [String: Any]])
+        let edited = try home.timeline.run(["edit", ref, "A new text"])
+        #expect(edited.status == 0, "\(edited.errors)")
+        #expect(edited.output.hasPrefix("Edited \(ref)"), "\(edited.output)")
+        #expect(edited.errors.contains("the server made \(ref)") && edited.errors.contains("public (it was unlisted)"), "\(edited.errors)")
+        #expect(edited.errors.split(separator: "\n").count == 1, "\(edited.errors)")
+        try server.control("set_status", ["id": serverID, "fields": ["visibility": "private", "edit_sets_visibility": "public"] as [String: Any]])
+        let json = try home.timeline.run(["edit", "--json", ref, "Again"])
+        #expect(json.status == 0, "\(json.errors)")
+        #expect(json.output.contains("\"visibility\":\"public\",\"visibility_before\":\"private\""), "\(json.output)")
+        // An edit that leaves the audience as it was says nothing of it.
+        try server.control("set_status", ["id": serverID, "fields": ["visibility": "unlisted", "edit_sets_visibility": "unlisted"] as [String: Any]])
+        let quiet = try home.timeline.run(["edit", ref, "Once more"])
+        #expect(quiet.status == 0 && quiet.errors.isEmpty, "\(quiet.errors)")
+    }
+
     @Test(.enabled(if: Tmux.isAvailable, "tmux is installed by `make deps`"))
     func anEditWithNoTextAtATerminalOpensTheEditorOnTheCurrentText() throws {
         let server = try MastodonTestServer()

@@ -1099,8 +1099,12 @@ class Handler(BaseHTTPRequestHandler):
             if "poll" not in parameters:
                 status["poll"] = None
             status["edited_at"] = iso(datetime.now(timezone.utc))
+            # Takahē answers an edit with the post made public whatever it was (issue 34): a test
+            # sets `edit_sets_visibility` on a status (set_status) to answer the same way.
+            if status.get("edit_sets_visibility"):
+                status["visibility"] = status["edit_sets_visibility"]
             self.data.broadcast("status.update", status)
-            answer = dict(status)
+            answer = {key: value for key, value in status.items() if key != "edit_sets_visibility"}
         self.send(200, answer, headers)
 
     @api

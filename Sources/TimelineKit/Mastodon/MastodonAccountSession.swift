@@ -77,7 +77,8 @@ struct MastodonAccountSession: AccountSession {
             // reads first): the account's statuses say, where the key is not kept or honoured.
             return .posted(try await sync.postFromOutbox(post, queuedAt: entry.createdAt, mayHaveReachedServer: entry.attempts > 1))
         case let .edit(id, text):
-            return .edited(try await sync.edit(id, text: text))
+            let (message, change) = try await sync.editing(id, text: text)
+            return .edited(message, visibilityChange: change)
         case let .vote(id, choices):
             return .voted(try await sync.vote(in: id, choices: choices, retrying: entry.attempts > 1))
         case let .follow(handle):

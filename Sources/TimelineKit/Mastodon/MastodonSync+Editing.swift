@@ -11,6 +11,8 @@ extension MastodonSync {
         var hasPoll: Bool
         /// The server's ID of the status's author.
         var authorID: String?
+        /// Who may see it (an edit cannot change it; a server may anyway).
+        var visibility: PostVisibility?
     }
 
     /// The text of the account's own status `id` as written (`GET /api/v1/statuses/:id/source`:
@@ -38,6 +40,12 @@ extension MastodonSync {
     ///   status of this server; `.serverLacks` naming `PUT /api/v1/statuses/:id` for a server
     ///   without edits (nothing stored); the client's errors (`.rejected`: 403 not yours, 422 too long).
     public func edit(_ id: String, text: String) async throws -> Message {
+        try await editing(id, text: text).message
+    }
+
+    /// ``edit(_:text:)``, with the audience the server answered with when it is not the one the
+    /// status had (Takahē makes an edited unlisted post public).
+    func editing(_ id: String, text: String) async throws -> (message: Message, visibilityChange: VisibilityChange?) {
         let current = try await editedStatus(id)
         if let own = ownUserID.flatMap(namespace.serverID), let author = current.authorID, author != own {
             throw PostChangeRefusal.notYours
@@ -60,7 +68,12 @@ extension MastodonSync {
         body.append(UInt8(ascii: "}"))
         let url = client.server.url("/api/v1/statuses/" + FormEncoding.escape(current.serverID))
         let response = try await client.send(.put, url, json: body, feature: "editing posts", endpoint: "PUT /api/v1/statuses/:id")
-        return try storeOwn(try Self.status(in: response, from: url, namespace: namespace), from: url)
+        let message = try storeOwn(try Self.status(in: response, from: url, namespace: namespace), from: url)
+        let after = try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
+            try JSONObjectView(document, path: "", expected: "a status object").string("visibility").flatMap(PostVisibility.init(rawValue:))
+        }
+        guard let before = current.visibility, let after, before != after else { return (message, nil) }
+        return (message, VisibilityChange(before: before, after: after))
     }
 
     /// Stores a status of the account's own that the server answered with, read, and answers it
@@ -109,7 +122,8 @@ extension MastodonSync {
             return EditedStatus(serverID: serverID, contentWarning: try view.string("spoiler_text") ?? "",
                                 sensitive: try view.bool("sensitive") ?? false, mediaIDs: mediaIDs,
                                 language: try view.string("language"), hasPoll: view.field("poll") != nil,
-                                authorID: try view.object("account", expected: "an account object")?.requiredID("id"))
+                                authorID: try view.object("account", expected: "an account object")?.requiredID("id"),
+                                visibility: try view.string("visibility").flatMap(PostVisibility.init(rawValue:)))
         }
     }
 }

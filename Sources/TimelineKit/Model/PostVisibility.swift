@@ -18,3 +18,17 @@ extension PostVisibility {
         }
     }
 }
+
+/// An audience a server changed on its own: Takahē answers an edit of an unlisted post with the
+/// post made public (issue 34). Said, never hidden: the person chose the first.
+public struct VisibilityChange: Sendable, Hashable {
+    /// Who could see the post before.
+    public var before: PostVisibility
+    /// Who can see it now, as the server answered.
+    public var after: PostVisibility
+
+    public init(before: PostVisibility, after: PostVisibility) {
+        self.before = before
+        self.after = after
+    }
+}

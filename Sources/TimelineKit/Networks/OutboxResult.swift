@@ -4,8 +4,9 @@
 public enum OutboxResult: Sendable, Hashable {
     /// The post published, as stored (its stand-in gone).
     case posted(Message)
-    /// The post edited, as stored.
-    case edited(Message)
+    /// The post edited, as stored, and the audience its server gave it when that is not the
+    /// one it had (`nil`: unchanged, or not known).
+    case edited(Message, visibilityChange: VisibilityChange? = nil)
     /// The vote, with the poll's counts after it.
     case voted(PollVote)
     /// How the account now stands with the account followed or unfollowed.

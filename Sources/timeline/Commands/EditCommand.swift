@@ -84,7 +84,7 @@ struct EditCommand: ParsableCommand {
         } catch {
             throw failed(error, session)
         }
-        guard case let .done(.edited(message)) = outcome.delivery else {
+        guard case let .done(.edited(message, visibilityChange)) = outcome.delivery else {
             if case let .waiting(reason) = outcome.delivery {
                 request.waiting(reason, json: json) { object in
                     object.add("action", "edit")
@@ -99,9 +99,19 @@ struct EditCommand: ParsableCommand {
             object.add("id", message.id)
             object.add("account", session.account.name)
             if let editedAt = message.editedAt { object.add("edited_at", editedAt.formatted(.iso8601)) }
+            if let visibilityChange {
+                object.add("visibility", visibilityChange.after.rawValue)
+                object.add("visibility_before", visibilityChange.before.rawValue)
+            }
             Terminal.emit(object.finish() + "\n")
         } else {
             Terminal.emit("Edited \(MessageSessions.name(of: message.id, in: store)) as \(TerminalText.line(session.account.name)).\n")
+            if let visibilityChange {
+                // The server's doing, not the person's: said on its own line, as a warning.
+                Terminal.emitError("timeline: the server made \(MessageSessions.name(of: message.id, in: store)) \(visibilityChange.after.rawValue) "
+                    + "(it was \(visibilityChange.before.rawValue)): an edit cannot change who sees a post, but this server did. "
+                    + "Delete it if it should not be \(visibilityChange.after.rawValue).\n")
+            }
         }
     }
 
