@@ -3,8 +3,9 @@
 /// (`BrowseKeyAction.keyTable`), so the help can never list a key that does something else.
 ///
 /// The keys are those of less and vim (`j`/`k`, `g`/`G`, `/`, `n`, space and Ctrl-F/Ctrl-B for
-/// pages) and of tut (`t`, `o`, `m`, `u`, `f` favourite, `b` boost, `r` reply). `b` is not a
-/// page key here, as it is in less: it boosts, as in tut.
+/// pages) and of tut (`t`, `o`, `m`, `u`, `f` favourite, `b` boost, `r` reply; `z` unfolds a
+/// content warning, as vim's `z` unfolds a fold). `b` is not a page key here, as it is in less:
+/// it boosts, as in tut.
 public enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
     case down, up
     case pageDown, pageUp
@@ -20,6 +21,8 @@ public enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
     case boost
     /// Reply to the entry, written in `$EDITOR`.
     case reply
+    /// Show the text behind the entry's content warning, or fold it again (a toggle).
+    case unfold
     case help
     case redraw
     /// Back from a thread or search results; out of the view from the timeline.
@@ -50,6 +53,7 @@ public enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
         case .favourite: [.character("f")]
         case .boost: [.character("b")]
         case .reply: [.character("r")]
+        case .unfold: [.character("z")]
         case .help: [.character("?")]
         case .redraw: [.control("l")]
         case .back: [.character("q"), .escape]
@@ -75,6 +79,7 @@ public enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
         case .favourite: ("f", "favourite (like) at its server; again: undo")
         case .boost: ("b", "boost (repost); again: undo")
         case .reply: ("r", "reply, written in your $EDITOR")
+        case .unfold: ("z", "unfold a content warning; again: fold")
         case .help: ("?", "these keys")
         case .redraw: ("Ctrl-L", "redraw the screen")
         case .back: ("q  Esc", "back from a thread or search; quit")

@@ -56,6 +56,8 @@ public struct BrowseView: Sendable {
     public private(set) var note: String?
     /// Whether older messages were asked for (`BrowseEffect.loadOlder`) and not yet handed back.
     private var olderRequested = false
+    /// The messages whose content warning `z` opened, by ID, until `z` folds them again.
+    private var unfolded: Set<String> = []
 
     /// A view of `timeline` (newest first) for a window of `columns` × `rows`, entries rendered
     /// with `options` (its width is the view's to set) and ages measured from `now`.
@@ -171,6 +173,15 @@ public struct BrowseView: Sendable {
         case .reply:
             guard let message = current.selectedMessage else { return [] }
             return [.reply(to: message.repostOfID ?? message.id)]
+        case .unfold:
+            guard let message = current.selectedMessage else { return [] }
+            guard current.shown(message).contentWarning?.isEmpty == false, !options.revealsContentWarnings, current.depths.isEmpty else {
+                note = "this entry has no folded content warning"
+                return []
+            }
+            if unfolded.remove(message.id) == nil { unfolded.insert(message.id) }
+            render()
+            note = unfolded.contains(message.id) ? "unfolded (z: fold)" : "folded"
         case .help:
             mode = .help
         case .redraw:
@@ -504,7 +515,15 @@ public struct BrowseView: Sendable {
         guard !listing.depths.isEmpty else {
             var options = self.options
             options.width = width
-            return TimelineRenderer(options: options).render(listing.page, range: range, now: now, highlighting: search)
+            var entries = TimelineRenderer(options: options).render(listing.page, range: range, now: now, highlighting: search)
+            // Entries unfolded with `z`: drawn again with their content warning open.
+            options.revealsContentWarnings = true
+            for (offset, index) in range.enumerated() where unfolded.contains(listing.page.messages[index].id) {
+                let single = TimelinePage(messages: [listing.page.messages[index]], related: listing.page.related,
+                                          users: listing.page.users, interactions: listing.page.interactions)
+                entries[offset] = TimelineRenderer(options: options).render(single, now: now, highlighting: search)[0]
+            }
+            return entries
         }
         return range.map { index in
             let steps = min(listing.depths[index], Self.deepestIndent)

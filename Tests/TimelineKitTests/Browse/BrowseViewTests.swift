@@ -54,6 +54,26 @@ import Testing
         checkShape(view)
     }
 
+    /// Issue 34: a content warning folds its text in browse as in show, and `z` unfolds the
+    /// selected entry's (again: folds it); an entry without one says so.
+    @Test func zUnfoldsTheSelectedEntrysContentWarningAndFoldsItAgain() {
+        var page = timeline(3)
+        page.messages[0].contentWarning = "film spoilers"
+        page.messages[0].text = "the butler did it"
+        var view = view(page)
+        #expect(view.screen().contains { $0.contains("[text hidden") })
+        #expect(!view.screen().contains { $0.contains("the butler did it") })
+        _ = press(&view, .character("z"))
+        #expect(view.screen().contains { $0.contains("the butler did it") })
+        #expect(view.note == "unfolded (z: fold)")
+        _ = press(&view, .character("z"))
+        #expect(!view.screen().contains { $0.contains("the butler did it") })
+        _ = press(&view, .character("j"), .character("z"))
+        #expect(view.note == "this entry has no folded content warning")
+        #expect(BrowseKeyAction.keyTable.contains { $0.keys == "z" })
+        checkShape(view)
+    }
+
     @Test func jAndKAndTheArrowsMoveOneEntryWithinTheBounds() {
         var view = view(timeline(5))
         #expect(press(&view, .character("k")).isEmpty)
