@@ -129,7 +129,8 @@ public struct JSONLinesExporter: Sendable {
     }
 
     /// The message's line with an extra `"user"` field holding its author's user object (as the
-    /// user's own line writes it), or `null` when the author is not known, then `"ref"` and the
+    /// user's own line writes it), or `null` when the author is not known, then `"ref"`,
+    /// `"warning"` (why a terminal folds the text: its content warning, when it has one) and the
     /// account's `interaction` with it, each of `"favourited"`, `"boosted"`, `"bookmarked"` and
     /// `"pending"` written only when true: what `timeline show --json` prints. The importer
     /// ignores these fields, so such a line still imports as the message.

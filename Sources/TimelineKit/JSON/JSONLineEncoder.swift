@@ -70,6 +70,12 @@ package enum JSONLineEncoder {
                 append(",\"ref\":", to: &bytes)
                 appendString(message.shortReference.text, to: &bytes)
             }
+            // `show --json` only: why the terminal folds the text (issue 34), beside the text kept
+            // whole; today a content warning is the one reason. `content_warning` stays as it was.
+            if let warning = message.contentWarning, !warning.isEmpty {
+                append(",\"warning\":", to: &bytes)
+                appendString(warning, to: &bytes)
+            }
             // `show --json` only, and only what is set: the account's state at its server (the
             // import ignores it: a file cannot favourite anything there).
             if let interaction {

@@ -158,4 +158,16 @@ struct JSONLinesExportTests {
             try exporter.export { (_: UnsafeRawBufferPointer) in }
         }
     }
+
+    /// Issue 34: `show --json` says why a terminal folds a message (`"warning"`), the text kept
+    /// whole and `content_warning` as it was; an export, which a reimport reads, has no such key.
+    @Test func showsJSONSaysWhyTheTextIsFoldedAndTheExportDoesNot() {
+        var message = Message(id: "m1", authorID: "u1", text: "the butler did it", createdAt: Date(timeIntervalSince1970: 0), contentWarning: "spoilers")
+        let shown = JSONLinesExporter.line(for: message, author: nil)
+        #expect(shown.contains(#""text":"the butler did it""#) && shown.contains(#""content_warning":"spoilers""#))
+        #expect(shown.contains(#""warning":"spoilers""#), "\(shown)")
+        #expect(!JSONLinesExporter.line(for: message).contains(#""warning""#))
+        message.contentWarning = ""
+        #expect(!JSONLinesExporter.line(for: message, author: nil).contains(#""warning""#))
+    }
 }
