@@ -95,6 +95,7 @@ func exitStatus(for error: any Error) -> Int32 {
         case .cancelled: ExitStatus.failure
         case .rateLimited, .timelineBeingRebuilt, .serverFailed, .markerConflict, .timeLimitReached: ExitStatus.busy
         }
+    case is SourceDatabaseNameError: ExitStatus.usage
     case is SyncGate.Failure: ExitStatus.failure
     case is AccountImportError: ExitStatus.usage
     case is ValidationError: ExitStatus.usage
