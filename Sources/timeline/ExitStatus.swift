@@ -90,7 +90,7 @@ func exitStatus(for error: any Error) -> Int32 {
         case .invalidToken, .unauthorized: ExitStatus.noPermission
         case let .unreachable(transportError, _): error.isTemporary ? ExitStatus.busy : exitStatus(for: transportError)
         case let .store(storeError): exitStatus(for: storeError)
-        case .rejected, .invalidResponse, .notSupported: ExitStatus.protocolError
+        case .rejected, .invalidResponse, .notSupported, .answerTooDeep: ExitStatus.protocolError
         case .serverLacks: ExitStatus.unavailable
         case .cancelled: ExitStatus.failure
         case .rateLimited, .timelineBeingRebuilt, .serverFailed, .markerConflict, .timeLimitReached: ExitStatus.busy
