@@ -48,13 +48,17 @@ struct MessageSessions {
         do throws(TimelineStoreError) {
             return try store.resolveMessageReferences(references)
         } catch {
-            if case let .unknownMessages(unknown, _) = error {
-                let named = unknown.map { "\"\(TerminalText.line($0))\"" }.joined(separator: ", ")
-                Terminal.emitError("timeline: no stored message is \(named) (a short reference as `show` paints it, a stored ID, the server's ID or the post's web address). Nothing was sent to a server.\n")
-                throw ExitCode(ExitStatus.dataError)
-            }
-            throw fail(error)
+            throw refusal(error)
         }
+    }
+
+    /// A reference that could not be resolved, said: unknown ones named (65), anything else
+    /// as the store words it.
+    static func refusal(_ error: TimelineStoreError) -> ExitCode {
+        guard case let .unknownMessages(unknown, _) = error else { return fail(error) }
+        let named = unknown.map { "\"\(TerminalText.line($0))\"" }.joined(separator: ", ")
+        Terminal.emitError("timeline: no stored message is \(named) (a short reference as `show` paints it, a stored ID, the server's ID or the post's web address). Nothing was sent to a server.\n")
+        return ExitCode(ExitStatus.dataError)
     }
 
     /// The session to act on `id` with: `--account`'s, or the one account whose server the
