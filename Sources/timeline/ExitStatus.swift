@@ -52,6 +52,7 @@ func exitStatus(for error: any Error) -> Int32 {
         case .databaseNewerThanLibrary: ExitStatus.newerDatabase
         case .readOnly: ExitStatus.readOnly
         case .unknownAuthor, .unknownMessages, .invalidValue, .ambiguousMessageReference: ExitStatus.dataError
+        case .invalidSearch(.tooManyTerms): ExitStatus.dataError
         case .invalidSearch: ExitStatus.usage
         case .notATimelineDatabase, .cannotOpen, .snapshotNotWritten, .sqlite: ExitStatus.failure
         }

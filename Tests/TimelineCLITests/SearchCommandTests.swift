@@ -93,6 +93,16 @@ import TimelineKit
         #expect(!syntax.errors.contains("SQLite"))
     }
 
+    /// Issue 33: 999 words printed SQLite's "Expression tree is too large" and the whole
+    /// statement (exit 1); the bound on the terms is said in one line (65).
+    @Test func aQueryOfTooManyWordsIsRefusedInOneLine() throws {
+        let scenario = try scenario()
+        let many = try scenario.timeline.run(["search"] + (0 ..< 999).map { "w\($0)" })
+        #expect(many.status == 65, "\(many.errors.prefix(300))")
+        #expect(many.errors.split(separator: "\n").count == 1 && many.errors.contains("999"), "\(many.errors.prefix(300))")
+        #expect(!many.errors.contains("SQLite") && !many.errors.contains("SELECT") && many.output.isEmpty)
+    }
+
     @Test func nothingFoundExitsTwoWithANote() throws {
         let scenario = try scenario()
         let none = try scenario.timeline.run(["search", "tea"])
