@@ -55,7 +55,7 @@ struct SourceReference: Equatable {
             .filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }
         guard let name = names.first else { throw missing("`timeline list ID` fetches a list's posts") }
         guard names.count == 1 else {
-            Terminal.emitError("timeline: several lists' timelines end in \"\(TerminalText.line(label))\" (\(names.map { TerminalText.line($0) }.joined(separator: ", "))): name the post with `timeline --db PATH`.\n")
+            Terminal.emitError("timeline: several lists' timelines end in \(QuotedValue.quoted(label)) (\(names.map { TerminalText.line($0) }.joined(separator: ", "))): name the post with `timeline --db PATH`.\n")
             throw ExitCode(ExitStatus.usage)
         }
         return directory + name
@@ -76,7 +76,7 @@ struct SourceReference: Equatable {
     }
 
     private func missing(_ advice: String) -> ExitCode {
-        Terminal.emitError("timeline: \"\(TerminalText.line(label)):\(TerminalText.line(reference))\" names a post of \(label.hasPrefix("list-") ? "the list \(TerminalText.line(String(label.dropFirst(5))))" : "#" + TerminalText.line(label)), and none of its posts are kept here: \(advice) and paints their references. Nothing was sent to a server.\n")
+        Terminal.emitError("timeline: \(QuotedValue.quoted(label + ":" + reference)) names a post of \(label.hasPrefix("list-") ? "the list \(TerminalText.line(String(label.dropFirst(5))))" : "#" + TerminalText.line(label)), and none of its posts are kept here: \(advice) and paints their references. Nothing was sent to a server.\n")
         return ExitCode(ExitStatus.noInput)
     }
 }

@@ -108,10 +108,10 @@ import TimelineKit
         let none = try scenario.timeline.run(["search", "tea"])
         #expect(none.status == 2)
         #expect(none.output.isEmpty)
-        #expect(none.errors.contains("no messages match tea"))
+        #expect(none.errors.contains("no messages match \"tea\""))
         let nobody = try scenario.timeline.run(["search", "coffee", "--author", "carol"])
         #expect(nobody.status == 2)
-        #expect(nobody.errors.contains("no user has the handle @carol"))
+        #expect(nobody.errors.contains("no user has the handle \"@carol\""))
     }
 
     @Test func withoutADatabaseItSaysHowToCreateOne() throws {
@@ -129,7 +129,7 @@ import TimelineKit
         try scenario.importSample()
         let result = try scenario.timeline.run(["search", "swift", "--", "-kotlin", "-n", "2"])
         #expect(result.status == 2)
-        #expect(result.errors == "timeline: no messages match swift -kotlin -n 2\n")
+        #expect(result.errors == "timeline: no messages match \"swift -kotlin -n 2\"\n")
         let help = try scenario.timeline.run(["search", "--help"])
         #expect(help.output.contains("Everything after -- is the query, by design"), "\(help.output)")
         #expect(try scenario.timeline.run(["search", "-n", "2", "swift", "--", "-kotlin"]).status == 0)

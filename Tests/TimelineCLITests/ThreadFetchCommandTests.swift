@@ -75,7 +75,7 @@ import Testing
         let before = try server.requests().count
         let local = try scenario.timeline.run(["thread", "local-1"])
         #expect(local.status == 0 && local.output.contains("an imported note"), "\(local.errors)")
-        #expect(local.errors == "timeline: no logged-in account's server has local-1 (it was imported, or its account logged out); showing what is stored.\n", "\(local.errors)")
+        #expect(local.errors == "timeline: no logged-in account's server has \"local-1\" (it was imported, or its account logged out); showing what is stored.\n", "\(local.errors)")
         #expect(try server.requests().count == before)
     }
 

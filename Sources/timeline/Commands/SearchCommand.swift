@@ -77,11 +77,11 @@ struct SearchCommand: ParsableCommand {
         let store = try location.openStore(create: false)
         let found = try reportingErrors { try store.search(parsed, limit: limit, author: author, unreadOnly: unread) }
         if found.isEmpty {
-            var note = "timeline: no messages match \(TerminalText.line(parsed.text))"
+            var note = "timeline: no messages match \(QuotedValue.quoted(parsed.text))"
             if let author {
                 let handle = author.hasPrefix("@") ? String(author.dropFirst()) : author
                 let known = try reportingErrors { try store.users(handle: handle) }
-                if known.isEmpty { note += "; no user has the handle @\(TerminalText.line(handle))" }
+                if known.isEmpty { note += "; no user has the handle \(QuotedValue.quoted("@" + handle))" }
             }
             Terminal.emitError(note + "\n")
             throw ExitCode(SearchCommand.noMatchStatus)

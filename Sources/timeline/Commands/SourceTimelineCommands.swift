@@ -119,7 +119,7 @@ struct SourceTimelineOptions: ParsableArguments {
         guard let account else { return sessions }
         guard let chosen = sessions.first(where: { $0.account.name == account }) else {
             let names = sessions.map { TerminalText.line($0.account.name) }.joined(separator: ", ")
-            Terminal.emitError("timeline: no account is named \"\(TerminalText.line(account))\" (logged in: \(names)).\n")
+            Terminal.emitError("timeline: no account is named \(QuotedValue.quoted(account)) (logged in: \(names)).\n")
             throw ExitCode(ExitStatus.usage)
         }
         return [chosen]
@@ -157,7 +157,7 @@ struct TagCommand: ParsableCommand {
 
     func run() throws {
         guard let tag = TimelineSource.hashtag(self.tag) else {
-            Terminal.emitError("timeline: \"\(TerminalText.line(self.tag))\" is not a hashtag: letters, digits and _ only (a leading # is fine). Nothing was fetched.\n")
+            Terminal.emitError("timeline: \(QuotedValue.quoted(self.tag)) is not a hashtag: letters, digits and _ only (a leading # is fine). Nothing was fetched.\n")
             throw ExitCode(ExitStatus.usage)
         }
         let sessions = try options.sessions(doing: "tag")
@@ -192,12 +192,12 @@ struct ListCommand: ParsableCommand {
         let able = all.filter { $0.listID(id) != nil }
         guard let session = able.first, able.count == 1 else {
             if able.isEmpty, !all.isEmpty {
-                Terminal.emitError("timeline: \"\(TerminalText.line(id))\" is not the ID of a list \(options.account == nil ? "any logged-in account" : TerminalText.line(options.account ?? "")) can read: `timeline lists` shows them. Nothing was fetched.\n")
+                Terminal.emitError("timeline: \(QuotedValue.quoted(id)) is not the ID of a list \(options.account == nil ? "any logged-in account" : TerminalText.line(options.account ?? "")) can read: `timeline lists` shows them. Nothing was fetched.\n")
             } else if able.isEmpty {
                 Terminal.emitError("timeline: lists are read at your server, and no account is logged in: timeline login mastodon example.social (or: login bluesky HANDLE).\n")
             } else {
                 let names = able.map { TerminalText.line($0.account.name) }.joined(separator: ", ")
-                Terminal.emitError("timeline: several accounts could read the list \"\(TerminalText.line(id))\" (\(names)): say which with --account NAME.\n")
+                Terminal.emitError("timeline: several accounts could read the list \(QuotedValue.quoted(id)) (\(names)): say which with --account NAME.\n")
             }
             throw ExitCode(ExitStatus.usage)
         }
@@ -233,7 +233,7 @@ struct ListsCommand: ParsableCommand {
         if let account {
             sessions = sessions.filter { $0.account.name == account }
             if sessions.isEmpty {
-                Terminal.emitError("timeline: no account is named \"\(TerminalText.line(account))\".\n")
+                Terminal.emitError("timeline: no account is named \(QuotedValue.quoted(account)).\n")
                 throw ExitCode(ExitStatus.usage)
             }
         }
