@@ -138,7 +138,7 @@ struct FollowAccountArguments: ParsableArguments {
     }
 }
 
-struct FollowAccountCommand: ParsableCommand {
+struct FollowAccountCommand: WordListCommand {
     static let configuration = CommandConfiguration(
         commandName: "follow", abstract: "Follow accounts by their handle.",
         discussion: """
@@ -164,7 +164,7 @@ struct FollowAccountCommand: ParsableCommand {
     func run() throws { try arguments.run(following: true) }
 }
 
-struct UnfollowAccountCommand: ParsableCommand {
+struct UnfollowAccountCommand: WordListCommand {
     static let configuration = CommandConfiguration(
         commandName: "unfollow", abstract: "Stop following accounts.",
         discussion: """
@@ -249,5 +249,19 @@ struct FollowingCommand: ParsableCommand {
             }
         }
         Terminal.emit(text)
+    }
+}
+
+extension FollowAccountCommand {
+    var words: [String] {
+        get { arguments.handles }
+        set { arguments.handles = newValue }
+    }
+}
+
+extension UnfollowAccountCommand {
+    var words: [String] {
+        get { arguments.handles }
+        set { arguments.handles = newValue }
     }
 }

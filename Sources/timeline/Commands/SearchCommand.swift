@@ -6,7 +6,7 @@ import Foundation
 #endif
 import TimelineKit
 
-struct SearchCommand: ParsableCommand {
+struct SearchCommand: WordListCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: "Find messages by their words, newest first.",
@@ -98,5 +98,12 @@ struct SearchCommand: ParsableCommand {
         let window = onTerminal ? Terminal.windowSize() : nil
         let renderer = output.style.renderer(columns: output.style.columns(window: window), onTerminal: onTerminal)
         Terminal.emit(TimelineRenderer.text(of: renderer.render(found.page, now: Date(), highlighting: parsed)))
+    }
+}
+
+extension SearchCommand {
+    var words: [String] {
+        get { query }
+        set { query = newValue }
     }
 }
