@@ -74,7 +74,8 @@ public struct SyncStatusFile: Sendable {
         case 0: return nil
         case 1: return "timeline: " + attention[0].line(fitting: columns.map { $0 - "timeline: ".count })
         default:
-            let remedy = attention.contains(where: \.isCredentials) ? "`timeline accounts` says which to log in to again" : "`timeline accounts` says why"
+            // Within 80 columns up to 999 accounts: no server's words to cut here.
+            let remedy = attention.contains(where: \.isCredentials) ? "see `timeline accounts` (log in again)" : "`timeline accounts` says why"
             return "timeline: \(Counted(attention.count, "account")) are not syncing: \(remedy)"
         }
     }

@@ -27,4 +27,19 @@ import Testing
         // Narrower than what is wrong and its remedy: those stay whole, the command to copy too.
         #expect(long.line(fitting: 30).hasSuffix(": syncs have failed since 2 hours ago (…); run timeline sync"))
     }
+
+    /// Several accounts in trouble are one line too, within 80 columns.
+    @Test func severalAccountsAreOneLineWithinEightyColumns() throws {
+        let directory = TemporaryDirectory()
+        let file = SyncStatusFile(databasePath: directory.path + "/timeline.sqlite")
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let lines = ["timeline sync status 1"] + (0 ..< 120).map { n in
+            ["account\(n)@example.social", "timeline login mastodon example.social", "1799999990", "-", n % 2 == 0 ? "credentials" : "failing",
+             "1799990000", String(repeating: "Service Unavailable ", count: 10)].joined(separator: "\t")
+        }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file.path))
+        let notice = try #require(file.notice(at: now, syncJustStarted: false, columns: 80))
+        #expect(notice == "timeline: 120 accounts are not syncing: see `timeline accounts` (log in again)", "\(notice)")
+        #expect(DisplayWidth.of(notice) <= 80)
+    }
 }
