@@ -41,7 +41,7 @@ enum CommandSuggestion {
     }
 
     /// The command's name and its aliases.
-    private static func names(of command: any ParsableCommand.Type) -> [String] {
+    static func names(of command: any ParsableCommand.Type) -> [String] {
         [name(of: command)] + command.configuration.aliases
     }
 

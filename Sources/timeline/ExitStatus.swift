@@ -52,6 +52,7 @@ func exitStatus(for error: any Error) -> Int32 {
         case .databaseNewerThanLibrary: ExitStatus.newerDatabase
         case .readOnly: ExitStatus.readOnly
         case .unknownAuthor, .unknownMessages, .invalidValue, .ambiguousMessageReference: ExitStatus.dataError
+        case .invalidSearch(.tooManyTerms): ExitStatus.dataError
         case .invalidSearch: ExitStatus.usage
         case .notATimelineDatabase, .cannotOpen, .snapshotNotWritten, .sqlite: ExitStatus.failure
         }
@@ -90,11 +91,12 @@ func exitStatus(for error: any Error) -> Int32 {
         case .invalidToken, .unauthorized: ExitStatus.noPermission
         case let .unreachable(transportError, _): error.isTemporary ? ExitStatus.busy : exitStatus(for: transportError)
         case let .store(storeError): exitStatus(for: storeError)
-        case .rejected, .invalidResponse, .notSupported: ExitStatus.protocolError
+        case .rejected, .invalidResponse, .notSupported, .answerTooDeep: ExitStatus.protocolError
         case .serverLacks: ExitStatus.unavailable
         case .cancelled: ExitStatus.failure
         case .rateLimited, .timelineBeingRebuilt, .serverFailed, .markerConflict, .timeLimitReached: ExitStatus.busy
         }
+    case is SourceDatabaseNameError: ExitStatus.usage
     case is SyncGate.Failure: ExitStatus.failure
     case is AccountImportError: ExitStatus.usage
     case is ValidationError: ExitStatus.usage

@@ -41,20 +41,21 @@ struct SourceReference: Equatable {
     /// none, (64) when several lists end the same way.
     func databasePath(beside main: String) throws(ExitCode) -> String {
         if !label.hasPrefix("list-") {
-            let path = SourceTimelineRequest.databasePath(beside: main, key: "tag-" + SourceTimelineRequest.fileKey(label))
+            let path = try reportingErrors { () throws(SourceDatabaseNameError) in try SourceDatabaseName.tag(label).path(beside: main) }
             guard FileManager.default.fileExists(atPath: path) else { throw missing("`timeline tag \(label)` fetches its posts") }
             return path
         }
-        // A list's file is named after its account and whole ID: `timeline.list-<account%2Fid>.sqlite`.
-        let stem = SourceTimelineRequest.databasePath(beside: main, key: "list-")
+        // A list's file is named after its account and whole ID (`timeline.list-<account%2Fid>.sqlite`),
+        // or ends with that ID's last part when its name is shortened (``SourceDatabaseName``).
+        let stem = SourceDatabaseName.path(beside: main, key: "list-")
         let slash = stem.lastIndex(of: "/").map { stem.index(after: $0) } ?? stem.startIndex
         let directory = String(stem[..<slash]), prefix = String(stem[slash...]).dropLast(".sqlite".count)
-        let suffix = "%2F" + SourceTimelineRequest.fileKey(String(label.dropFirst(5))) + ".sqlite"
+        let suffix = "%2F" + SourceDatabaseName.escaped(String(label.dropFirst(5))) + ".sqlite"
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? [])
             .filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }
         guard let name = names.first else { throw missing("`timeline list ID` fetches a list's posts") }
         guard names.count == 1 else {
-            Terminal.emitError("timeline: several lists' timelines end in \"\(TerminalText.line(label))\" (\(names.map { TerminalText.line($0) }.joined(separator: ", "))): name the post with `timeline --db PATH`.\n")
+            Terminal.emitError("timeline: several lists' timelines end in \(QuotedValue.quoted(label)) (\(names.map { TerminalText.line($0) }.joined(separator: ", "))): name the post with `timeline --db PATH`.\n")
             throw ExitCode(ExitStatus.usage)
         }
         return directory + name
@@ -64,7 +65,7 @@ struct SourceReference: Equatable {
     /// (`timeline.tag-rust.sqlite`, `timeline.list-….sqlite`): where actions on their posts
     /// may wait to be sent.
     static func databases(beside main: String) -> [String] {
-        let tag = SourceTimelineRequest.databasePath(beside: main, key: "tag-")
+        let tag = SourceDatabaseName.path(beside: main, key: "tag-")
         let slash = tag.lastIndex(of: "/").map { tag.index(after: $0) } ?? tag.startIndex
         let directory = String(tag[..<slash])
         let stem = String(tag[slash...]).dropLast("tag-.sqlite".count)
@@ -75,7 +76,7 @@ struct SourceReference: Equatable {
     }
 
     private func missing(_ advice: String) -> ExitCode {
-        Terminal.emitError("timeline: \"\(TerminalText.line(label)):\(TerminalText.line(reference))\" names a post of \(label.hasPrefix("list-") ? "the list \(TerminalText.line(String(label.dropFirst(5))))" : "#" + TerminalText.line(label)), and none of its posts are kept here: \(advice) and paints their references. Nothing was sent to a server.\n")
+        Terminal.emitError("timeline: \(QuotedValue.quoted(label + ":" + reference)) names a post of \(label.hasPrefix("list-") ? "the list \(TerminalText.line(String(label.dropFirst(5))))" : "#" + TerminalText.line(label)), and none of its posts are kept here: \(advice) and paints their references. Nothing was sent to a server.\n")
         return ExitCode(ExitStatus.noInput)
     }
 }

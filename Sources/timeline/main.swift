@@ -40,7 +40,7 @@ if let unknown = CommandSuggestion.unknownCommand(in: arguments) {
 // error is neutralised: a usage error quotes the argument it refuses, which a script may have
 // taken from anywhere (`timeline show --$'\u202e'…`).
 do {
-    var command = try TimelineCommand.parseAsRoot()
+    var command = try TimelineCommand.parse(commandLine: Array(arguments))
     try command.run()
 } catch {
     let message = TimelineCommand.fullMessage(for: error)

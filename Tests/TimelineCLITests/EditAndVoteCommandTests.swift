@@ -106,14 +106,14 @@ import TimelineKit
         // that reads as a revoked token, which would send the person to log in again).
         let refused = try home.timeline.run(["edit", ref, "Not mine"])
         #expect(refused.status == 65, "\(refused.errors)")
-        #expect(refused.errors == "timeline: \(ref): the post is not yours: only its author can edit it. Nothing was sent.\n", "\(refused.errors)")
+        #expect(refused.errors == "timeline: \"\(ref)\": the post is not yours: only its author can edit it. Nothing was sent.\n", "\(refused.errors)")
         #expect(!(try MessageActionCommandTests.entry(home, ref: ref)).contains("· edited"))
 
         let serverID = String(id.split(separator: "/").last!)
         try server.control("set_status", ["id": serverID, "fields": ["mine": true, "poll": Self.poll(id: "9")] as [String: Any]])
         let poll = try home.timeline.run(["edit", ref, "New"])
         #expect(poll.status == 65)
-        #expect(poll.errors == "timeline: \(ref): the post has a poll, and an edit would reset its votes; edit it in your server's web app. Nothing was changed.\n", "\(poll.errors)")
+        #expect(poll.errors == "timeline: \"\(ref)\": the post has a poll, and an edit would reset its votes; edit it in your server's web app. Nothing was changed.\n", "\(poll.errors)")
         #expect(try Self.sent(server, "PUT", "/api/v1/statuses/\(serverID)").isEmpty)
     }
 

@@ -129,6 +129,35 @@ import Testing
         #expect(try server.requests().count == before)
     }
 
+    /// Issue 33: a reference with the form of a short reference names only a stored message, in
+    /// `post --reply-to` and `--quote` as in `favourite`: `bbq` naming nothing was published as
+    /// in_reply_to_id "bbq". A server's ID that only looks like one is given as `SERVER/ID` or
+    /// as the post's web address.
+    @Test func anUnknownShortReferenceIsRefusedByPostAsByEveryAction() throws {
+        let server = try MastodonTestServer()
+        let home = try SyncCommandTests.loggedIn(to: server)
+        #expect(try home.timeline.run(["sync"]).status == 0)
+        func statusPosts() throws -> [[String: Any]] {
+            try server.requests().filter { ($0["method"] as? String) == "POST" && ($0["path"] as? String) == "/api/v1/statuses" }
+        }
+        let favourite = try home.timeline.run(["favourite", "bbqx"])
+        #expect(favourite.status == 65, "\(favourite.errors)")
+        for option in ["--reply-to", "--quote"] {
+            let post = try home.timeline.run(["post", option, "bbqx", "Agreed!"])
+            #expect(post.status == 65, "\(option): \(post.output) \(post.errors)")
+            #expect(post.errors == favourite.errors, "\(option): \(post.errors)")
+        }
+        #expect(try statusPosts().isEmpty)
+
+        let host = "127.0.0.1:\(server.port)"
+        let explicit = try home.timeline.run(["post", "--reply-to", host + "/bbqx", "Agreed!"])
+        #expect(explicit.status == 0, "\(explicit.errors)")
+        #expect((try statusPosts().last?["json"] as? [String: Any])?["in_reply_to_id"] as? String == "bbqx")
+        let address = try home.timeline.run(["post", "--reply-to", "http://\(host)/@someone/bbqz", "Agreed!"])
+        #expect(address.status == 0, "\(address.errors)")
+        #expect((try statusPosts().last?["json"] as? [String: Any])?["in_reply_to_id"] as? String == "bbqz")
+    }
+
     @Test func blueskyLikeAndRepostAreRecordsDeletedByTheUndoAndBookmarksAreRefused() throws {
         let server = try BlueskyTestServer.start(posts: 30)
         let scenario = try BlueskyCommandTests.loggedIn(to: server)

@@ -315,7 +315,7 @@ import Testing
         try server.control("revoke", [:])
         let refused = try scenario.timeline.run(["like", ref])
         #expect(refused.status == 77, "\(refused.errors)")
-        #expect(refused.errors.contains("could not favourite \(ref) now:") && refused.errors.contains("It is kept"), "\(refused.errors)")
+        #expect(refused.errors.contains("could not favourite \"\(ref)\" now:") && refused.errors.contains("It is kept"), "\(refused.errors)")
         #expect(try MessageActionCommandTests.entry(scenario, ref: ref).contains("♥ favourited  ⋯ pending"))
         let login = try scenario.timeline.run(["login", "bluesky", BlueskyTestServer.handle, "--service", server.baseURL, "--app-password-stdin"],
                                               input: Data((BlueskyTestServer.password + "\n").utf8))

@@ -93,15 +93,25 @@ import TimelineKit
         #expect(!syntax.errors.contains("SQLite"))
     }
 
+    /// Issue 33: 999 words printed SQLite's "Expression tree is too large" and the whole
+    /// statement (exit 1); the bound on the terms is said in one line (65).
+    @Test func aQueryOfTooManyWordsIsRefusedInOneLine() throws {
+        let scenario = try scenario()
+        let many = try scenario.timeline.run(["search"] + (0 ..< 999).map { "w\($0)" })
+        #expect(many.status == 65, "\(many.errors.prefix(300))")
+        #expect(many.errors.split(separator: "\n").count == 1 && many.errors.contains("999"), "\(many.errors.prefix(300))")
+        #expect(!many.errors.contains("SQLite") && !many.errors.contains("SELECT") && many.output.isEmpty)
+    }
+
     @Test func nothingFoundExitsTwoWithANote() throws {
         let scenario = try scenario()
         let none = try scenario.timeline.run(["search", "tea"])
         #expect(none.status == 2)
         #expect(none.output.isEmpty)
-        #expect(none.errors.contains("no messages match tea"))
+        #expect(none.errors.contains("no messages match \"tea\""))
         let nobody = try scenario.timeline.run(["search", "coffee", "--author", "carol"])
         #expect(nobody.status == 2)
-        #expect(nobody.errors.contains("no user has the handle @carol"))
+        #expect(nobody.errors.contains("no user has the handle \"@carol\""))
     }
 
     @Test func withoutADatabaseItSaysHowToCreateOne() throws {
@@ -119,7 +129,7 @@ import TimelineKit
         try scenario.importSample()
         let result = try scenario.timeline.run(["search", "swift", "--", "-kotlin", "-n", "2"])
         #expect(result.status == 2)
-        #expect(result.errors == "timeline: no messages match swift -kotlin -n 2\n")
+        #expect(result.errors == "timeline: no messages match \"swift -kotlin -n 2\"\n")
         let help = try scenario.timeline.run(["search", "--help"])
         #expect(help.output.contains("Everything after -- is the query, by design"), "\(help.output)")
         #expect(try scenario.timeline.run(["search", "-n", "2", "swift", "--", "-kotlin"]).status == 0)

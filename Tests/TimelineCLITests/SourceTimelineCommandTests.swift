@@ -47,6 +47,41 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: scenario.directory + "/timeline.tag-%E5%A4%A9%E6%B0%97.sqlite"))
     }
 
+    /// Issue 33: a hashtag's database is named within the 255 bytes a file name may hold,
+    /// whatever the tag (30 Japanese letters wrote 270 and failed "File name too long" after the
+    /// server was asked); a timeline kept under the name a tag had before is still found, and
+    /// a main database whose name leaves no room is refused before anything is fetched.
+    @Test func aLongHashtagInAnotherScriptIsKeptUnderABoundedName() throws {
+        let server = try MastodonTestServer()
+        let scenario = try SyncCommandTests.loggedIn(to: server)
+        let long = "東京オリンピック開会式を見ながら皆で応援しよう頑張れ日本代表"
+        let fetched = try scenario.timeline.run(["tag", long])
+        #expect(fetched.status == 0, "\(fetched.errors)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: scenario.directory).filter { $0.hasPrefix("timeline.tag-") }
+        #expect(names.filter { $0.hasSuffix(".sqlite") }.count == 1, "\(names)")
+        for name in names { #expect(name.utf8.count <= 130 && name.hasPrefix("timeline.tag-%E6%9D%B1%E4%BA%AC"), "\(name)") }
+
+        // 20 letters: 184 bytes written out, a name that fitted before; its timeline is found.
+        let kept = "日本代表の皆さん頑張ってください応援してます"
+        let former = scenario.directory + "/timeline.tag-" + kept.utf8.map { "%" + String($0, radix: 16, uppercase: true) }.joined() + ".sqlite"
+        let lines = #"{"type":"user","id":"u1","handle":"alice","name":"Alice"}"# + "\n"
+            + #"{"type":"message","id":"kept-1","author":"u1","text":"stored before","created_at":"2026-01-01T10:00:00Z"}"# + "\n"
+        #expect(try scenario.timeline.run(["--db", former, "import", "-"], input: Data(lines.utf8)).status == 0)
+        let offline = try scenario.timeline.run(["tag", kept, "--offline", "--json"])
+        #expect(offline.status == 0 && offline.output.contains("\"id\":\"kept-1\""), "\(offline.output) \(offline.errors)")
+        let refetched = try scenario.timeline.run(["tag", kept])
+        #expect(refetched.status == 0, "\(refetched.errors)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scenario.directory).filter { $0.hasPrefix("timeline.tag-") && $0.hasSuffix(".sqlite") }.count == 2)
+
+        // No room beside a main database named with 242 bytes: refused, the server not asked.
+        var longMain = scenario.timeline
+        longMain.environment["TIMELINE_DB"] = scenario.directory + "/" + String(repeating: "t", count: 235) + ".sqlite"
+        let before = try Self.calls(server, path: "/api/v1/timelines/tag/rust").count
+        let refused = try longMain.run(["tag", "rust"])
+        #expect(refused.status == 64 && refused.errors.contains("a file name may hold"), "\(refused.errors)")
+        #expect(try Self.calls(server, path: "/api/v1/timelines/tag/rust").count == before)
+    }
+
     @Test func mastodonListsAndAListsTimeline() throws {
         let server = try MastodonTestServer()
         let scenario = try SyncCommandTests.loggedIn(to: server)

@@ -42,7 +42,7 @@ import Testing
 
         let missing = try scenario.timeline.run(["thread", "nope"])
         #expect(missing.status == 65)
-        #expect(missing.errors.contains("no stored message has the ID \"nope\""))
+        #expect(missing.errors.contains("no stored message is \"nope\""))
     }
 
     /// A Mastodon context answer (tokodon's test data: two replies to a status not in it).

@@ -75,7 +75,7 @@ import Testing
         let before = try server.requests().count
         let local = try scenario.timeline.run(["thread", "local-1"])
         #expect(local.status == 0 && local.output.contains("an imported note"), "\(local.errors)")
-        #expect(local.errors == "timeline: no logged-in account's server has local-1 (it was imported, or its account logged out); showing what is stored.\n", "\(local.errors)")
+        #expect(local.errors == "timeline: no logged-in account's server has \"local-1\" (it was imported, or its account logged out); showing what is stored.\n", "\(local.errors)")
         #expect(try server.requests().count == before)
     }
 
@@ -127,5 +127,24 @@ import Testing
         let huge = try scenario.timeline.run(["thread", ref, "-n", "1"])
         #expect(huge.status == 0, "\(huge.errors)")
         #expect(huge.errors.contains("fetched 2,000 posts") && huge.errors.contains("the first 2,000 were kept"), "\(huge.errors)")
+    }
+
+    /// Issue 33: a Bluesky thread as deep as `thread` asks for (parentHeight=80) is read and
+    /// stored; the JSON reader stopped at 64 levels and said the server "may not speak its API".
+    @Test func aBlueskyThreadOfEightyParentsIsFetched() throws {
+        let server = try BlueskyTestServer.start(posts: 30)
+        let scenario = try BlueskyCommandTests.loggedIn(to: server)
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        let (_, uri) = try MessageActionCommandTests.someoneElses(scenario, own: BlueskyTestServer.handle)
+        var last = uri
+        for _ in 0 ..< 85 { last = try #require((try server.control("reply", ["to": last]) as? [String: Any])?["uri"] as? String) }
+        // The deepest reply, stored as a sync would have stored it (replies are not in the home timeline).
+        let stored = #"{"type":"user","id":"did:plc:replier","handle":"replier.test","name":"Replier"}"# + "\n"
+            + #"{"type":"message","id":"\#(last)","author":"did:plc:replier","text":"a reply","created_at":"2024-03-01T12:00:00Z"}"# + "\n"
+        #expect(try scenario.timeline.run(["import", "-"], input: Data(stored.utf8)).status == 0)
+        let fetched = try scenario.timeline.run(["thread", last, "--json"])
+        #expect(fetched.status == 0, "\(fetched.errors)")
+        #expect(fetched.errors.contains("fetched 80 posts from the server (80 new)"), "\(fetched.errors)")
+        #expect(fetched.output.split(separator: "\n").count == 81, "\(fetched.output.prefix(500))")
     }
 }

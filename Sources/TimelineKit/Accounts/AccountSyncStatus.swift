@@ -75,17 +75,17 @@ public struct AccountSyncStatus: Sendable, Equatable {
         switch problem {
         case .credentialsRefused?:
             return Attention(account: account, summary: "the server refused the login \(ages.phrase(since: lastAttempt))",
-                             remedy: loginCommand, isCredentials: true)
+                             reason: nil, remedy: loginCommand, isCredentials: true)
         case .failing?:
             let since = failingSince ?? lastAttempt
             // Never a success: the first day's sync failed, which is worth hearing at once.
             if let lastSuccess, now.timeIntervalSince(lastSuccess) < Self.failingQuietly { return nil }
-            return Attention(account: account, summary: "syncs have failed since \(ages.phrase(since: since)) (\(reason))",
-                             remedy: "timeline sync", isCredentials: false)
+            return Attention(account: account, summary: "syncs have failed since \(ages.phrase(since: since))",
+                             reason: reason, remedy: "timeline sync", isCredentials: false)
         case nil:
             guard let lastSuccess, now.timeIntervalSince(lastSuccess) >= Self.staleAfter else { return nil }
             return Attention(account: account, summary: "last synced \(ages.phrase(since: lastSuccess))",
-                             remedy: "timeline sync", isCredentials: false)
+                             reason: nil, remedy: "timeline sync", isCredentials: false)
         }
     }
 
@@ -95,16 +95,44 @@ public struct AccountSyncStatus: Sendable, Equatable {
         public var account: String
         /// What is wrong, e.g. "the server refused the login 2h ago".
         public var summary: String
+        /// The failure's own words, when the summary is of a failure: often the server's, of
+        /// any length.
+        public var reason: String?
         /// The command that fixes it.
         public var remedy: String
         /// Whether only logging in again helps.
         public var isCredentials: Bool
 
+        /// The summary with the failure's words in brackets after it: "syncs have failed since
+        /// 2 hours ago (the server answered 503)".
+        public var explained: String {
+            reason.map { summary + " (" + $0 + ")" } ?? summary
+        }
+
         /// One line for a terminal: `alice@example.social: the server refused the login 2h ago;
         /// log in again: timeline login mastodon example.social`.
-        public var line: String {
-            TerminalText.line(account) + ": " + TerminalText.line(summary) + (isCredentials ? "; log in again: " : "; run ")
-                + TerminalText.line(remedy)
+        public var line: String { line(fitting: nil) }
+
+        /// ``line``, at most `columns` wide when given (issue 33: a server's 200 characters made
+        /// it 381 columns, five rows of a terminal). What is wrong and the command that fixes it
+        /// stay whole: the failure's words are cut first, with a `…` (to `(…)` when not even a
+        /// few fit), then the account's name. A terminal narrower than what is wrong and its
+        /// remedy gets them whole all the same, on two rows: a login command cut is no command.
+        public func line(fitting columns: Int?) -> String {
+            let name = TerminalText.line(account)
+            let middle = ": " + TerminalText.line(summary)
+            let end = (isCredentials ? "; log in again: " : "; run ") + TerminalText.line(remedy)
+            let words = reason.map { TerminalText.line($0) }
+            let whole = name + middle + (words.map { " (" + $0 + ")" } ?? "") + end
+            guard let columns, DisplayWidth.of(whole) > columns else { return whole }
+            let fixed = DisplayWidth.of(middle) + DisplayWidth.of(end)
+            let roomForWords = columns - DisplayWidth.of(name) - fixed - " ()".count
+            if let words, roomForWords >= 8 {
+                return name + middle + " (" + TextWrapper.truncate(words, toWidth: roomForWords) + ")" + end
+            }
+            let cutWords = words == nil ? "" : " (…)"
+            let roomForName = columns - fixed - DisplayWidth.of(cutWords)
+            return TextWrapper.truncate(name, toWidth: max(8, roomForName)) + middle + cutWords + end
         }
     }
 }

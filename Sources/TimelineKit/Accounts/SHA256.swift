@@ -1,4 +1,5 @@
-/// SHA-256 (FIPS 180-4), for PKCE's S256 code challenge: the only hash `timeline` needs, and
+/// SHA-256 (FIPS 180-4), for PKCE's S256 code challenge and the digest that bounds a long
+/// hashtag's database name (`SourceDatabaseName`): the only hash `timeline` needs, and
 /// FoundationEssentials has none (CryptoKit is not on Linux; swift-crypto would be a dependency
 /// of ~100k lines for one function). Checked against the NIST test vectors.
 enum SHA256 {

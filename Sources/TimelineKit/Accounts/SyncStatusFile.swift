@@ -66,14 +66,16 @@ public struct SyncStatusFile: Sendable {
     /// The one line `show` ends with on a terminal when syncs need a person (an account whose
     /// credentials were refused, syncs failing for an hour, none for a day), or `nil`.
     /// `syncJustStarted` (see ``SyncGate/startedRecently(at:)``) quiets the note that the
-    /// timeline is stale: the sync that ends it is on its way.
-    public func notice(at now: Date = Date(), syncJustStarted: Bool) -> String? {
+    /// timeline is stale: the sync that ends it is on its way. At most `columns` wide when
+    /// given (the terminal's): the server's words in it are cut with a `…`.
+    public func notice(at now: Date = Date(), syncJustStarted: Bool, columns: Int? = nil) -> String? {
         let attention = read().filter { !(syncJustStarted && $0.problem == nil) }.compactMap { $0.attention(at: now) }
         switch attention.count {
         case 0: return nil
-        case 1: return "timeline: " + attention[0].line
+        case 1: return "timeline: " + attention[0].line(fitting: columns.map { $0 - "timeline: ".count })
         default:
-            let remedy = attention.contains(where: \.isCredentials) ? "`timeline accounts` says which to log in to again" : "`timeline accounts` says why"
+            // Within 80 columns up to 999 accounts: no server's words to cut here.
+            let remedy = attention.contains(where: \.isCredentials) ? "see `timeline accounts` (log in again)" : "`timeline accounts` says why"
             return "timeline: \(Counted(attention.count, "account")) are not syncing: \(remedy)"
         }
     }

@@ -23,6 +23,8 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         case loneSurrogate(String)
         /// The line is longer than `limit` bytes (its line ending not counted).
         case lineTooLong(limit: Int)
+        /// Values are nested more than `limit` levels deep (each level takes stack space to read).
+        case nestedTooDeep(limit: Int)
         /// A field the record type requires is absent.
         case missingField
         /// The object names the same known field twice, so it is unclear which value is meant.
@@ -113,6 +115,7 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidUTF8: json = .invalidUTF8
         case let .loneSurrogate(detail): json = .loneSurrogate(detail)
         case let .lineTooLong(limit): json = .lineTooLong(limit: limit)
+        case let .nestedTooDeep(limit): json = .nestedTooDeep(limit: limit)
         case .missingField: json = .missingField
         case .duplicateField: json = .duplicateField
         case let .wrongType(expected, found): json = .wrongType(expected: expected, found: found)
@@ -150,6 +153,7 @@ extension ImportError.Problem {
         case .invalidUTF8: self = .invalidUTF8
         case let .loneSurrogate(detail): self = .loneSurrogate(detail)
         case let .lineTooLong(limit): self = .lineTooLong(limit: limit)
+        case let .nestedTooDeep(limit): self = .nestedTooDeep(limit: limit)
         case .missingField: self = .missingField
         case .duplicateField: self = .duplicateField
         case let .wrongType(expected, found): self = .wrongType(expected: expected, found: found)

@@ -27,7 +27,7 @@ extension TimelineStore {
         for attention in SyncStatusFile(databasePath: path).attention() {
             report.problems.append(HealthProblem(
                 kind: attention.isCredentials ? .syncNeedsLogin : .notSyncing,
-                detail: "Account \(attention.account): \(attention.summary).",
+                detail: "Account \(attention.account): \(attention.explained).",
                 remedy: attention.isCredentials ? "Log in again: \(attention.remedy)." : "Run `\(attention.remedy)` to see why."))
         }
         report.problems.sort { lhs, rhs in

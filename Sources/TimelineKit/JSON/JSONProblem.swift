@@ -8,6 +8,7 @@ enum JSONProblem: Sendable, Equatable {
     case invalidUTF8
     case loneSurrogate(String)
     case lineTooLong(limit: Int)
+    case nestedTooDeep(limit: Int)
     case missingField
     case duplicateField
     case wrongType(expected: String, found: String)
@@ -34,6 +35,8 @@ enum JSONProblem: Sendable, Equatable {
         case let .lineTooLong(limit):
             return "the line is longer than the limit of \(Counted.grouped(limit)) bytes (1 MiB); "
                 + "each record must be on its own line. Is this a JSON Lines file?"
+        case let .nestedTooDeep(limit):
+            return "values are nested more than \(limit) levels deep, deeper than timeline reads (a Bluesky thread of 80 parents, the deepest answer it asks for, takes about 95)."
         case .missingField:
             return "the required field \(name) is missing."
         case .duplicateField:

@@ -8,8 +8,13 @@
 /// `byte(at:)`, which returns 0 past the end (0 cannot start or continue any JSON token, and a
 /// raw 0 inside a string is an error either way).
 struct JSONScanner {
-    /// Deeper nesting is refused: it would take stack space proportional to the line.
-    static let maximumDepth = 64
+    /// Deeper nesting is refused: each level takes stack space. The deepest answer timeline
+    /// asks for is a Bluesky thread of `parentHeight` 80: its answer and thread objects, a level
+    /// a parent, and a post view of up to 13 more (a record-with-media embed quoting a post with
+    /// its own embeds, as recorded in Fixtures/Bluesky): 95. The limit leaves a third again for
+    /// embeds deeper than recorded; JSONDepthTests reads that thread and would fail were the
+    /// thread asked deeper than this allows.
+    static let maximumDepth = 128
 
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
@@ -461,7 +466,7 @@ struct JSONScanner {
     }
 
     private func tooDeep() -> JSONLineFailure {
-        failure(.malformedJSON("values are nested more than \(Self.maximumDepth) levels deep"))
+        failure(.nestedTooDeep(limit: Self.maximumDepth))
     }
 
     /// A byte as an error message shows it: printable ASCII in quotes, anything else by its value.

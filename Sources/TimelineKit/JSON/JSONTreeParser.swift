@@ -1,5 +1,5 @@
 /// Parses whole JSON documents into `JSONNode` trees with the same strict scanner the JSON Lines
-/// import uses (RFC 8259, UTF-8 checked, at most 64 levels deep), so a Mastodon or Twitter file
+/// import uses (RFC 8259, UTF-8 checked, at most `JSONScanner.maximumDepth` levels deep), so a Mastodon or Twitter file
 /// is held to the same rules and its errors read the same way.
 struct JSONTreeParser {
     let bytes: UnsafeBufferPointer<UInt8>

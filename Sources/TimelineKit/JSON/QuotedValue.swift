@@ -1,12 +1,13 @@
 /// A value copied from input (a file, a server's answer, an argument) into an error message:
 /// quoted and escaped as a JSON string, shortened, its invisible format characters escaped too.
-/// Every error of the library quotes values this way, so a hostile value can put neither a
-/// terminal escape sequence nor a right-to-left override into a message, and the person sees
-/// exactly what the input held.
-enum QuotedValue {
+/// Every error of the library and every message of the command line quotes values this way
+/// (issue 33: a reference of 131,000 characters was printed back whole), so a hostile value can
+/// put neither a terminal escape sequence nor a right-to-left override into a message, nor run
+/// it past a line, and the person sees exactly what the input held.
+public enum QuotedValue {
     /// `value` as a JSON string literal, shortened, so that whatever the file held (escape
     /// sequences, newlines, megabytes) prints as one harmless line.
-    static func quoted(_ value: String) -> String {
+    public static func quoted(_ value: String) -> String {
         let limit = 80
         var shown = Substring(value)
         var suffix = ""
@@ -20,7 +21,7 @@ enum QuotedValue {
     /// `value` escaped as inside a JSON string literal (controls, C1, U+2028/U+2029), and its
     /// invisible format characters too (`TerminalText.isFormat`: U+202E shows as `\u202e`), so an
     /// error message shows what the input holds, and nothing in it can reorder the message.
-    static func escaped(_ value: String) -> String {
+    public static func escaped(_ value: String) -> String {
         let hexDigits = Array("0123456789abcdef".utf8)
         var bytes: [UInt8] = []
         JSONLineEncoder.appendString(value, to: &bytes)

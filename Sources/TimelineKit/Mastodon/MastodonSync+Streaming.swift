@@ -145,7 +145,7 @@ extension MastodonSync {
                         streams = false
                         try recordLack(of: .streaming, at: MillisecondTime.milliseconds(from: client.clock.now()))
                         onPolling(error)
-                    case .rejected, .invalidResponse:
+                    case .rejected, .invalidResponse, .answerTooDeep:
                         streams = false
                         onPolling(error)
                     case .unauthorized, .cancelled, .store:
@@ -257,12 +257,13 @@ final class StreamReceiver: Sendable {
                 do throws(ServerError) {
                     reported.append(try sync.apply(event, url: url, previous: &state.previous))
                 } catch {
-                    if case .invalidResponse = error {
+                    switch error {
+                    case .invalidResponse, .answerTooDeep:
                         reported.append(.ignored(type: event.type))
-                        continue
+                    default:
+                        state.failure = error
+                        return false
                     }
-                    state.failure = error
-                    return false
                 }
             }
             return true

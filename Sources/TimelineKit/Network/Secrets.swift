@@ -64,6 +64,7 @@ extension ServerError {
         case let .rejected(url, status, reason): .rejected(url: hide(url), status: status, reason: reason.map(hide))
         case let .notSupported(url, status): .notSupported(url: hide(url), status: status)
         case let .invalidResponse(url, problem): .invalidResponse(url: hide(url), problem: hide(problem))
+        case let .answerTooDeep(url, limit): .answerTooDeep(url: hide(url), limit: limit)
         case let .markerConflict(url, attempts): .markerConflict(url: hide(url), attempts: attempts)
         case let .timeLimitReached(url, limit): .timeLimitReached(url: hide(url), limit: limit)
         case let .replyTargetElsewhere(messageID, server): .replyTargetElsewhere(messageID: hide(messageID), server: hide(server))

@@ -43,6 +43,9 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The answer cannot be read: not JSON, cut short, or not the shape the API documents.
     /// `problem` says where in the body and what was wrong.
     case invalidResponse(url: String, problem: String)
+    /// The answer nests values more than `limit` levels deep, past what timeline reads (each
+    /// level takes stack space): more than any answer it asks for needs, but not a broken API.
+    case answerTooDeep(url: String, limit: Int)
     /// Setting the read marker met a newer marker (409 Conflict) on every attempt.
     case markerConflict(url: String, attempts: Int)
     /// A reply was asked to a message that did not come from this account's server.
@@ -106,6 +109,8 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(url) is not supported by this server (it answered \(answer))."
         case let .invalidResponse(url, problem):
             return "\(url) sent an answer timeline cannot read: \(problem) Nothing from it was stored; if it happens again, the server may not speak its API as documented."
+        case let .answerTooDeep(url, limit):
+            return "\(url) sent an answer nested more than \(limit) levels deep, deeper than timeline reads (the deepest it asks for, a Bluesky thread of 80 parents, takes about 95). Nothing from it was stored; if a thread, `timeline thread` of a post higher up reads less of it."
         case let .markerConflict(url, attempts):
             return "\(url): the read position changed on the server while it was being set (409 Conflict, \(Self.times(attempts))). Run sync again."
         case let .serverLacks(server, feature):

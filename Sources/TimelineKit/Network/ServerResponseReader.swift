@@ -25,6 +25,8 @@ enum ServerResponseReader {
         do throws(JSONLineFailure) {
             return try read(try JSONFields.document(body))
         } catch {
+            // Deeper than timeline reads is its limit met, not a server that broke its API.
+            if case let .nestedTooDeep(limit) = error.problem { throw .answerTooDeep(url: url, limit: limit) }
             throw .invalidResponse(url: url, problem: problem(error, in: body))
         }
     }

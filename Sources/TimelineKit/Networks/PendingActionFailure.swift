@@ -29,7 +29,7 @@ public enum PendingActionFailure: Sendable, Hashable {
             return
         }
         switch error {
-        case .rejected, .replyTargetElsewhere, .notSupported, .serverLacks, .invalidResponse: self = .refused
+        case .rejected, .replyTargetElsewhere, .notSupported, .serverLacks, .invalidResponse, .answerTooDeep: self = .refused
         case .store: self = .waitingForYou
         default: self = error.isTemporary ? .unreachable : .waitingForYou
         }

@@ -22,6 +22,12 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
     /// Terms that must not match.
     let exclusions: [SearchTerm]
 
+    /// The most terms (words, phrases, each side of an `OR`, exclusions) one search looks for.
+    /// Each is a level of the statement's expression, and SQLite refuses a statement past
+    /// 1,000 (SQLITE_MAX_EXPR_DEPTH): 999 words failed there. 256 is a page of text, far more
+    /// than narrows a search, and every form of term runs at the bound (SearchTests).
+    public static let maximumTerms = 256
+
     /// Parses `text`.
     ///
     /// - Throws: `SearchQueryError` when a phrase is not closed, `OR` is misplaced, or there is
@@ -106,6 +112,8 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
             }
         }
         if clauses.isEmpty { throw exclusions.isEmpty ? .nothingToSearch : .onlyExclusions }
+        let count = clauses.reduce(exclusions.count) { $0 + $1.count }
+        if count > Self.maximumTerms { throw .tooManyTerms(count: count, limit: Self.maximumTerms) }
         self.clauses = clauses
         self.exclusions = exclusions
     }

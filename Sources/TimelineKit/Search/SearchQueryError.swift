@@ -9,6 +9,9 @@ public enum SearchQueryError: Error, Sendable, Hashable, CustomStringConvertible
     case misplacedOr
     /// Every term is excluded (`-word`): there is nothing to look for.
     case onlyExclusions
+    /// The query holds `count` terms, more than the `limit` one search looks for
+    /// (``SearchQuery/maximumTerms``).
+    case tooManyTerms(count: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -20,6 +23,8 @@ public enum SearchQueryError: Error, Sendable, Hashable, CustomStringConvertible
             "OR must stand between two words or phrases (`cats OR dogs`), and cannot join an excluded -word."
         case .onlyExclusions:
             "The search only excludes words (-word). Add a word to look for, e.g. `coffee -decaf`."
+        case let .tooManyTerms(count, limit):
+            "The search has \(Counted.grouped(count)) words and phrases; one search looks for at most \(limit). Keep the few that matter: a message must hold every word, so a few rare ones find it."
         }
     }
 }

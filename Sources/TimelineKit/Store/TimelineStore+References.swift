@@ -32,6 +32,33 @@ extension TimelineStore {
 }
 
 extension TimelineStore {
+    /// The message a new post replies to or quotes, named by `reference`: the stored message
+    /// it names (as ``resolveMessageReferences(_:)`` finds it), or, when none is stored, the ID
+    /// for the account's server to find: `reference` as given (`SERVER/ID`, an AT URI, the
+    /// server's own ID), a Mastodon post's web address as `HOST/ID`.
+    ///
+    /// A reference with the form of a short reference (``ShortReference/sequence(of:)``:
+    /// three to twelve of its consonants) names only a stored message, here as in every
+    /// action, so a typo is never published as a reply to whatever the server calls `bbq`. A
+    /// server's ID that only looks like one is given as `SERVER/ID` or as its web address.
+    ///
+    /// - Throws: `.unknownMessages` for a short reference that names no stored message,
+    ///   `.ambiguousMessageReference`, `.databaseMissing` only for a short reference.
+    public func resolvePostTarget(_ reference: String) throws(TimelineStoreError) -> String {
+        do {
+            return try resolveMessageReferences([reference])[0]
+        } catch {
+            switch error {
+            case .unknownMessages, .databaseMissing:
+                if ShortReference.sequence(of: reference) != nil { throw .unknownMessages(ids: [reference], given: 1) }
+                if case let .mastodonURL(_, host, id) = MessageReference(reference) { return host + "/" + id }
+                return reference
+            default:
+                throw error
+            }
+        }
+    }
+
     /// Runs `body` with `references` taken as stored IDs and, when it finds that some name no
     /// stored message (`.unknownMessages`), once more with every reference resolved by
     /// ``resolveMessageReferences(_:)``. Stored IDs, what scripts pass, cost nothing more: ten

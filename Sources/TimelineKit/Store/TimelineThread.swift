@@ -54,9 +54,11 @@ extension TimelineStore {
             let top = ancestors.count
             var entries = ancestors.reversed().enumerated().map { TimelineThread.Entry(message: $0.element, depth: $0.offset) }
             entries.append(TimelineThread.Entry(message: focus, depth: top))
-            let replies = try reader.replies(to: focus.id, limit: max(0, maximumReplies) + 1)
+            // The walk down stops at a message already shown, as the walk up does: in a loop the
+            // message itself and its ancestors are replies to one another.
+            let replies = try reader.replies(to: focus.id, excluding: seen, limit: max(0, maximumReplies) + 1)
             let isCut = replies.count > maximumReplies || replies.contains { $0.depth >= TimelineThread.maximumDepth }
-            for reply in replies.prefix(max(0, maximumReplies)) where !seen.contains(reply.message.id) {
+            for reply in replies.prefix(max(0, maximumReplies)) {
                 entries.append(TimelineThread.Entry(message: reply.message, depth: top + reply.depth))
             }
             let page = try reader.completePage(messages: entries.map(\.message), nextCursor: nil)
@@ -69,15 +71,21 @@ extension TimelineStore {
 
 extension TimelineReader {
     /// The replies below `id`, depth first, each level in the order written (depth 1 for a
-    /// direct reply). Each level is one lookup in the index of replies.
-    func replies(to id: String, limit: Int) throws(SQLiteError) -> [(message: Message, depth: Int)] {
+    /// direct reply), none of `excluded` nor below one. Each level is one lookup in the index
+    /// of replies.
+    ///
+    /// Each message replies to at most one, so a walk down can meet a message twice only by
+    /// coming back round a loop to `id` itself: with `id` among `excluded`, no message is met
+    /// twice.
+    func replies(to id: String, excluding excluded: Set<String>, limit: Int) throws(SQLiteError) -> [(message: Message, depth: Int)] {
         let statement = try connection.statement("""
             WITH RECURSIVE replies(reply_id, depth, path) AS (
-                SELECT id, 1, printf('%020d', created_at) || id FROM messages WHERE reply_to_id = ?1
+                SELECT id, 1, printf('%020d', created_at) || id FROM messages
+                WHERE reply_to_id = ?1 AND id NOT IN (SELECT value FROM json_each(?3))
                 UNION ALL
                 SELECT m.id, r.depth + 1, r.path || '/' || printf('%020d', m.created_at) || m.id
                 FROM replies AS r JOIN messages AS m ON m.reply_to_id = r.reply_id
-                WHERE r.depth < \(TimelineThread.maximumDepth)
+                WHERE r.depth < \(TimelineThread.maximumDepth) AND m.id NOT IN (SELECT value FROM json_each(?3))
             )
             SELECT \(MessageColumns.select), replies.depth FROM replies JOIN messages ON messages.id = replies.reply_id
             ORDER BY replies.path LIMIT ?2
@@ -85,6 +93,7 @@ extension TimelineReader {
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.bind(limit, at: 2)
+        try statement.bind(SQLiteJSONArray(excluded.sorted()), at: 3)
         var result: [(message: Message, depth: Int)] = []
         while try statement.step() {
             result.append((MessageColumns.message(from: statement), statement.int(at: MessageColumns.count)))

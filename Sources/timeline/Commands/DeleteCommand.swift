@@ -6,7 +6,7 @@ import Foundation
 #endif
 import TimelineKit
 
-struct DeleteCommand: ParsableCommand {
+struct DeleteCommand: WordListCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete your posts at their server, or forget messages here.",
@@ -176,5 +176,12 @@ struct DeleteCommand: ParsableCommand {
         } else {
             Terminal.emit("Deleted \(Counted(forgotten, "message")).\n")
         }
+    }
+}
+
+extension DeleteCommand {
+    var words: [String] {
+        get { ids }
+        set { ids = newValue }
     }
 }

@@ -127,12 +127,12 @@ struct EditCommand: ParsableCommand {
     /// Says what went wrong and that nothing changed, and answers the exit status.
     private func failed(_ error: any Error, _ session: any AccountSession) -> ExitCode {
         if let refusal = error as? PostChangeRefusal {
-            Terminal.emitError("timeline: \(TerminalText.line(reference)): \(refusal)\n")
+            Terminal.emitError("timeline: \(QuotedValue.quoted(reference)): \(refusal)\n")
             return ExitCode(ExitStatus.dataError)
         }
         // A server without edits says that nothing was changed itself.
         let nothingChanged = if case ServerError.serverLacks = error { "" } else { " Nothing was changed." }
-        Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): could not edit \(TerminalText.line(reference)): \(error)\(nothingChanged)\n")
+        Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): could not edit \(QuotedValue.quoted(reference)): \(error)\(nothingChanged)\n")
         return ExitCode(exitStatus(for: error))
     }
 }

@@ -83,11 +83,11 @@ struct FollowAccountArguments: ParsableArguments {
     /// account whose network's handles it can be.
     static func session(for typed: String, among sessions: [any AccountSession], named account: String?,
                         verb: String) throws(ExitCode) -> (typed: String, handle: String, session: any AccountSession) {
-        let shown = "\"\(TerminalText.line(typed))\""
+        let shown = QuotedValue.quoted(typed)
         if let account {
             guard let chosen = sessions.first(where: { $0.account.name == account }) else {
                 let names = sessions.map { TerminalText.line($0.account.name) }.joined(separator: ", ")
-                Terminal.emitError("timeline: no account is named \"\(TerminalText.line(account))\" (logged in: \(names)).\n")
+                Terminal.emitError("timeline: no account is named \(QuotedValue.quoted(account)) (logged in: \(names)).\n")
                 throw ExitCode(ExitStatus.usage)
             }
             guard let handle = chosen.followableHandle(typed) else {
@@ -138,7 +138,7 @@ struct FollowAccountArguments: ParsableArguments {
     }
 }
 
-struct FollowAccountCommand: ParsableCommand {
+struct FollowAccountCommand: WordListCommand {
     static let configuration = CommandConfiguration(
         commandName: "follow", abstract: "Follow accounts by their handle.",
         discussion: """
@@ -164,7 +164,7 @@ struct FollowAccountCommand: ParsableCommand {
     func run() throws { try arguments.run(following: true) }
 }
 
-struct UnfollowAccountCommand: ParsableCommand {
+struct UnfollowAccountCommand: WordListCommand {
     static let configuration = CommandConfiguration(
         commandName: "unfollow", abstract: "Stop following accounts.",
         discussion: """
@@ -215,7 +215,7 @@ struct FollowingCommand: ParsableCommand {
         if let account {
             guard let chosen = sessions.first(where: { $0.account.name == account }) else {
                 let names = sessions.map { TerminalText.line($0.account.name) }.joined(separator: ", ")
-                Terminal.emitError("timeline: no account is named \"\(TerminalText.line(account))\" (logged in: \(names)).\n")
+                Terminal.emitError("timeline: no account is named \(QuotedValue.quoted(account)) (logged in: \(names)).\n")
                 throw ExitCode(ExitStatus.usage)
             }
             sessions = [chosen]
@@ -249,5 +249,19 @@ struct FollowingCommand: ParsableCommand {
             }
         }
         Terminal.emit(text)
+    }
+}
+
+extension FollowAccountCommand {
+    var words: [String] {
+        get { arguments.handles }
+        set { arguments.handles = newValue }
+    }
+}
+
+extension UnfollowAccountCommand {
+    var words: [String] {
+        get { arguments.handles }
+        set { arguments.handles = newValue }
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import TimelineKit
 
-struct MarkReadCommand: ParsableCommand {
+struct MarkReadCommand: WordListCommand {
     static let configuration = CommandConfiguration(
         commandName: "mark-read",
         abstract: "Mark messages read (or unread), by ID or all at once.",
@@ -80,5 +80,12 @@ struct MarkReadCommand: ParsableCommand {
         } else {
             Terminal.emit("Marked \(Counted(changed, "message")) \(unread ? "unread" : "read").\n")
         }
+    }
+}
+
+extension MarkReadCommand {
+    var words: [String] {
+        get { ids }
+        set { ids = newValue }
     }
 }

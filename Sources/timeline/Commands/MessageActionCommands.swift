@@ -23,7 +23,7 @@ struct MessageActionArguments: ParsableArguments {
     }
 }
 
-struct FavouriteCommand: ParsableCommand {
+struct FavouriteCommand: MessageActionCommand {
     static let configuration = CommandConfiguration(
         commandName: "favourite", abstract: "Favourite (like) messages at their server.",
         discussion: MessageActionRequest.discussion("Favourites the message (Mastodon: favourite; Bluesky: a like).", examples: """
@@ -36,7 +36,7 @@ struct FavouriteCommand: ParsableCommand {
     func run() throws { try arguments.request(.favourite).run() }
 }
 
-struct UnfavouriteCommand: ParsableCommand {
+struct UnfavouriteCommand: MessageActionCommand {
     static let configuration = CommandConfiguration(
         commandName: "unfavourite", abstract: "Undo your favourite (like) of messages.",
         discussion: MessageActionRequest.discussion("Takes your favourite back (Bluesky: deletes your like).", examples: """
@@ -48,7 +48,7 @@ struct UnfavouriteCommand: ParsableCommand {
     func run() throws { try arguments.request(.unfavourite).run() }
 }
 
-struct BoostCommand: ParsableCommand {
+struct BoostCommand: MessageActionCommand {
     static let configuration = CommandConfiguration(
         commandName: "boost", abstract: "Boost (repost) messages to your followers.",
         discussion: MessageActionRequest.discussion("Boosts the message (Mastodon: reblog; Bluesky: a repost).", examples: """
@@ -61,7 +61,7 @@ struct BoostCommand: ParsableCommand {
     func run() throws { try arguments.request(.boost).run() }
 }
 
-struct UnboostCommand: ParsableCommand {
+struct UnboostCommand: MessageActionCommand {
     static let configuration = CommandConfiguration(
         commandName: "unboost", abstract: "Undo your boost (repost) of messages.",
         discussion: MessageActionRequest.discussion("Takes your boost back (Bluesky: deletes your repost).", examples: """
@@ -73,7 +73,7 @@ struct UnboostCommand: ParsableCommand {
     func run() throws { try arguments.request(.unboost).run() }
 }
 
-struct BookmarkCommand: ParsableCommand {
+struct BookmarkCommand: MessageActionCommand {
     static let configuration = CommandConfiguration(
         commandName: "bookmark", abstract: "Bookmark messages at their server (Mastodon).",
         discussion: MessageActionRequest.discussion("Bookmarks the message at its server; `timeline bookmarks` lists them. Bluesky keeps no bookmarks another app can set: a Bluesky post is refused with a message saying so.", examples: """
@@ -84,7 +84,7 @@ struct BookmarkCommand: ParsableCommand {
     func run() throws { try arguments.request(.bookmark).run() }
 }
 
-struct UnbookmarkCommand: ParsableCommand {
+struct UnbookmarkCommand: MessageActionCommand {
     static let configuration = CommandConfiguration(
         commandName: "unbookmark", abstract: "Remove your bookmark of messages (Mastodon).",
         discussion: MessageActionRequest.discussion("Removes your bookmark of the message at its server.", examples: """
@@ -93,4 +93,17 @@ struct UnbookmarkCommand: ParsableCommand {
     @OptionGroup var arguments: MessageActionArguments
     func validate() throws { try arguments.request(.unbookmark).validate() }
     func run() throws { try arguments.request(.unbookmark).run() }
+}
+
+/// The six commands of an action on messages, which share their arguments: their list of
+/// words is the references.
+protocol MessageActionCommand: WordListCommand {
+    var arguments: MessageActionArguments { get set }
+}
+
+extension MessageActionCommand {
+    var words: [String] {
+        get { arguments.references }
+        set { arguments.references = newValue }
+    }
 }

@@ -70,10 +70,10 @@ struct MessageActionRequest {
             } catch let exit as ExitCode {
                 throw exit
             } catch let kept as PendingActionKept {
-                Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): could not \(action.rawValue) \(TerminalText.line(reference)) now: \(kept.reason) It is kept, and the first `timeline sync` after that is put right sends it.\n")
+                Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): could not \(action.rawValue) \(QuotedValue.quoted(reference)) now: \(kept.reason) It is kept, and the first `timeline sync` after that is put right sends it.\n")
                 throw ExitCode(exitStatus(for: kept.reason))
             } catch {
-                Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): could not \(action.rawValue) \(TerminalText.line(reference)): \(error) Nothing was changed here.\n")
+                Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): could not \(action.rawValue) \(QuotedValue.quoted(reference)): \(error) Nothing was changed here.\n")
                 if done > 0 { Terminal.emitError("timeline: \(Counted(done, "message")) before it \(done == 1 ? "was" : "were") done; nothing else was changed.\n") }
                 throw ExitCode(exitStatus(for: error))
             }

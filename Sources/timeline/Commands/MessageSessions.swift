@@ -48,13 +48,17 @@ struct MessageSessions {
         do throws(TimelineStoreError) {
             return try store.resolveMessageReferences(references)
         } catch {
-            if case let .unknownMessages(unknown, _) = error {
-                let named = unknown.map { "\"\(TerminalText.line($0))\"" }.joined(separator: ", ")
-                Terminal.emitError("timeline: no stored message is \(named) (a short reference as `show` paints it, a stored ID, the server's ID or the post's web address). Nothing was sent to a server.\n")
-                throw ExitCode(ExitStatus.dataError)
-            }
-            throw fail(error)
+            throw refusal(error)
         }
+    }
+
+    /// A reference that could not be resolved, said: unknown ones named (65), anything else
+    /// as the store words it.
+    static func refusal(_ error: TimelineStoreError) -> ExitCode {
+        guard case let .unknownMessages(unknown, _) = error else { return fail(error) }
+        let named = unknown.map(QuotedValue.quoted).joined(separator: ", ")
+        Terminal.emitError("timeline: no stored message is \(named) (a short reference as `show` paints it, a stored ID, the server's ID or the post's web address). Nothing was sent to a server.\n")
+        return ExitCode(ExitStatus.dataError)
     }
 
     /// The session to act on `id` with: `--account`'s, or the one account whose server the
@@ -72,19 +76,19 @@ struct MessageSessions {
         if let account {
             guard let chosen = sessions.first(where: { $0.account.name == account }) else {
                 let names = sessions.map { TerminalText.line($0.account.name) }.joined(separator: ", ")
-                return refused("no account is named \"\(TerminalText.line(account))\" (logged in: \(names)).")
+                return refused("no account is named \(QuotedValue.quoted(account)) (logged in: \(names)).")
             }
             guard chosen.holds(messageID: id) else {
-                return refused("\(TerminalText.line(reference)) did not come from \(TerminalText.line(chosen.account.name))'s server, so that account cannot \(verb) it there\(holding.isEmpty ? "" : " (\(holding.map { TerminalText.line($0.account.name) }.joined(separator: ", ")) can)"). Nothing was changed.")
+                return refused("\(QuotedValue.quoted(reference)) did not come from \(TerminalText.line(chosen.account.name))'s server, so that account cannot \(verb) it there\(holding.isEmpty ? "" : " (\(holding.map { TerminalText.line($0.account.name) }.joined(separator: ", ")) can)"). Nothing was changed.")
             }
             return .success(chosen)
         }
         if holding.count == 1 { return .success(holding[0]) }
         if holding.isEmpty {
-            return refused("\(TerminalText.line(reference)) (\(TerminalText.line(id))) did not come from the server of any logged-in account, so none can \(verb) it there (it was imported, or its account logged out). Nothing was changed.")
+            return refused("\(QuotedValue.quoted(reference)) (\(TerminalText.line(id))) did not come from the server of any logged-in account, so none can \(verb) it there (it was imported, or its account logged out). Nothing was changed.")
         }
         let names = holding.map { TerminalText.line($0.account.name) }.joined(separator: ", ")
-        return refused("several accounts could \(verb) \(TerminalText.line(reference)) (\(names)): say which with --account NAME. Nothing was changed.")
+        return refused("several accounts could \(verb) \(QuotedValue.quoted(reference)) (\(names)): say which with --account NAME. Nothing was changed.")
     }
 
     /// The words naming a stored message for a person: its short reference (else its ID) and

@@ -66,7 +66,7 @@ struct OpenCommand: ParsableCommand {
         let (store, id) = try location.storesHolding([reference], verb: "open")[0]
         guard let stored = try reportingErrors({ try store.message(id: id) }) else {
             // Deleted between the two reads (a prune, another terminal).
-            Terminal.emitError("timeline: \"\(TerminalText.line(reference))\" is no longer stored; nothing was opened.\n")
+            Terminal.emitError("timeline: \(QuotedValue.quoted(reference)) is no longer stored; nothing was opened.\n")
             throw ExitCode(ExitStatus.dataError)
         }
         // A repost is opened through the post it reposts, as `show` paints it.
@@ -77,7 +77,7 @@ struct OpenCommand: ParsableCommand {
         let named = MessageSessions.name(of: message.id, in: store)
         let url = try address(of: message, fallback: stored, named: named)
         guard Browser.isWebAddress(url) else {
-            Terminal.emitError("timeline: \(named): \"\(TerminalText.line(url))\" is not a web address (only http and https ones are opened, and none holding spaces or control characters); nothing was opened.\n")
+            Terminal.emitError("timeline: \(named): \(QuotedValue.quoted(url)) is not a web address (only http and https ones are opened, and none holding spaces or control characters); nothing was opened.\n")
             throw ExitCode(ExitStatus.dataError)
         }
         if print {

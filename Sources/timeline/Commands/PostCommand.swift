@@ -29,6 +29,12 @@ struct PostCommand: ParsableCommand {
             --json prints one object: id, author (the author's ID, as in `show --json`), handle, \
             created_at, and url when the server gave one.
 
+            --reply-to and --quote take a message as every command does (its short reference, \
+            stored ID, server's ID or web address). A post not stored here is sent to the server \
+            by its ID: give it as SERVER/ID (mastodon.social/1135…, an at:// URI on Bluesky) or \
+            as its web address. A short reference (bkd) names only a stored message: one that \
+            names none is refused (exit 65), even when some server's ID is spelled the same.
+
             To a Bluesky account, links, @handles and #tags become the post's facets (links in \
             every Bluesky app), and the locale's language (LANG) its language; --cw, --visibility \
             and --idempotency-key are Mastodon's.
@@ -63,7 +69,7 @@ struct PostCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A content warning shown instead of the text until opened.", valueName: "text"))
     var cw: String?
 
-    @Option(name: .long, help: ArgumentHelp("The message this replies to: its ID as `timeline show --json` prints it, the server's own ID, or the post's web address.", valueName: "id"))
+    @Option(name: .long, help: ArgumentHelp("The message this replies to: its short reference (as `show` paints it), its ID as `timeline show --json` prints it, the server's own ID, or the post's web address. A post not stored here: SERVER/ID or its web address (a short reference names only a stored message).", valueName: "id"))
     var replyTo: String?
 
     @Option(name: .long, help: ArgumentHelp("The message this quotes (shown inside it), named as for --reply-to: Bluesky always; Mastodon where the server has quote posts (4.5).", valueName: "id"))
@@ -197,15 +203,14 @@ struct PostCommand: ParsableCommand {
         }
     }
 
-    /// The stored message `reference` names (a server's own ID, a post's web address), or
-    /// `reference` itself when none is stored: the server may still know the post.
+    /// The stored message `reference` names, or the ID the server may still know the post by
+    /// (``TimelineStore/resolvePostTarget(_:)``); an unknown short reference is refused as every
+    /// action refuses it (65).
     static func storedID(for reference: String, in store: TimelineStore) throws(ExitCode) -> String {
         do throws(TimelineStoreError) {
-            return try store.resolveMessageReferences([reference])[0]
+            return try store.resolvePostTarget(reference)
         } catch {
-            if case .unknownMessages = error { return reference }
-            if case .databaseMissing = error { return reference }
-            throw fail(error)
+            throw MessageSessions.refusal(error)
         }
     }
 

@@ -6,7 +6,7 @@ import Foundation
 #endif
 import TimelineKit
 
-struct SearchCommand: ParsableCommand {
+struct SearchCommand: WordListCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: "Find messages by their words, newest first.",
@@ -77,11 +77,11 @@ struct SearchCommand: ParsableCommand {
         let store = try location.openStore(create: false)
         let found = try reportingErrors { try store.search(parsed, limit: limit, author: author, unreadOnly: unread) }
         if found.isEmpty {
-            var note = "timeline: no messages match \(TerminalText.line(parsed.text))"
+            var note = "timeline: no messages match \(QuotedValue.quoted(parsed.text))"
             if let author {
                 let handle = author.hasPrefix("@") ? String(author.dropFirst()) : author
                 let known = try reportingErrors { try store.users(handle: handle) }
-                if known.isEmpty { note += "; no user has the handle @\(TerminalText.line(handle))" }
+                if known.isEmpty { note += "; no user has the handle \(QuotedValue.quoted("@" + handle))" }
             }
             Terminal.emitError(note + "\n")
             throw ExitCode(SearchCommand.noMatchStatus)
@@ -98,5 +98,12 @@ struct SearchCommand: ParsableCommand {
         let window = onTerminal ? Terminal.windowSize() : nil
         let renderer = output.style.renderer(columns: output.style.columns(window: window), onTerminal: onTerminal)
         Terminal.emit(TimelineRenderer.text(of: renderer.render(found.page, now: Date(), highlighting: parsed)))
+    }
+}
+
+extension SearchCommand {
+    var words: [String] {
+        get { query }
+        set { query = newValue }
     }
 }

@@ -21,42 +21,18 @@ struct SourceTimelineRequest {
     var name: String
     /// What its painted references start with (``SourceReference``): `rust`, `list-42`.
     var label: String
-    /// The database's name part: `tag-rust`, `list-…`.
-    var fileKey: String
+    /// The database it is kept in, beside the main one.
+    var databaseName: SourceDatabaseName
     var limit: Int
     var offline: Bool
     var json: Bool
     /// `--color` and `--width`.
     var style: OutputOptions.Style
 
-    /// `timeline.sqlite` → `timeline.tag-rust.sqlite`, in the same directory: the source's own
-    /// database (with its snapshot beside it), readable by every command with `--db`.
-    static func databasePath(beside main: String, key: String) -> String {
-        let slash = main.lastIndex(of: "/").map { main.index(after: $0) } ?? main.startIndex
-        let directory = String(main[..<slash])
-        var stem = String(main[slash...])
-        if stem.hasSuffix(".sqlite") { stem.removeLast(".sqlite".count) }
-        return directory + stem + "." + key + ".sqlite"
-    }
-
-    /// `text` made safe as part of a file name: ASCII letters, digits and `_` as they are
-    /// (letters lowercased), every other byte as `%XX`.
-    static func fileKey(_ text: String) -> String {
-        var key = ""
-        for byte in text.lowercased().utf8 {
-            if (UInt8(ascii: "a") ... UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(byte)
-                || byte == UInt8(ascii: "_") {
-                key.append(Character(Unicode.Scalar(byte)))
-            } else {
-                key += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return key
-    }
-
     func run() throws {
         let main = try location.location().databasePath
-        let path = Self.databasePath(beside: main, key: fileKey)
+        // Before any request: a name the file system cannot hold is said, not met after the fetch.
+        let path = try reportingErrors { () throws(SourceDatabaseNameError) in try databaseName.path(beside: main) }
         let store: TimelineStore
         do {
             var configuration = TimelineStore.Configuration(createIfMissing: !offline)
@@ -143,14 +119,14 @@ struct SourceTimelineOptions: ParsableArguments {
         guard let account else { return sessions }
         guard let chosen = sessions.first(where: { $0.account.name == account }) else {
             let names = sessions.map { TerminalText.line($0.account.name) }.joined(separator: ", ")
-            Terminal.emitError("timeline: no account is named \"\(TerminalText.line(account))\" (logged in: \(names)).\n")
+            Terminal.emitError("timeline: no account is named \(QuotedValue.quoted(account)) (logged in: \(names)).\n")
             throw ExitCode(ExitStatus.usage)
         }
         return [chosen]
     }
 
-    func request(_ source: TimelineSource, name: String, label: String, fileKey: String, sessions: [any AccountSession]) -> SourceTimelineRequest {
-        SourceTimelineRequest(location: location, source: source, sessions: sessions, name: name, label: label, fileKey: fileKey,
+    func request(_ source: TimelineSource, name: String, label: String, databaseName: SourceDatabaseName, sessions: [any AccountSession]) -> SourceTimelineRequest {
+        SourceTimelineRequest(location: location, source: source, sessions: sessions, name: name, label: label, databaseName: databaseName,
                               limit: limit, offline: offline, json: json, style: output.style)
     }
 }
@@ -181,11 +157,11 @@ struct TagCommand: ParsableCommand {
 
     func run() throws {
         guard let tag = TimelineSource.hashtag(self.tag) else {
-            Terminal.emitError("timeline: \"\(TerminalText.line(self.tag))\" is not a hashtag: letters, digits and _ only (a leading # is fine). Nothing was fetched.\n")
+            Terminal.emitError("timeline: \(QuotedValue.quoted(self.tag)) is not a hashtag: letters, digits and _ only (a leading # is fine). Nothing was fetched.\n")
             throw ExitCode(ExitStatus.usage)
         }
         let sessions = try options.sessions(doing: "tag")
-        try options.request(.tag(tag), name: "#" + tag, label: tag, fileKey: "tag-" + SourceTimelineRequest.fileKey(tag), sessions: sessions).run()
+        try options.request(.tag(tag), name: "#" + tag, label: tag, databaseName: .tag(tag), sessions: sessions).run()
     }
 }
 
@@ -216,18 +192,18 @@ struct ListCommand: ParsableCommand {
         let able = all.filter { $0.listID(id) != nil }
         guard let session = able.first, able.count == 1 else {
             if able.isEmpty, !all.isEmpty {
-                Terminal.emitError("timeline: \"\(TerminalText.line(id))\" is not the ID of a list \(options.account == nil ? "any logged-in account" : TerminalText.line(options.account ?? "")) can read: `timeline lists` shows them. Nothing was fetched.\n")
+                Terminal.emitError("timeline: \(QuotedValue.quoted(id)) is not the ID of a list \(options.account == nil ? "any logged-in account" : TerminalText.line(options.account ?? "")) can read: `timeline lists` shows them. Nothing was fetched.\n")
             } else if able.isEmpty {
                 Terminal.emitError("timeline: lists are read at your server, and no account is logged in: timeline login mastodon example.social (or: login bluesky HANDLE).\n")
             } else {
                 let names = able.map { TerminalText.line($0.account.name) }.joined(separator: ", ")
-                Terminal.emitError("timeline: several accounts could read the list \"\(TerminalText.line(id))\" (\(names)): say which with --account NAME.\n")
+                Terminal.emitError("timeline: several accounts could read the list \(QuotedValue.quoted(id)) (\(names)): say which with --account NAME.\n")
             }
             throw ExitCode(ExitStatus.usage)
         }
         let listID = session.listID(id) ?? id
         try options.request(.list(listID), name: "the list " + TerminalText.line(listID), label: SourceReference.listLabel(listID),
-                            fileKey: "list-" + SourceTimelineRequest.fileKey(session.account.name + "/" + listID),
+                            databaseName: .list(listID, account: session.account.name),
                             sessions: options.offline ? [] : [session]).run()
     }
 }
@@ -257,7 +233,7 @@ struct ListsCommand: ParsableCommand {
         if let account {
             sessions = sessions.filter { $0.account.name == account }
             if sessions.isEmpty {
-                Terminal.emitError("timeline: no account is named \"\(TerminalText.line(account))\".\n")
+                Terminal.emitError("timeline: no account is named \(QuotedValue.quoted(account)).\n")
                 throw ExitCode(ExitStatus.usage)
             }
         }
@@ -286,12 +262,5 @@ struct ListsCommand: ParsableCommand {
             if lists.isEmpty, !json { text += "No lists at \(TerminalText.line(session.account.name))'s server.\n" }
         }
         Terminal.emit(text)
-    }
-}
-
-extension String {
-    /// The string with `0`s in front up to `width` characters.
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

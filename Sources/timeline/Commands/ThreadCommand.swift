@@ -77,10 +77,8 @@ struct ThreadCommand: ParsableCommand {
                 try store.thread(around: ids[0], maximumReplies: limit)
             }
         } catch {
-            if case .unknownMessages = error {
-                Terminal.emitError("timeline: no stored message has the ID \"\(TerminalText.line(id))\" (a stored ID, the server's ID or the post's web address). `timeline show --json | jq -r .id` lists the IDs of the newest messages.\n")
-                throw ExitCode(ExitStatus.dataError)
-            }
+            // An unknown reference is refused as every command that takes a message refuses it.
+            if case .unknownMessages = error { throw MessageSessions.refusal(.unknownMessages(ids: [id], given: 1)) }
             throw fail(error)
         }
         if json {
@@ -143,7 +141,7 @@ struct ThreadCommand: ParsableCommand {
         }
         guard !sessions.isEmpty else { return nil }
         guard let session = sessions.first(where: { $0.holds(messageID: id) }) else {
-            Terminal.emitError("timeline: no logged-in account's server has \(TerminalText.line(self.id)) (it was imported, or its account logged out); showing what is stored.\n")
+            Terminal.emitError("timeline: no logged-in account's server has \(QuotedValue.quoted(self.id)) (it was imported, or its account logged out); showing what is stored.\n")
             return nil
         }
         do {

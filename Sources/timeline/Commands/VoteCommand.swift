@@ -86,10 +86,10 @@ struct VoteCommand: ParsableCommand {
         } catch let exit as ExitCode {
             throw exit
         } catch let refusal as PostChangeRefusal {
-            Terminal.emitError("timeline: \(TerminalText.line(reference)): \(refusal)\n")
+            Terminal.emitError("timeline: \(QuotedValue.quoted(reference)): \(refusal)\n")
             throw ExitCode(ExitStatus.dataError)
         } catch {
-            Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): could not vote in \(TerminalText.line(reference)): \(error) Nothing was changed here.\n")
+            Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): could not vote in \(QuotedValue.quoted(reference)): \(error) Nothing was changed here.\n")
             throw ExitCode(exitStatus(for: error))
         }
         if json {

@@ -130,7 +130,7 @@ struct ShowRunner {
         if onTerminal, retained.answer?.window.messages.isEmpty == true {
             // A timeline with nothing in it yet: the first sync is on its way, or has not run.
             Terminal.emitError(SyncNotice.emptyTimeline(databasePath: location.databasePath, now: now))
-        } else if onTerminal, let notice = SyncNotice.afterPaint(databasePath: location.databasePath, now: now) {
+        } else if onTerminal, let notice = SyncNotice.afterPaint(databasePath: location.databasePath, now: now, columns: window?.columns) {
             Terminal.emitError(notice + "\n")
         }
         return ExitStatus.success
@@ -219,7 +219,7 @@ struct ShowRunner {
             return ExitStatus.success
         } catch {
             if case .unknownMessages = error {
-                Terminal.emitError("timeline: --before: no message has the ID \"\(TerminalText.line(request.filter.beforeID ?? ""))\".\n")
+                Terminal.emitError("timeline: --before: no message has the ID \(QuotedValue.quoted(request.filter.beforeID ?? "")).\n")
                 return ExitStatus.dataError
             }
             return give(up: error, painted: false, location: location, busyTimeout: busyTimeout)

@@ -11,10 +11,11 @@ import TimelineKit
 /// (`timeline accounts` and `timeline doctor` report the same to a script).
 enum SyncNotice {
     /// The line that ends a paint when an account's syncs need a person, from the small status
-    /// file the syncs write: the database is not opened for it.
-    static func afterPaint(databasePath: String, now: Date) -> String? {
+    /// file the syncs write: the database is not opened for it. At most `columns` wide (the
+    /// terminal's), the server's words cut to fit.
+    static func afterPaint(databasePath: String, now: Date, columns: Int?) -> String? {
         let gate = SyncGate(databasePath: databasePath)
-        return SyncStatusFile(databasePath: databasePath).notice(at: now, syncJustStarted: gate.startedRecently(at: now))
+        return SyncStatusFile(databasePath: databasePath).notice(at: now, syncJustStarted: gate.startedRecently(at: now), columns: columns)
     }
 
     /// What to do when there is no timeline yet, by what there is: no account (how to log in to
@@ -32,7 +33,7 @@ enum SyncNotice {
                 """
         }
         let gate = SyncGate(databasePath: databasePath)
-        if let problem = SyncStatusFile(databasePath: databasePath).notice(at: now, syncJustStarted: false) {
+        if let problem = SyncStatusFile(databasePath: databasePath).notice(at: now, syncJustStarted: false, columns: Terminal.windowSize()?.columns) {
             return problem + "\n"
         }
         if gate.startedRecently(at: now) {

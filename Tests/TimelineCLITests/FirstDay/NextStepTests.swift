@@ -119,5 +119,23 @@ import Testing
         #expect(notice.count == 1, "\(show.errors)")
         #expect(notice.first?.hasSuffix("run timeline sync") == true)
         #expect(try home.timeline.run(["doctor"]).status == 69)
+
+        // Issue 33: a server's 200 characters made the notice 381 columns, five rows at 80. It
+        // is one line that fits the terminal, the server's words cut with a mark.
+        let wordy = shifted.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            var fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 7 else { return String(line) }
+            fields[6] = String(repeating: "Service Unavailable ", count: 10)
+            return fields.joined(separator: "\t")
+        }.joined(separator: "\n")
+        try wordy.write(toFile: statusPath, atomically: true, encoding: .utf8)
+        for columns in [80, 120] {
+            let narrow = try home.timeline.runInTerminal(["show"], columns: columns)
+            let line = try #require(narrow.errors.split(separator: "\n").first { $0.contains("syncs have") }, "\(narrow.errors)")
+            #expect(line.count <= columns && line.contains("…"), "\(columns): \(line)")
+            #expect(line.hasSuffix("; run timeline sync"), "\(line)")
+            // Beside the loopback server's long account name, 120 columns leave room for some of the server's words.
+            #expect(columns == 80 || line.contains("(Service Unavailable"), "\(line)")
+        }
     }
 }

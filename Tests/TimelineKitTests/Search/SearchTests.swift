@@ -147,6 +147,25 @@ import Testing
         #expect(SearchQueryError.unbalancedQuote.description.contains("double quotes"))
     }
 
+    /// Issue 33: a query of 999 words met SQLite's limit of 1,000 levels of expression and
+    /// printed its message and the whole statement. The terms are bounded, in every form a term
+    /// takes, and the bound is said before SQLite is asked.
+    @Test func aQueryOfMoreTermsThanTheBoundIsRefusedAndOneOfTheBoundRuns() throws {
+        let store = try store(["anything"])
+        let limit = SearchQuery.maximumTerms
+        let forms: [(Int) -> String] = [{ "w\($0)" }, { "#w\($0)" }, { "w\($0)*" }, { "東京\($0)" }, { "\"a\($0) b\"" }, { "w\($0) OR" }, { "-w\($0)" }]
+        for form in forms {
+            let terms = (0 ..< limit - 1).map(form).joined(separator: " ") + " last"
+            #expect(throws: Never.self, "\(terms.prefix(30))") { _ = try store.search(terms) }
+            #expect(throws: TimelineStoreError.invalidSearch(.tooManyTerms(count: limit + 1, limit: limit)), "\(terms.prefix(30))") {
+                try store.search(terms + " more")
+            }
+        }
+        #expect(throws: TimelineStoreError.invalidSearch(.tooManyTerms(count: 999, limit: limit))) {
+            try store.search((0 ..< 999).map { "w\($0)" }.joined(separator: " "))
+        }
+    }
+
     // MARK: Order and filters
 
     @Test func resultsComeNewestFirstWhateverTheOrderOfWriting() throws {

@@ -37,6 +37,24 @@ import Testing
         #expect(thread.missingParentID == nil)
     }
 
+    /// A loop with a branch off it (issue 33: f replies to c, c to f, e to c): the walk down
+    /// stops at a message already shown, as the walk up does, so no message repeats and nothing
+    /// reads as cut.
+    @Test func theWalkDownStopsAtAMessageAlreadyShown() throws {
+        let directory = TemporaryDirectory()
+        let store = try Samples.store(in: directory)
+        // m1 is f, m2 is c, m3 is e.
+        try store.upsert(messages: [Self.reply(1, to: 2), Self.reply(2, to: 1), Self.reply(3, to: 2)])
+        let aroundF = try store.thread(around: "m1")
+        #expect(aroundF.entries.map(\.message.id) == ["m2", "m1"])
+        #expect(aroundF.entries.map(\.depth) == [0, 1])
+        #expect(!aroundF.isCut)
+        let aroundC = try store.thread(around: "m2")
+        #expect(aroundC.entries.map(\.message.id) == ["m1", "m2", "m3"])
+        #expect(aroundC.entries.map(\.depth) == [0, 1, 2])
+        #expect(!aroundC.isCut)
+    }
+
     /// Each level of replies is one lookup in the index of replies, not a scan of the timeline.
     @Test func repliesAreFoundThroughTheIndexOfReplies() throws {
         let directory = TemporaryDirectory()
