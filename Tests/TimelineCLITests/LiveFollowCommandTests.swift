@@ -70,6 +70,9 @@ struct LiveFollowCommandTests {
         // Polling instead is said once (the server answers 503 here).
         #expect(follow.errors.split(separator: "\n").count == 1, "\(follow.errors)")
         #expect(follow.errors.contains("checking for them every 30 seconds"), "\(follow.errors)")
+        // Issue 37: one plain sentence, then the server's answer as its own; no brackets in brackets.
+        #expect(!follow.errors.contains("(") || !follow.errors.contains(").)"), "\(follow.errors)")
+        #expect(follow.errors.contains("seconds instead. "), "\(follow.errors)")
     }
 
     /// A token the server no longer accepts ends following the server with a note that says

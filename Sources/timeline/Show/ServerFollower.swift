@@ -68,7 +68,9 @@ final class ServerFollower: Sendable {
         // otherwise look the same whether nothing is new or nothing can arrive.
         let health = FollowHealth { [self] change in
             switch change {
-            case let .failing(error): note("timeline: \(name): cannot reach the server (\(error)); still trying.")
+            // The error is a sentence of its own, brackets and full stop included: said after
+            // the note, never inside brackets of ours (issue 37: `(… (it answered 404).);`).
+            case let .failing(error): note("timeline: \(name): cannot reach the server; still trying. \(error)")
             case .recovered: note("timeline: \(name): the server answers again.")
             }
         }
@@ -82,7 +84,7 @@ final class ServerFollower: Sendable {
                 note("timeline: \(name): the server refused to \(refusal.action.action.rawValue) \(TerminalText.line(refusal.action.messageID)), asked for while it could not be reached: \(TerminalText.line(refusal.reason)) It is no longer pending.")
             }
             try await session.follow(into: store, gate: gate, health: health, onPolling: { [self] reason, interval in
-                note("timeline: \(name): the server does not stream new posts (\(reason)); checking for them every \(interval.components.seconds) seconds instead.")
+                note("timeline: \(name): the server does not stream new posts; checking for them every \(interval.components.seconds) seconds instead. \(reason)")
             })
         } catch ServerError.cancelled {
             return
