@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TimelineKit
 
@@ -47,13 +48,18 @@ import TimelineKit
         try #"{"type":"message","id":"new1","author":"109301442871003451","text":"imported by timeline","created_at":"2026-11-28T00:00:00Z"}"#
             .write(toFile: importFile, atomically: true, encoding: .utf8)
 
+        var holder: ConnectionHolder?
         let writes: [(name: String, expected: String, write: () throws -> Void)] = [
             ("timeline import", "imported by timeline", { _ = try scenario.timeline.run(["import", importFile]) }),
             ("sqlite3, text only", "edited by the shell", {
                 try scenario.sqlite("UPDATE messages SET text = 'edited by the shell' WHERE id = 'new1'")
             }),
             ("sqlite3, no checkpoint", "in the wal only", {
+                // Another connection stays open, so that the shell's close checkpoints nothing.
+                holder = try ConnectionHolder(db)
+                let before = try #require(try FileManager.default.attributesOfItem(atPath: db)[.modificationDate] as? Date)
                 try scenario.sqlite("PRAGMA wal_autocheckpoint = 0; UPDATE messages SET text = 'in the wal only' WHERE id = 'new1'")
+                #expect(try FileManager.default.attributesOfItem(atPath: db)[.modificationDate] as? Date == before)
             }),
             ("a checkpoint, then a copy kept", "in the wal only", {
                 try scenario.sqlite("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -79,6 +85,51 @@ import TimelineKit
             try write.write()
             let show = try scenario.timeline.run(["show", "-n", "1"])
             #expect(show.output.contains(write.expected), "after \(write.name): \(show.output)")
+            holder?.close()
+            holder = nil
+        }
+    }
+
+    /// The smoke version of `tools/stress/run --only unchanged`: the `sqlite3` shell writes the
+    /// newest message's text again and again, with and without pauses long enough for a stamp,
+    /// while `show`s run one after another; none may print a text older than the last write that
+    /// had returned before it started.
+    @Test func noShowIsOlderThanAWriteThatCommittedBeforeIt() throws {
+        let scenario = Scenario()
+        try scenario.importSample()
+        let newest = try scenario.sqlite("SELECT id FROM messages ORDER BY created_at DESC, id DESC LIMIT 1")
+        try scenario.sqlite("UPDATE messages SET text = 'v0' WHERE id = '\(newest)'")
+        let committed = Mutex<[(at: ContinuousClock.Instant, version: Int)]>([(ContinuousClock.now, 0)])
+        let stop = Atomic<Bool>(false)
+        let database = scenario.databasePath
+        let writerEnded = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            defer { writerEnded.signal() }
+            var version = 0
+            var pauses = SplitPauses()
+            while !stop.load(ordering: .relaxed) {
+                usleep(pauses.next())
+                version += 1
+                let autocheckpoint = version % 4 == 0 ? "" : "PRAGMA wal_autocheckpoint = 0; "
+                _ = try? SQLiteShellProcess.run(database, autocheckpoint + "UPDATE messages SET text = 'v\(version)' WHERE id = '\(newest)'")
+                committed.withLock { $0.append((ContinuousClock.now, version)) }
+            }
+        }
+        // Held open all along, so that the shell's writes stay in the -wal until a checkpoint.
+        let holder = try ConnectionHolder(database)
+        writer.start()
+        defer {
+            holder.close()
+            stop.store(true, ordering: .relaxed)
+            writerEnded.wait()
+        }
+        for _ in 0 ..< 150 {
+            let started = ContinuousClock.now
+            let floor = committed.withLock { list in list.last { $0.at < started }?.version ?? 0 }
+            let show = try scenario.timeline.run(["show", "-n", "1", "--format", "{text}"])
+            let text = show.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            let version = Int(text.dropFirst()) ?? -1
+            #expect(version >= floor, "printed \(text) after v\(floor) had committed")
         }
     }
 }
@@ -103,5 +154,41 @@ enum SQLiteShellProcess {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw Failure(command: "\(executable) \(arguments)") }
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Pauses between writes: none, a millisecond, or long enough (50 ms) for the files' times to
+/// settle and a `show` to stamp them, in a fixed order.
+struct SplitPauses {
+    private var index = 0
+    private static let microseconds: [UInt32] = [0, 0, 1_000, 50_000, 0, 3_000, 50_000, 0]
+
+    mutating func next() -> UInt32 {
+        defer { index += 1 }
+        return Self.microseconds[index % Self.microseconds.count]
+    }
+}
+
+/// A `sqlite3` shell that has the database open until `close()`: while it is, another process's
+/// close is not the last one, and checkpoints nothing.
+final class ConnectionHolder {
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+
+    init(_ path: String) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        // Answered once the shell has opened the database and read it.
+        input.fileHandleForWriting.write(Data("SELECT count(*) FROM timeline_state;\n".utf8))
+        _ = output.fileHandleForReading.availableData
+    }
+
+    func close() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
     }
 }

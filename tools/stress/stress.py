@@ -1138,7 +1138,7 @@ def unchanged(binary, work, shows, seed, table):
         paths[kind] = paths.get(kind, 0) + 1
         text = "v%d" % version
         if kind in ("python", "python-no-checkpoint", "checkpoint-and-write"):
-            connection = sqlite3.connect(timeline.db, timeout=30)
+            connection = sqlite3.connect(timeline.db, timeout=30, check_same_thread=False)
             if kind != "python":
                 connection.execute("PRAGMA wal_autocheckpoint = 0")
             if kind == "checkpoint-and-write":
@@ -1170,7 +1170,7 @@ def unchanged(binary, work, shows, seed, table):
         # may be open on the old file (it would share the -wal with the new one).
         release_held()
         other = os.path.join(timeline.directory, "other.sqlite")
-        subprocess.run(["sqlite3", timeline.db, "PRAGMA wal_checkpoint(TRUNCATE)"], check=True)
+        subprocess.run(["sqlite3", timeline.db, "PRAGMA wal_checkpoint(TRUNCATE)"], check=True, stdout=subprocess.DEVNULL)
         shutil.copyfile(timeline.db, other)
         subprocess.run(["sqlite3", other, "UPDATE messages SET text = '%s' WHERE id = '%s'" % (text, newest)], check=True)
         if kind == "mv":
