@@ -8,8 +8,9 @@ import TimelineKit
 /// The block of entries `show` keeps on a terminal, and the text that keeps it true: painted once,
 /// then at each change repainted in place while all of it fits the window, or else followed by the
 /// new messages printed below, oldest first (the newest is the last line, as with `tail -f`), and
-/// a line such as `(2 changed, 1 removed above)` about messages printed earlier. `show` uses it
-/// for its paint and the one update the reconcile may bring, `--follow` for every change after.
+/// a line such as `(2 changed, 1 removed above)` about messages printed earlier (`show`'s one
+/// update prints those changed messages again below too). `show` uses it for its paint and the one
+/// update the reconcile may bring, `--follow` for every change after.
 /// It only makes text; the caller writes it.
 ///
 /// A class: there is one block on the screen, which `show` paints and its follow loop then keeps
