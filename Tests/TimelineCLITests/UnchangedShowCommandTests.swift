@@ -90,6 +90,26 @@ import TimelineKit
         }
     }
 
+    /// Every sync writes when it ran into the database, found it something new or not, which
+    /// voids the stamp; the background sync the shell hook starts stamps again once the files'
+    /// times settle, so that the terminal after a sync that brought nothing opens nothing.
+    @Test func aBackgroundSyncThatBroughtNothingLeavesTheNextShowOpeningNothing() throws {
+        let server = try MastodonTestServer(statuses: 30)
+        let scenario = try SyncCommandTests.loggedIn(to: server)
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        _ = try showUntilNothingIsOpened(scenario)
+        let generation = try scenario.sqlite("SELECT generation FROM timeline_state")
+        let sync = try scenario.timeline.run(["sync", "--detached"])  // what the hook's show starts
+        #expect(sync.status == 0, "\(sync.errors)")
+        let shm = scenario.databasePath + "-shm"
+        try? FileManager.default.removeItem(atPath: shm)
+        let show = try scenario.timeline.run(["show"])
+        #expect(show.status == 0 && !show.output.isEmpty)
+        #expect(!Self.exists(shm))
+        // Read last: the sqlite3 shell, the last connection to close, checkpoints the -wal.
+        #expect(try scenario.sqlite("SELECT generation FROM timeline_state") == generation)
+    }
+
     /// The smoke version of `tools/stress/run --only unchanged`: the `sqlite3` shell writes the
     /// newest message's text again and again, with and without pauses long enough for a stamp,
     /// while `show`s run one after another; none may print a text older than the last write that

@@ -300,6 +300,15 @@ package enum FileSystem {
         return Int64(resolution.tv_sec) * 1_000_000_000 + Int64(resolution.tv_nsec)
     }
 
+    /// Sleeps one tick of the file-time clock (`fileTimeClockResolution()`, at least 1 ms): long
+    /// enough for times written just before to fall behind it.
+    package static func waitOneFileTimeTick() {
+        let nanoseconds = max(fileTimeClockResolution(), 1_000_000)
+        var time = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        var left = timespec()
+        while nanosleep(&time, &left) == -1, errno == EINTR { time = left }
+    }
+
     /// Whether the file system holding `path` is one whose file times are set by this machine's
     /// kernel, from the clock `fileTimeClockNow()` reads, in nanoseconds (or in whole seconds,
     /// which the times themselves then show): the local file systems Linux ships for home

@@ -99,6 +99,21 @@ extension TimelineStore {
         }
     }
 
+    /// `stampUnchangedDatabase()` tried again, a clock tick apart, while the files' times are not
+    /// yet settled, for at most `patience`: for a process that has just written and that no one
+    /// waits for (the shell hook's background sync). A sync that found nothing new still records
+    /// when it ran, in the database; stamped here, the next terminal's `show` opens nothing.
+    @discardableResult
+    public func stampUnchangedDatabase(settlingWithin patience: Duration) throws(TimelineStoreError) -> StampOutcome {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: patience)
+        while true {
+            let outcome = try stampUnchangedDatabase()
+            guard outcome == .unsettled, clock.now < deadline else { return outcome }
+            FileSystem.waitOneFileTimeTick()
+        }
+    }
+
     /// The stamp, and the clock read after the files, all under the write lock; `nil` when
     /// another connection holds the lock. The reader connection is `query_only`, which refuses
     /// `BEGIN IMMEDIATE`; it is lifted for the transaction, in which nothing is written, and
