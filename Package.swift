@@ -26,9 +26,11 @@ let package = Package(
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]
         ),
+        // `statfs` on Linux, whose header Swift's Glibc module leaves out (Files/FileSystem.swift).
+        .systemLibrary(name: "CFileSystem"),
         .target(
             name: "TimelineKit",
-            dependencies: ["CSQLite", "CLZ4"]
+            dependencies: ["CSQLite", "CLZ4", "CFileSystem"]
         ),
         .executableTarget(
             name: "timeline",

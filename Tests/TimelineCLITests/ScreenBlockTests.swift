@@ -47,6 +47,20 @@ import TimelineKit
         #expect(screen.show(try store.reconcile(snapshot), now: snapshot.builtAt) == "\n(1 removed above)\n")
     }
 
+    /// `show`'s one update: a text the `sqlite3` shell changed without `edited_at`, on a screen
+    /// that cannot be repainted in place, is printed again below in its new form, so that the
+    /// first `show` after the edit shows it (issue 38); `--follow` keeps the note alone (above).
+    @Test func showsUpdatePrintsAChangedMessageAgainBelowWhenTheBlockCannotBeRepainted() throws {
+        let scenario = Scenario()
+        let (store, _, screen) = try Self.setUp(scenario)
+        let preview = try store.snapshotFile.readPreview(messages: 5)
+        try scenario.sqlite("UPDATE messages SET text = 'five, by the shell' WHERE id = 'm5'")
+        let text = try #require(screen.update(to: try store.reconcile(preview), now: preview.builtAt))
+        #expect(text.contains("five, by the shell"))
+        #expect(!text.contains("message 4"))
+        #expect(text.hasSuffix("\n(1 changed above; the changed shown again below)\n"))
+    }
+
     @Test func aChangeToNothingPrintedWritesNothing() throws {
         let scenario = Scenario()
         let (store, snapshot, painted) = try Self.setUp(scenario)

@@ -1109,7 +1109,173 @@ def _is_zombie(pid):
         return True
 
 
-SCENARIOS = ["crash", "terminals", "lock", "snapshots", "imports", "json-shapes", "text", "servers"]
+# ---------------------------------------------------------------------------------------------
+# 9. Nothing changed, nothing opened (issue 38)
+
+
+def unchanged(binary, work, shows, seed, table):
+    """A writer changes the newest message through every path there is, at random moments (bursts
+    a millisecond apart, and pauses long enough for `show` to stamp the database and then open
+    nothing), while `show`s run one after another; every show's output (on a pipe: the timeline
+    after the reconcile, or the snapshot the stamp vouched for) must be at least as new as the
+    last write that had committed before that show started. Then, the writer stopped, a `show`
+    must open nothing (no `-shm` is created)."""
+    random.seed(seed)
+    timeline = Timeline(binary, os.path.join(work, "unchanged"))
+    path = os.path.join(timeline.directory, "new.jsonl")
+    write_lines(path, [user_line("writer"), message_line("w-0", "writer", "v0", 1_900_000_000_000)])
+    status, _, errors, _ = timeline.run(["import", path])
+    assert status == 0, errors
+    failures = []
+    stop = threading.Event()
+    committed = [(0.0, 0)]  # (monotonic time the write had returned, version), in order
+    paths = {}
+
+    def write(version, newest):
+        """Writes `version` as the newest message's text; returns the new newest message's ID."""
+        kind = random.choice(["python", "python-no-checkpoint", "shell", "import", "checkpoint-and-write", "vacuum"]
+                             if version % 50 else ["vacuum", "mv", "restore"])
+        paths[kind] = paths.get(kind, 0) + 1
+        text = "v%d" % version
+        if kind in ("python", "python-no-checkpoint", "checkpoint-and-write"):
+            connection = sqlite3.connect(timeline.db, timeout=30, check_same_thread=False)
+            if kind != "python":
+                connection.execute("PRAGMA wal_autocheckpoint = 0")
+            if kind == "checkpoint-and-write":
+                connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            connection.execute("UPDATE messages SET text = ? WHERE id = ?", (text, newest))
+            connection.commit()
+            if kind == "python":
+                connection.close()
+            else:
+                # Left open, so that no close checkpoints: the write stays in the -wal (until
+                # the next such write closes it, when it may be the last connection).
+                release_held()
+                held.append(connection)
+            return newest
+        if kind == "shell":
+            shell(timeline.db, "UPDATE messages SET text = '%s' WHERE id = '%s'" % (text, newest))
+            return newest
+        if kind == "vacuum":
+            shell(timeline.db, "UPDATE messages SET text = '%s' WHERE id = '%s'; VACUUM" % (text, newest))
+            return newest
+        if kind == "import":
+            newer = "w-%d" % version
+            write_lines(path, [message_line(newer, "writer", text, 1_900_000_000_000 + version * 1000)])
+            status, _, errors, _ = timeline.run(["import", path])
+            if status != 0:
+                failures.append("the writer's import exited %d: %s" % (status, errors.strip()))
+            return newer
+        # mv and restore: another file put in place, with the new text in it. No connection
+        # may be open on the old file (it would share the -wal with the new one).
+        release_held()
+        other = os.path.join(timeline.directory, "other.sqlite")
+        shell(timeline.db, "PRAGMA wal_checkpoint(TRUNCATE)")
+        shutil.copyfile(timeline.db, other)
+        shell(other, "UPDATE messages SET text = '%s' WHERE id = '%s'" % (text, newest))
+        if kind == "mv":
+            os.rename(other, timeline.db)
+        else:
+            # cp writes over the file in place: a show meanwhile may find it empty or torn (what
+            # a person copying over a database in use gets), so those shows are not judged.
+            copying.append(time.monotonic())
+            subprocess.run(["cp", "-p", other, timeline.db], check=True)
+            copying.append(time.monotonic())
+            os.remove(other)
+        return newest
+
+    def shell(database, sql):
+        # The shell waits for a lock up to 10 s, as a person's shell with .timeout would.
+        subprocess.run(["sqlite3", "-cmd", ".timeout 10000", database, sql], check=True, stdout=subprocess.DEVNULL)
+
+    copying = []  # start, end, start, end… of each cp over the database
+
+    held = []
+
+    def release_held():
+        while held:
+            held.pop().close()
+
+    def writer():
+        version, newest = 0, "w-0"
+        while not stop.is_set():
+            pause = random.choice([0, 0, 0.001, 0.003, 0.01, 0.05, 0.2])
+            time.sleep(pause)
+            burst = random.choice([1, 1, 1, 2, 5])
+            for _ in range(burst):
+                version += 1
+                newest = write(version, newest)
+                committed.append((time.monotonic(), version))
+
+    def stamp_holds():
+        """Whether the stamp vouches for the snapshot right now (SnapshotStamp's layout, compared as
+        TimelineStore.unchangedReconciliation does): the show about to run will open nothing."""
+        try:
+            stamp = open(timeline.snapshot + ".stamp", "rb").read()
+            header = open(timeline.snapshot, "rb").read(36)
+        except OSError:
+            return False
+
+        def identity(path):
+            try:
+                info = os.lstat(path)
+            except OSError:
+                return bytes(49)
+            return struct.pack("<BQQqqIqI", 1, info.st_dev, info.st_ino, info.st_size,
+                               info.st_mtime_ns // 10**9, info.st_mtime_ns % 10**9, info.st_ctime_ns // 10**9, info.st_ctime_ns % 10**9)
+
+        return (len(stamp) > 126 and stamp[16:24] == header[24:32] and stamp[24:73] == identity(timeline.db)
+                and stamp[73:122] == identity(timeline.db + "-wal"))
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    stale, durations, unopened = 0, [], 0
+    try:
+        for _ in range(shows):
+            started = time.monotonic()
+            floor = max(v for t, v in committed if t < started) if committed else 0
+            unopened += stamp_holds()
+            status, output, errors, seconds = timeline.run(["show", "-n", "1", "--format", "{text}"])
+            durations.append(seconds)
+            text = output.decode("utf-8", "replace").strip()
+            overlaps = any(copying[i] < started + seconds and started < (copying[i + 1] if i + 1 < len(copying) else float("inf"))
+                           for i in range(0, len(copying), 2))
+            if overlaps and not text.startswith("v"):
+                continue
+            if status != 0 or not text.startswith("v"):
+                failures.append("a show exited %d and printed %r: %s" % (status, text, errors.strip()))
+                continue
+            if int(text[1:]) < floor:
+                stale += 1
+                failures.append("a show printed %s after v%d had committed" % (text, floor))
+    finally:
+        stop.set()
+        thread.join()
+        release_held()
+    # The writer stopped: after a show that stamps, one opens nothing.
+    shm = timeline.db + "-shm"
+    quiet = False
+    for _ in range(200):
+        timeline.run(["show"])
+        if os.path.exists(shm):
+            os.remove(shm)
+        timeline.run(["show"])
+        if not os.path.exists(shm):
+            quiet = True
+            break
+        time.sleep(0.01)
+    if not quiet:
+        failures.append("after the writer stopped, every show still opened the database")
+    durations.sort()
+    table.add("nothing changed, nothing opened", "%d `show`s one after another while a writer changes the newest message through "
+              "every path (%s)" % (shows, ", ".join("%s %d" % item for item in sorted(paths.items()))),
+              "%d shows, %d writes" % (len(durations), committed[-1][1]),
+              "no show older than the last write committed before it started (%d were); %d started with a stamp "
+              "that held (opened nothing); median %.1f ms; then a show opens nothing"
+              % (stale, unopened, durations[len(durations) // 2] * 1000), failures)
+
+
+SCENARIOS = ["crash", "terminals", "lock", "snapshots", "imports", "json-shapes", "text", "servers", "unchanged"]
 # How long the lock scenario waits for its sqlite3 holder to say it holds the lock.
 READY_TIMEOUT = 30
 
@@ -1150,6 +1316,8 @@ def main():
         hostile_text(arguments.timeline, arguments.work, table)
     if "servers" in only:
         hostile_servers(arguments.timeline, arguments.work, 3 if arguments.quick else 20, arguments.seed, table)
+    if "unchanged" in only:
+        unchanged(arguments.timeline, arguments.work, 500 if arguments.quick else 10_000, arguments.seed, table)
     table.print()
     print("stress: %.0f s in all; %s" % (time.monotonic() - started, "FAILURES FOUND" if table.failed else "everything held"))
     shutil.rmtree(arguments.work, ignore_errors=True)

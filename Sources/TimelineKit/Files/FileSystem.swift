@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import CFileSystem
 import Glibc
 #elseif canImport(Musl)
 import Musl
@@ -129,8 +130,10 @@ package enum FileSystem {
     /// directory), are flushed to disk, and the temporary file is renamed over `path`. A crash at
     /// any moment leaves either the old file or the new one at `path`, never a torn one.
     /// An existing `path` that is a symbolic link is replaced, not written through.
+    /// `flushing: false` leaves the flush out, for a file whose loss or tearing in a power cut its
+    /// reader detects and survives (after such a cut it may be empty or hold part of its bytes).
     package static func replaceAtomically(
-        _ path: String, with bytes: [UInt8], temporaryPath: String, permissions: mode_t
+        _ path: String, with bytes: [UInt8], temporaryPath: String, permissions: mode_t, flushing: Bool = true
     ) throws(FileSystemError) {
         // A temporary file left by a writer that was killed is stale: the caller holds the lock
         // that every writer of `path` takes, so nobody else is writing it now.
@@ -147,7 +150,9 @@ package enum FileSystem {
             try FileSystemError.naming("write", temporaryPath) { () throws(Errno) in
                 try bytes.withUnsafeBytes { buffer in Result { () throws(Errno) in try file.writeAll(buffer) } }.get()
             }
-            try FileSystemError.naming("fsync", temporaryPath) { () throws(Errno) in try file.synchronize() }
+            if flushing {
+                try FileSystemError.naming("fsync", temporaryPath) { () throws(Errno) in try file.synchronize() }
+            }
         }
         guard rename(temporaryPath, path) == 0 else { throw .current("rename", path: path) }
         renamed = true
@@ -248,6 +253,91 @@ package enum FileSystem {
         return Int64(info.st_mtimespec.tv_sec)
         #else
         return Int64(info.st_mtim.tv_sec)
+        #endif
+    }
+
+    /// What identifies the file at `path` now (`lstat`: a symbolic link is named, not followed),
+    /// or `nil` when nothing is there or it cannot be examined.
+    package static func identity(at path: String) -> FileIdentity? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let modified = info.st_mtimespec, changed = info.st_ctimespec
+        #else
+        let modified = info.st_mtim, changed = info.st_ctim
+        #endif
+        return FileIdentity(
+            isRegularFile: Kind(mode: info.st_mode) == .regularFile, device: UInt64(truncatingIfNeeded: info.st_dev),
+            inode: UInt64(truncatingIfNeeded: info.st_ino), size: Int64(info.st_size),
+            modified: FileTime(seconds: Int64(modified.tv_sec), nanoseconds: Int32(truncatingIfNeeded: modified.tv_nsec)),
+            statusChanged: FileTime(seconds: Int64(changed.tv_sec), nanoseconds: Int32(truncatingIfNeeded: changed.tv_nsec)))
+    }
+
+    /// The clock the kernel takes file times from, read now. On Linux that is the coarse real-time
+    /// clock (`current_time()` reads `ktime_get_coarse_real_ts64`; kernels with multigrain
+    /// timestamps hand out a finer time, never an earlier one): a file written after this reading
+    /// gets a time no earlier than it. The fine clock would not do: it runs up to a tick ahead of
+    /// the coarse one, so a write after a fine reading could still get an earlier time.
+    package static func fileTimeClockNow() -> FileTime {
+        var now = timespec()
+        #if os(Linux)
+        clock_gettime(CLOCK_REALTIME_COARSE, &now)
+        #else
+        clock_gettime(CLOCK_REALTIME, &now)
+        #endif
+        return FileTime(seconds: Int64(now.tv_sec), nanoseconds: Int32(truncatingIfNeeded: now.tv_nsec))
+    }
+
+    /// How far apart two readings of `fileTimeClockNow()` can be and still read the same (one
+    /// tick of the coarse clock on Linux: 1 to 10 ms with the kernel's HZ).
+    package static func fileTimeClockResolution() -> Int64 {
+        var resolution = timespec()
+        #if os(Linux)
+        clock_getres(CLOCK_REALTIME_COARSE, &resolution)
+        #else
+        clock_getres(CLOCK_REALTIME, &resolution)
+        #endif
+        return Int64(resolution.tv_sec) * 1_000_000_000 + Int64(resolution.tv_nsec)
+    }
+
+    /// Sleeps one tick of the file-time clock (`fileTimeClockResolution()`, at least 1 ms): long
+    /// enough for times written just before to fall behind it.
+    package static func waitOneFileTimeTick() {
+        let nanoseconds = max(fileTimeClockResolution(), 1_000_000)
+        var time = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        var left = timespec()
+        while nanosleep(&time, &left) == -1, errno == EINTR { time = left }
+    }
+
+    /// Whether the file system holding `path` is one whose file times are set by this machine's
+    /// kernel, from the clock `fileTimeClockNow()` reads, in nanoseconds (or in whole seconds,
+    /// which the times themselves then show): the local file systems Linux ships for home
+    /// directories and temporary files. Anything else (NFS, SMB, FUSE, 9p, FAT and the rest,
+    /// whose times come from another machine's clock or in units of 2 s or 10 ms) answers `false`.
+    package static func keepsLocalFileTimes(at path: String) -> Bool {
+        #if os(Linux)
+        var info = statfs()
+        guard statfs(path, &info) == 0 else { return false }
+        switch UInt64(truncatingIfNeeded: info.f_type) {
+        case 0xEF53,        // ext2, ext3, ext4
+             0x5846_5342,   // XFS
+             0x9123_683E,   // Btrfs
+             0x0102_1994,   // tmpfs
+             0xF2F5_2010,   // F2FS
+             0x2FC1_2FC1,   // ZFS
+             0xCA45_1A4E,   // bcachefs
+             0x794C_7630:   // overlayfs (its upper layer's times: container file systems)
+            return true
+        default:
+            return false
+        }
+        #elseif canImport(Darwin)
+        var info = statfs()
+        guard statfs(path, &info) == 0 else { return false }
+        let name = withUnsafeBytes(of: info.f_fstypename) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return name == "apfs"
+        #else
+        return false
         #endif
     }
 

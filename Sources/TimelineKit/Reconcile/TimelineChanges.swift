@@ -38,11 +38,14 @@ public struct TimelineChanges: Sendable, Hashable {
     /// The inserted messages (newest first) as a page to render on their own: with the rest of the
     /// window among its related messages, so that a new repost or quote of a message that was
     /// already shown still finds its original, and with the window's users.
-    public var insertedPage: TimelinePage {
-        let inserted = Set(self.inserted)
-        return TimelinePage(messages: window.messages.filter { inserted.contains($0.id) },
-                            related: window.related + window.messages.filter { !inserted.contains($0.id) },
-                            users: window.users, interactions: window.interactions)
+    public var insertedPage: TimelinePage { page(of: Set(inserted)) }
+
+    /// The window's messages among `ids` (newest first) as a page to render on their own, with the
+    /// rest of the window among its related messages and the window's users (see `insertedPage`).
+    public func page(of ids: Set<String>) -> TimelinePage {
+        TimelinePage(messages: window.messages.filter { ids.contains($0.id) },
+                     related: window.related + window.messages.filter { !ids.contains($0.id) },
+                     users: window.users, interactions: window.interactions)
     }
 
     /// Whether the total, unread or user counts differ from the snapshot's.

@@ -184,6 +184,16 @@ struct SyncCommand: ParsableCommand {
                 results.append(AccountSync(account: account, error: error, actions: actions))
             }
         }
+        // Every sync writes (when it ran, at least), which voids the stamp that lets `show` open
+        // nothing; a background sync, which no one waits for, stamps again once the files' times
+        // settle (a few milliseconds), so that the next terminal opens nothing when nothing came.
+        if detached {
+            // The store stays open until the process exits (its one reference is leaked on
+            // purpose): closing SQLite's last connection checkpoints the -wal into the database
+            // and deletes it, which would change the very files the stamp records.
+            _ = Unmanaged.passRetained(store)
+            _ = try? store.stampUnchangedDatabase(settlingWithin: .milliseconds(100))
+        }
         return results
     }
 

@@ -8,8 +8,9 @@ import TimelineKit
 /// The block of entries `show` keeps on a terminal, and the text that keeps it true: painted once,
 /// then at each change repainted in place while all of it fits the window, or else followed by the
 /// new messages printed below, oldest first (the newest is the last line, as with `tail -f`), and
-/// a line such as `(2 changed, 1 removed above)` about messages printed earlier. `show` uses it
-/// for its paint and the one update the reconcile may bring, `--follow` for every change after.
+/// a line such as `(2 changed, 1 removed above)` about messages printed earlier (`show`'s one
+/// update prints those changed messages again below too). `show` uses it for its paint and the one
+/// update the reconcile may bring, `--follow` for every change after.
 /// It only makes text; the caller writes it.
 ///
 /// A class: there is one block on the screen, which `show` paints and its follow loop then keeps
@@ -66,25 +67,32 @@ final class ScreenBlock {
     }
 
     /// The text that shows `changes`: the block repainted when the new one fits too, else the new
-    /// messages below; `nil` when nothing shown changed.
-    func show(_ changes: TimelineChanges, now: Date) -> String? {
+    /// messages below; `nil` when nothing shown changed. `repaintingChanged` prints the changed
+    /// messages that were on the screen below too, in their new form, among the new ones: what
+    /// `show`'s one update does, so that an edit made behind the snapshot's back (the `sqlite3`
+    /// shell changing a text, whatever column) is on the screen after the first `show`, not the
+    /// second. `--follow` keeps the note alone: every sync moves counts, and reprinting each
+    /// printed message whose count moved would bury the new ones.
+    func show(_ changes: TimelineChanges, now: Date, repaintingChanged: Bool = false) -> String? {
         if changes.isEmpty { return nil }
         let entries = entries(of: changes.window, now: now)
         if fits(entries) { return paintBlock(entries) }
         isBelowBlock = false
         var shown = printed ?? Set(block.map(\.messageID))
-        let changed = changes.updated.filter(shown.contains).count
+        let changedShown = changes.updated.filter(shown.contains)
         let removed = changes.removed.filter(shown.contains).count
         shown.formUnion(changes.inserted)
         printed = shown
-        let page = changes.insertedPage
+        let page = changes.page(of: repaintingChanged ? Set(changes.inserted + changedShown) : Set(changes.inserted))
         var output = TimelineRenderer.text(of: renderer.render(
             TimelinePage(messages: page.messages.reversed(), related: page.related, users: page.users,
                          interactions: page.interactions), now: now))
         var summary: [String] = []
-        if changed > 0 { summary.append("\(changed) changed") }
+        if !changedShown.isEmpty { summary.append("\(changedShown.count) changed") }
         if removed > 0 { summary.append("\(removed) removed") }
-        if !summary.isEmpty { output += "(" + summary.joined(separator: ", ") + " above)\n" }
+        if !summary.isEmpty {
+            output += "(" + summary.joined(separator: ", ") + " above" + (repaintingChanged && !changedShown.isEmpty ? "; the changed shown again below)\n" : ")\n")
+        }
         return output.isEmpty ? nil : "\n" + output
     }
 
@@ -93,7 +101,7 @@ final class ScreenBlock {
     func update(to answer: TimelineReconciliation, now: Date) -> String? {
         if answer.isSnapshotFresh { return nil }
         guard let changes = answer.changes else { return replace(with: answer.window, now: now) }
-        return show(changes, now: now)
+        return show(changes, now: now, repaintingChanged: true)
     }
 
     /// The text that shows `page` when what changed since the paint is not known (the painted

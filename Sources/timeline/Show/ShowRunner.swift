@@ -85,7 +85,16 @@ struct ShowRunner {
             return ExitStatus.success
         }
 
-        // 2. Reconcile with the database, waiting at most `busyTimeout` for a lock.
+        // 2. Reconcile with the database, waiting at most `busyTimeout` for a lock; unless the
+        // snapshot's stamp proves that the database did not change since, which opens nothing
+        // (`--follow` and `--mark-read` need the database whatever it holds).
+        if let preview, !request.follow, !request.markRead,
+           let answer = TimelineStore.unchangedReconciliation(of: preview, databasePath: location.databasePath) {
+            retained.answer = answer
+            if !onTerminal { printOnce(answer.window, with: renderer, now: now) }
+            emitNotices(onTerminal: onTerminal, location: location, now: now)
+            return ExitStatus.success
+        }
         let busyTimeout = request.busyTimeout
         let store: TimelineStore
         do throws(TimelineStoreError) {
@@ -119,6 +128,12 @@ struct ShowRunner {
             } else if !request.fromDatabase && !answer.isSnapshotFresh {
                 writeSnapshot(of: answer, to: store, readProblem: snapshotProblem, outgrownLimit: outgrownLimit, busyTimeout: busyTimeout)
             }
+            if !request.fromDatabase, !request.markRead, !request.follow {
+                // So that the next `show` of a database that stays as it is opens nothing. A stamp
+                // not written (a writer at work, files written within the clock's tick, a
+                // network file system) costs the next `show` an open, as before: nothing to say.
+                _ = try? store.stampUnchangedDatabase()
+            }
             if request.follow, let baseline = answer.snapshot {
                 var loop = FollowLoop(request: request, store: store, baseline: baseline, screen: screen, renderer: renderer,
                                       additions: additions, printed: printed, busyTimeout: busyTimeout)
@@ -127,13 +142,18 @@ struct ShowRunner {
         } catch {
             return give(up: error, painted: painted, location: location, busyTimeout: busyTimeout)
         }
+        emitNotices(onTerminal: onTerminal, location: location, now: now)
+        return ExitStatus.success
+    }
+
+    /// What a terminal is told once the timeline is shown: that it is empty, or how the sync goes.
+    private func emitNotices(onTerminal: Bool, location: TimelineLocation, now: Date) {
         if onTerminal, retained.answer?.window.messages.isEmpty == true {
             // A timeline with nothing in it yet: the first sync is on its way, or has not run.
             Terminal.emitError(SyncNotice.emptyTimeline(databasePath: location.databasePath, now: now))
         } else if onTerminal, let notice = SyncNotice.afterPaint(databasePath: location.databasePath, now: now, columns: window?.columns) {
             Terminal.emitError(notice + "\n")
         }
-        return ExitStatus.success
     }
 
     /// `--sync-if-older AGE`: the shell hook's background sync (`BackgroundSyncStart`).

@@ -46,7 +46,7 @@ func stageBrowsePaint(_ config: Config, _ data: DataSets, _ report: Report) thro
 }
 
 /// One run through `bench_pty_until`: the time to `marker`, then `quit` typed.
-private func untilMarker(_ arguments: [String], marker: [UInt8], quit: [UInt8]) -> RunResult {
+func untilMarker(_ arguments: [String], marker: [UInt8], quit: [UInt8] = []) -> RunResult {
     let argv = arguments.map { strdup($0) } + [nil]
     let envp = Runner.env.map { strdup($0) } + [nil]
     defer {
