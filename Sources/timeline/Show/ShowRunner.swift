@@ -92,7 +92,7 @@ struct ShowRunner {
            let answer = TimelineStore.unchangedReconciliation(of: preview, databasePath: location.databasePath) {
             retained.answer = answer
             if !onTerminal { printOnce(answer.window, with: renderer, now: now) }
-            emitNotices(onTerminal: onTerminal, location: location, now: now)
+            emitNotices(onTerminal: onTerminal, location: location, now: now, columns: window?.columns)
             return ExitStatus.success
         }
         let busyTimeout = request.busyTimeout
@@ -142,16 +142,16 @@ struct ShowRunner {
         } catch {
             return give(up: error, painted: painted, location: location, busyTimeout: busyTimeout)
         }
-        emitNotices(onTerminal: onTerminal, location: location, now: now)
+        emitNotices(onTerminal: onTerminal, location: location, now: now, columns: window?.columns)
         return ExitStatus.success
     }
 
     /// What a terminal is told once the timeline is shown: that it is empty, or how the sync goes.
-    private func emitNotices(onTerminal: Bool, location: TimelineLocation, now: Date) {
+    private func emitNotices(onTerminal: Bool, location: TimelineLocation, now: Date, columns: Int?) {
         if onTerminal, retained.answer?.window.messages.isEmpty == true {
             // A timeline with nothing in it yet: the first sync is on its way, or has not run.
             Terminal.emitError(SyncNotice.emptyTimeline(databasePath: location.databasePath, now: now))
-        } else if onTerminal, let notice = SyncNotice.afterPaint(databasePath: location.databasePath, now: now, columns: window?.columns) {
+        } else if onTerminal, let notice = SyncNotice.afterPaint(databasePath: location.databasePath, now: now, columns: columns) {
             Terminal.emitError(notice + "\n")
         }
     }
