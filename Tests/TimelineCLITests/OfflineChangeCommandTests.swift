@@ -252,6 +252,21 @@ import Testing
         #expect(try Offline.requests(server, "PUT", "/api/v1/statuses/\(serverID)").count == 1)
     }
 
+    /// Issue 34: a server that widens an edited post when the edit that waited reaches it (as
+    /// Takahē does) is said by the sync, as `edit` says it at once.
+    @Test func aMastodonEditOfflineThatTheServerWidensIsSaidByTheSync() throws {
+        let server = try MastodonTestServer()
+        let home = try SyncCommandTests.loggedIn(to: server)
+        let (ref, serverID) = try EditAndVoteCommandTests.ownStatusWithMedia(server, home)
+        try server.control("set_status", ["id": serverID, "fields": ["visibility": "unlisted", "edit_sets_visibility": "public"] as [String: Any]])
+        try server.control("faults", ["path": "/api/v1/statuses/\(serverID)", "status": 503, "times": 2])
+        let kept = try home.timeline.run(["edit", ref, "Changed while offline"])
+        #expect(kept.status == 0 && kept.output.hasPrefix("Not sent yet: the edit of \(ref)"), "\(kept.output)\(kept.errors)")
+        let synced = try home.timeline.run(["sync"])
+        #expect(synced.status == 0 && synced.output.contains("; sent 1 edit that waited."), "\(synced.output)\(synced.errors)")
+        #expect(synced.errors.contains("public (it was unlisted) when the edit that waited reached it"), "\(synced.errors)")
+    }
+
     /// The vote was counted and the command killed before the answer: the sync reads the poll
     /// first, finds the vote there, and sends none.
     @Test func aVoteWhoseAnswerWasLostToAKillIsCountedOnce() throws {

@@ -75,7 +75,8 @@ struct MastodonAccountSession: AccountSession {
                                     quoteOf: draft.quoteOf, visibility: draft.visibility, idempotencyKey: entry.key)
             // An earlier try may have published it (attempts above 1, as a favourite's retry
             // reads first): the account's statuses say, where the key is not kept or honoured.
-            return .posted(try await sync.postFromOutbox(post, queuedAt: entry.createdAt, mayHaveReachedServer: entry.attempts > 1))
+            let (message, widened) = try await sync.postingFromOutbox(post, queuedAt: entry.createdAt, mayHaveReachedServer: entry.attempts > 1)
+            return .posted(message, widened: widened)
         case let .edit(id, text):
             let (message, change) = try await sync.editing(id, text: text)
             return .edited(message, visibilityChange: change)

@@ -77,19 +77,30 @@ extension MastodonSync {
     ///   too long, empty), `.store`.
     @discardableResult
     public func post(_ post: MastodonPost) async throws(ServerError) -> Message {
+        try await posting(post).message
+    }
+
+    /// ``post(_:)``, with the audiences of a reply that `visibility` made wider than the post
+    /// it answers (`nil` for any other post).
+    func posting(_ post: MastodonPost) async throws(ServerError) -> (message: Message, widened: VisibilityChange?) {
         let replyTo = try post.replyTo.map { id throws(ServerError) in try serverStatusID(replyingTo: id) }
         let quoted = try post.quoteOf.map { id throws(ServerError) in try serverStatusID(replyingTo: id) }
         if quoted != nil, !(try await supportsQuotes()) {
             throw .serverLacks(server: client.server.baseURL, feature: "quote posts (Mastodon's quotes API, 4.5 and later, which this server does not announce)")
         }
         var post = post
-        if let replyTo, post.visibility == nil {
-            post.visibility = try await visibility(ofStatus: replyTo)?.replyVisibility
+        var widened: VisibilityChange?
+        if let replyTo, let parent = try await visibility(ofStatus: replyTo) {
+            if let asked = post.visibility {
+                if asked.isWider(than: parent) { widened = VisibilityChange(before: parent, after: asked) }
+            } else {
+                post.visibility = parent.replyVisibility
+            }
         }
         let url = client.server.url("/api/v1/statuses")
         let response = try await client.send(.post, url, json: post.body(replyToServerID: replyTo, quotedServerID: quoted),
                                              headers: [HTTPHeader(name: "Idempotency-Key", value: post.idempotencyKey)])
-        return try storeOwn(try Self.status(in: response, from: url, namespace: namespace), from: url)
+        return (try storeOwn(try Self.status(in: response, from: url, namespace: namespace), from: url), widened)
     }
 
     /// Who may see the server's status `serverID`, read from the server when a reply is sent

@@ -42,9 +42,17 @@ extension MastodonSync {
     ///   (an unreachable server leaves the entry queued, as a failed post would).
     @discardableResult
     public func postFromOutbox(_ post: MastodonPost, queuedAt: Date, mayHaveReachedServer: Bool) async throws(ServerError) -> Message {
+        try await postingFromOutbox(post, queuedAt: queuedAt, mayHaveReachedServer: mayHaveReachedServer).message
+    }
+
+    /// ``postFromOutbox(_:queuedAt:mayHaveReachedServer:)``, with what ``posting(_:)`` says of a
+    /// reply made wider than its post (nothing for a post an earlier try published).
+    func postingFromOutbox(
+        _ post: MastodonPost, queuedAt: Date, mayHaveReachedServer: Bool
+    ) async throws(ServerError) -> (message: Message, widened: VisibilityChange?) {
         if mayHaveReachedServer {
             do {
-                if let published = try await publishedPost(matching: post, queuedAt: queuedAt) { return published }
+                if let published = try await publishedPost(matching: post, queuedAt: queuedAt) { return (published, nil) }
             } catch {
                 // A server without the list, or one that refuses it, cannot say: the post is
                 // sent as before rather than dropped as if the server had refused the post.
@@ -54,7 +62,7 @@ extension MastodonSync {
                 }
             }
         }
-        return try await self.post(post)
+        return try await posting(post)
     }
 
     /// The account's own status among its newest that is `post` published by an earlier try

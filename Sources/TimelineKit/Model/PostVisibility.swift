@@ -17,6 +17,22 @@ extension PostVisibility {
         case .public, .unlisted: nil
         }
     }
+
+    /// Whether more people may see a post of this visibility than one of `other`'s.
+    public func isWider(than other: PostVisibility) -> Bool {
+        reach > other.reach
+    }
+
+    /// From the fewest readers to the most.
+    private var reach: Int {
+        switch self {
+        case .direct: 0
+        case .private: 1
+        case .unlisted: 2
+        case .public: 3
+        }
+    }
+
 }
 
 /// An audience a server changed on its own: Takahē answers an edit of an unlisted post with the

@@ -2,8 +2,10 @@
 /// ``AccountSession/send(_:in:)-(OutboxEntry,_)``: the stored post, the vote, how a follow
 /// stands, or the deleted post's ID.
 public enum OutboxResult: Sendable, Hashable {
-    /// The post published, as stored (its stand-in gone).
-    case posted(Message)
+    /// The post published, as stored (its stand-in gone), and, for a reply whose asked
+    /// visibility is wider than the post it answers, the two (`before`: the post answered's,
+    /// `after`: the reply's), so that the command says what it widened.
+    case posted(Message, widened: VisibilityChange? = nil)
     /// The post edited, as stored, and the audience its server gave it when that is not the
     /// one it had (`nil`: unchanged, or not known).
     case edited(Message, visibilityChange: VisibilityChange? = nil)
@@ -18,7 +20,7 @@ public enum OutboxResult: Sendable, Hashable {
 extension OutboxResult {
     /// The post a waiting post became at its server, `nil` for every other change.
     var published: Message? {
-        if case let .posted(message) = self { return message }
+        if case let .posted(message, _) = self { return message }
         return nil
     }
 }

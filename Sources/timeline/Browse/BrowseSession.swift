@@ -287,7 +287,7 @@ struct BrowseSession {
             let outcome = try waitFor { () async throws -> OutboxOutcome in try await session.perform(.post(draft), in: store) }
             unsentReply = nil
             switch outcome.delivery {
-            case let .done(.posted(message)):
+            case let .done(.posted(message, _)):
                 let posted = (try? store.message(id: message.id)) ?? message
                 view.show(note: "replied: posted \(posted.shortReference.isNone ? posted.id : posted.shortReference.text)")
             case .waiting:

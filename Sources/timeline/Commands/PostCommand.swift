@@ -188,9 +188,13 @@ struct PostCommand: ParsableCommand {
             try OutboxRequest(session: session, store: store, what: "the \(kind)").perform(.post(draft))
         }
         switch outcome.delivery {
-        case let .done(.posted(message)):
+        case let .done(.posted(message, widened)):
             let author = try reportingErrors { try store.users(ids: [message.authorID]).first }
             report(message, handle: author?.handle)
+            if let widened {
+                // Asked for, so done; said, because a reply is otherwise never wider than its post.
+                Terminal.emitError("timeline: the reply is \(widened.after.rawValue), wider than the \(widened.before.rawValue) post it answers (--visibility \(widened.after.rawValue) asked for it).\n")
+            }
         case let .waiting(reason):
             // Its short reference, as `show` paints the waiting post.
             let reference = (try? store.message(id: outcome.entry.placeholderID ?? ""))?.shortReference

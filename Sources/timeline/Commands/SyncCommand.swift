@@ -264,7 +264,7 @@ struct SyncCommand: ParsableCommand {
                 changes.add("sent", objects: result.actions.changesSent.map { sent in
                     var object = JSONObjectWriter()
                     object.add("kind", sent.entry.change.kind)
-                    if case let .posted(message) = sent.result { object.add("id", message.id) }
+                    if case let .posted(message, _) = sent.result { object.add("id", message.id) }
                     if let id = sent.entry.messageID, sent.entry.placeholderID == nil { object.add("id", id) }
                     return object
                 })
@@ -320,6 +320,22 @@ struct SyncCommand: ParsableCommand {
         }
         if waiting > 0 { line += "; \(Counted(waiting, "action")) still \(waiting == 1 ? "waits" : "wait") for the server" }
         Terminal.emit(line + ".\n")
+        // What a server did to an audience when a change that waited reached it, said as the
+        // edit and post commands say it at once (issue 34).
+        for result in results {
+            for sent in result.actions.changesSent {
+                switch sent.result {
+                case let .edited(message, visibilityChange?):
+                    Terminal.emitError("timeline: the server made \(TerminalText.line(message.id)) \(visibilityChange.after.rawValue) "
+                        + "(it was \(visibilityChange.before.rawValue)) when the edit that waited reached it: delete it if it should not be \(visibilityChange.after.rawValue).\n")
+                case let .posted(message, widened?):
+                    Terminal.emitError("timeline: the reply \(TerminalText.line(message.id)) that waited is \(widened.after.rawValue), "
+                        + "wider than the \(widened.before.rawValue) post it answers (--visibility asked for it).\n")
+                default:
+                    break
+                }
+            }
+        }
     }
 
     /// This program, to start again in the background: the kernel's name for it on Linux

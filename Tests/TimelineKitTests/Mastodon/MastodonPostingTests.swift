@@ -88,4 +88,18 @@ import Testing
         let body = try JSONSerialization.jsonObject(with: Data(request.body ?? [])) as? [String: String]
         #expect(body?["visibility"] == nil && body?["in_reply_to_id"] == "109876543210")
     }
+
+    /// A `visibility` wider than the post replied to is sent as asked, and said (`widened`).
+    @Test(arguments: [("direct", PostVisibility.public, true), ("private", PostVisibility.unlisted, true),
+                      ("direct", PostVisibility.direct, false), ("public", PostVisibility.public, false), ("public", PostVisibility.direct, false)])
+    func aReplyMadeWiderThanItsPostIsSaid(parent: String, asked: PostVisibility, widened: Bool) async throws {
+        let fixture = try SyncFixture()
+        let id = fixture.server.post(1)[0]
+        fixture.server.configure { state in
+            if let index = state.statuses.firstIndex(where: { $0.id == id }) { state.statuses[index].visibility = parent }
+        }
+        try await fixture.run()
+        let (_, change) = try await fixture.sync().posting(MastodonPost(text: "answer", replyTo: "social.example/" + id, visibility: asked))
+        #expect(change == (widened ? VisibilityChange(before: PostVisibility(rawValue: parent)!, after: asked) : nil))
+    }
 }
