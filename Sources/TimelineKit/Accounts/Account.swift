@@ -78,7 +78,10 @@ public struct Account: Sendable, Equatable {
     /// handle is a domain name and has none), so that it can never be the name of a Mastodon
     /// account by default (those are `username@host`): the two networks' names never collide.
     public static func defaultBlueskyName(handle: String) -> String {
-        normalizedName(handle.replacing("@", with: "_"))
+        // By scalar, not by character: a prepended mark (U+0600…U+0605, U+06DD) makes `@` part
+        // of one grapheme cluster with it, which a `Character` replacement passes over (the
+        // import fuzzer's names run found "\u{600}@" kept).
+        normalizedName(String(String.UnicodeScalarView(handle.unicodeScalars.map { $0 == "@" ? "_" : $0 })))
     }
 
     // MARK: Names
