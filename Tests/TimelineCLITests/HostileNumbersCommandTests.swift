@@ -6,7 +6,11 @@ import TimelineKit
 /// never crashes `timeline`. Each test runs the built binary as a person does; a trap ends it
 /// with SIGILL (status 4 here, 132 in a shell) and Swift's "runtime failure" report, which
 /// every test here refuses.
-@Suite struct HostileNumbersCommandTests {
+///
+/// Serialized, and the syncs that wait out a server's retries run off Swift's cooperative pool
+/// (`runOffThePool`): held by seven rate-limited syncs at once, its two threads starved the
+/// async tests beside them past their time limits once in CI.
+@Suite(.serialized) struct HostileNumbersCommandTests {
     /// The poll of the issue: each option's votes above `Int64.max / 100`, where the percentage's
     /// `× 100` passed `Int64.max`.
     static func pollStatus(_ id: String, votes: String = "92233720368547759") -> String {
@@ -33,13 +37,13 @@ import TimelineKit
         #expect(shown.status == 0 && shown.output.contains("(100%)"), "\(shown.output)\(shown.errors)")
     }
 
-    @Test func aSyncMeetingThatPollStoresThePageAndTheNextSyncGoesOn() throws {
+    @Test func aSyncMeetingThatPollStoresThePageAndTheNextSyncGoesOn() async throws {
         let server = try HostileServer()
         let home = "[" + [Self.pollStatus("105"), HostileServerTests.status("104"),
                           Self.pollStatus("103", votes: "9223372036854775807")].joined(separator: ",") + "]"
         try server.routes(HostileServerTests.mastodonRoutes(home: home))
         let scenario = try HostileServerTests.loggedIn(to: server)
-        let first = try scenario.timeline.run(["sync", "--json"])
+        let first = try await scenario.timeline.runOffThePool(["sync", "--json"])
         Self.expectNoTrap(first, "the first sync")
         #expect(first.status == 0, "\(first.errors)")
         let host = "127.0.0.1:\(server.port)"
@@ -47,7 +51,7 @@ import TimelineKit
         #expect(try scenario.sqlite("SELECT count(*) FROM messages WHERE id IN ('\(host)/105', '\(host)/104', '\(host)/103')") == "3")
         let poll = try scenario.sqlite("SELECT text FROM messages WHERE id = '\(host)/103'")
         #expect(poll.contains("- tabs: 9223372036854775807 (100%)"), "\(poll)")
-        let second = try scenario.timeline.run(["sync", "--json"])
+        let second = try await scenario.timeline.runOffThePool(["sync", "--json"])
         Self.expectNoTrap(second, "the second sync")
         #expect(second.status == 0, "\(second.errors)")
     }
@@ -61,13 +65,13 @@ import TimelineKit
         ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "99999999999999999999"],
         ["RateLimit-Remaining": "0", "RateLimit-Reset": "-1"],
     ])
-    func aRateLimitOfExtremeNumbersEndsTheSyncWithAReasonNotATrap(headers: [String: String]) throws {
+    func aRateLimitOfExtremeNumbersEndsTheSyncWithAReasonNotATrap(headers: [String: String]) async throws {
         let server = try HostileServer()
         var routes = HostileServerTests.mastodonRoutes()
         routes["/api/v1/timelines/home"] = HostileServer.answer(status: 429, headers: headers, body: #"{"error":"Too many requests"}"#)
         try server.routes(routes)
         let scenario = try HostileServerTests.loggedIn(to: server)
-        let sync = try scenario.timeline.run(["sync", "--time-limit", "20s"])
+        let sync = try await scenario.timeline.runOffThePool(["sync", "--time-limit", "20s"])
         Self.expectNoTrap(sync, "a sync answered \(headers)")
         #expect(sync.status != 0, "a refused timeline is not a success: \(sync.output)")
         #expect(sync.errors.contains("rate limit") || sync.errors.contains("429") || sync.errors.contains("Too many"), "\(sync.errors)")
