@@ -46,6 +46,15 @@ public struct Message: Sendable, Codable, Hashable, Identifiable {
     /// The short name a person can type for this message, where it was read from a store
     /// (``ShortReference/none`` otherwise). Ignored by `==`: see ``ShortReference``.
     public var shortReference: ShortReference
+    /// Who may see it, where the source says (Mastodon's `visibility`); `nil` where it does not
+    /// (a Bluesky post, an RSS item, an old import): public.
+    public var visibility: PostVisibility?
+    /// What its server said that the person's own rules read: labels, filters matched (issue 34).
+    public var moderation: ModerationFacts
+    /// Why it is painted collapsed by the person's own rules (`Filtered: TITLE`, a label), beside
+    /// or instead of its ``contentWarning``. Set by the store from ``ModerationRules`` when the
+    /// message is written: a value given to the store is replaced.
+    public var warning: String?
 
     public init(
         id: String,
@@ -64,7 +73,10 @@ public struct Message: Sendable, Codable, Hashable, Identifiable {
         repostCount: Int = 0,
         replyCount: Int = 0,
         isRead: Bool = false,
-        shortReference: ShortReference = .none
+        shortReference: ShortReference = .none,
+        visibility: PostVisibility? = nil,
+        moderation: ModerationFacts = .none,
+        warning: String? = nil
     ) {
         self.id = id
         self.authorID = authorID
@@ -83,6 +95,9 @@ public struct Message: Sendable, Codable, Hashable, Identifiable {
         self.replyCount = replyCount
         self.isRead = isRead
         self.shortReference = shortReference
+        self.visibility = visibility
+        self.moderation = moderation
+        self.warning = warning
     }
 
     /// The position of this message in the timeline order, usable as a page cursor.
