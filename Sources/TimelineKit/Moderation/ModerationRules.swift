@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Synchronization
 
 /// Everything a person set about what they do not want to see (issue 34): muted and blocked
 /// accounts, muted words and their server filters' keywords, hidden posts, and their choices about
@@ -12,25 +13,78 @@ import Foundation
 ///
 /// Applied when a message is written, never when it is painted: the verdict is stored with the
 /// message, and a change of rules rewrites the verdicts it can change.
+///
+/// The muted words and label choices are compiled at the first verdict after they change
+/// (``MutedWordMatcher``), so that a verdict costs a pass over the message and hash lookups,
+/// not a look at every word: keep one value for many verdicts, as a transaction does.
 public struct ModerationRules: Sendable, Hashable, Codable {
     /// Accounts muted, by their stored `User.id`, with when the mute ends (`nil`: never).
     public var mutedAccounts: [String: Date?]
     /// Accounts blocked, by their stored `User.id`.
     public var blockedAccounts: Set<String>
     /// Words and phrases muted, and the keywords of server filters.
-    public var mutedWords: [MutedWord]
+    public var mutedWords: [MutedWord] { didSet { compiled = CompiledRules() } }
     /// Posts the person hid, by their stored `Message.id` (Bluesky's `#hiddenPostsPref`).
     public var hiddenPosts: Set<String>
     /// What to do with each moderation label.
-    public var labels: LabelPreferences
+    public var labels: LabelPreferences { didSet { compiled = CompiledRules() } }
+    /// Accounts the person follows, by their stored `User.id`: a muted word that excludes them
+    /// (Bluesky's `actorTarget` `exclude-following`) is not applied to their messages. Filled at
+    /// a Bluesky sync from the account's follows when one of its muted words excludes them
+    /// (`app.bsky.graph.getFollows`; empty otherwise: nothing reads it).
+    public var followedAccounts: Set<String>
+    /// The words and label choices compiled, made at the first verdict after a change.
+    private var compiled = CompiledRules()
 
     public init(mutedAccounts: [String: Date?] = [:], blockedAccounts: Set<String> = [], mutedWords: [MutedWord] = [],
-                hiddenPosts: Set<String> = [], labels: LabelPreferences = LabelPreferences()) {
+                hiddenPosts: Set<String> = [], labels: LabelPreferences = LabelPreferences(),
+                followedAccounts: Set<String> = []) {
         self.mutedAccounts = mutedAccounts
         self.blockedAccounts = blockedAccounts
         self.mutedWords = mutedWords
         self.hiddenPosts = hiddenPosts
         self.labels = labels
+        self.followedAccounts = followedAccounts
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case mutedAccounts, blockedAccounts, mutedWords, hiddenPosts, labels, followedAccounts
+    }
+
+    /// Reads rules written by any version: a field it lacks is empty.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        mutedAccounts = try container.decodeIfPresent([String: Date?].self, forKey: .mutedAccounts) ?? [:]
+        blockedAccounts = try container.decodeIfPresent(Set<String>.self, forKey: .blockedAccounts) ?? []
+        mutedWords = try container.decodeIfPresent([MutedWord].self, forKey: .mutedWords) ?? []
+        hiddenPosts = try container.decodeIfPresent(Set<String>.self, forKey: .hiddenPosts) ?? []
+        labels = try container.decodeIfPresent(LabelPreferences.self, forKey: .labels) ?? LabelPreferences()
+        followedAccounts = try container.decodeIfPresent(Set<String>.self, forKey: .followedAccounts) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(mutedAccounts, forKey: .mutedAccounts)
+        try container.encode(blockedAccounts, forKey: .blockedAccounts)
+        try container.encode(mutedWords, forKey: .mutedWords)
+        try container.encode(hiddenPosts, forKey: .hiddenPosts)
+        try container.encode(labels, forKey: .labels)
+        try container.encode(followedAccounts, forKey: .followedAccounts)
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.mutedAccounts == rhs.mutedAccounts && lhs.blockedAccounts == rhs.blockedAccounts
+            && lhs.mutedWords == rhs.mutedWords && lhs.hiddenPosts == rhs.hiddenPosts && lhs.labels == rhs.labels
+            && lhs.followedAccounts == rhs.followedAccounts
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(mutedAccounts)
+        hasher.combine(blockedAccounts)
+        hasher.combine(mutedWords)
+        hasher.combine(hiddenPosts)
+        hasher.combine(labels)
+        hasher.combine(followedAccounts)
     }
 
     /// No rule at all.
@@ -54,6 +108,7 @@ public struct ModerationRules: Sendable, Hashable, Codable {
             merged.mutedWords += rules.mutedWords
             merged.hiddenPosts.formUnion(rules.hiddenPosts)
             merged.labels.merge(rules.labels)
+            merged.followedAccounts.formUnion(rules.followedAccounts)
         }
         return merged
     }
@@ -79,124 +134,27 @@ public struct ModerationRules: Sendable, Hashable, Codable {
             case .blur: break
             }
         }
-        for word in mutedWords where word.isActive(at: now) && word.matches(message) {
-            switch word.action {
-            case .hide: return .hidden(reason: word.reason)
-            case .warn: verdict = verdict.combined(with: .collapsed(reason: word.reason))
-            case .blur: break
-            }
-        }
-        return verdict.combined(with: labels.verdict(for: facts.labels))
+        let (matcher, labelIndex) = compiled.rules(words: mutedWords, labels: labels)
+        let words = matcher.verdict(for: message, authorFollowed: followedAccounts.contains(message.authorID), now: now)
+        if case .hidden = words { return words }
+        verdict = verdict.combined(with: words)
+        return verdict.combined(with: labels.verdict(for: facts.labels, authorID: message.authorID, index: labelIndex))
     }
 }
 
-/// A muted word or phrase (Bluesky's `#mutedWordsPref`), or a keyword of a server filter
-/// (Mastodon's v2 filters): matched case-insensitively, as a whole word or phrase unless
-/// `wholeWord` is off.
-public struct MutedWord: Sendable, Hashable, Codable {
-    /// The word, phrase or tag (without `#`).
-    public var value: String
-    /// Whether it mutes the text, the tags, or both.
-    public var targetsText: Bool
-    public var targetsTags: Bool
-    /// Whether it must match whole words (Mastodon's `whole_word`; always on for Bluesky's words
-    /// in languages written with spaces).
-    public var wholeWord: Bool
-    /// When it stops muting (`nil`: never).
-    public var expiresAt: Date?
-    /// Bluesky's `actorTarget` `exclude-following`: not applied to accounts the person follows.
-    public var excludesFollowing: Bool
-    /// Hide, or collapse behind a warning (a Mastodon filter's `filter_action`).
-    public var action: FilterAction
-    /// The server filter's title, painted as the reason (`Filtered: TITLE`); `nil` for a muted word.
-    public var title: String?
+/// The muted words and label choices of one ``ModerationRules`` compiled, once: the first verdict
+/// compiles them, the next ones use them. A change of the words or the labels replaces the box
+/// (so copies of the rules made before keep theirs).
+private final class CompiledRules: Sendable {
+    private let compiled = Mutex<(MutedWordMatcher, LabelPreferences.Index)?>(nil)
 
-    public init(value: String, targetsText: Bool = true, targetsTags: Bool = true, wholeWord: Bool = true,
-                expiresAt: Date? = nil, excludesFollowing: Bool = false, action: FilterAction = .hide,
-                title: String? = nil) {
-        self.value = value
-        self.targetsText = targetsText
-        self.targetsTags = targetsTags
-        self.wholeWord = wholeWord
-        self.expiresAt = expiresAt
-        self.excludesFollowing = excludesFollowing
-        self.action = action
-        self.title = title
-    }
-
-    /// The reason a message it matched is hidden or collapsed with.
-    public var reason: String { title.map { "Filtered: " + $0 } ?? "muted word" }
-
-    /// Whether it still mutes at `now`.
-    public func isActive(at now: Date) -> Bool { expiresAt.map { $0 > now } ?? true }
-
-    /// Whether `message`'s text (and its content warning) holds it.
-    public func matches(_ message: Message) -> Bool {
-        let needle = Array(value.lowercased())
-        guard !needle.isEmpty, targetsText else { return false }
-        for haystack in [message.text, message.contentWarning ?? ""] where !haystack.isEmpty {
-            let text = Array(haystack.lowercased())
-            guard text.count >= needle.count else { continue }
-            for start in 0...(text.count - needle.count) where text[start] == needle[0] {
-                guard text[start..<start + needle.count].elementsEqual(needle) else { continue }
-                if !wholeWord { return true }
-                let end = start + needle.count
-                let before = start == 0 ? nil : text[start - 1]
-                let after = end == text.count ? nil : text[end]
-                if !(before?.isLetter == true || before?.isNumber == true)
-                    && !(after?.isLetter == true || after?.isNumber == true) {
-                    return true
-                }
-            }
+    /// The matcher of `words` and the index of `labels`, compiled at the first call.
+    func rules(words: [MutedWord], labels: LabelPreferences) -> (MutedWordMatcher, LabelPreferences.Index) {
+        compiled.withLock { compiled in
+            if let compiled { return compiled }
+            let made = (MutedWordMatcher(words), labels.index())
+            compiled = made
+            return made
         }
-        return false
-    }
-}
-
-/// What the person chose for moderation labels (Bluesky's `#adultContentPref` and
-/// `#contentLabelPref`), and the labels' defaults where they chose nothing.
-public struct LabelPreferences: Sendable, Hashable, Codable {
-    /// Whether adult content may be shown at all (off by default, as in Bluesky's app).
-    public var adultContentEnabled: Bool
-    /// The person's choice per label value, and per labeler where they made it for one.
-    public var choices: [LabelChoice]
-
-    public init(adultContentEnabled: Bool = false, choices: [LabelChoice] = []) {
-        self.adultContentEnabled = adultContentEnabled
-        self.choices = choices
-    }
-
-    mutating func merge(_ other: LabelPreferences) {
-        adultContentEnabled = adultContentEnabled && other.adultContentEnabled
-        choices += other.choices
-    }
-
-    /// What `labels` make of a message under these preferences.
-    public func verdict(for labels: [ContentLabel]) -> ModerationVerdict {
-        var verdict = ModerationVerdict.shown
-        for label in labels {
-            switch label.value {
-            case "!hide": return .hidden(reason: "hidden by a moderator")
-            case "!warn": verdict = verdict.combined(with: .collapsed(reason: "content warning"))
-            default: break
-            }
-        }
-        return verdict
-    }
-}
-
-/// One choice about a label (`#contentLabelPref`): hide, warn or ignore, for every labeler or one.
-public struct LabelChoice: Sendable, Hashable, Codable {
-    public enum Visibility: String, Sendable, Hashable, Codable { case hide, warn, ignore }
-    /// The labeler's DID, `nil` for Bluesky's own labels.
-    public var labeler: String?
-    /// The label's value.
-    public var label: String
-    public var visibility: Visibility
-
-    public init(labeler: String? = nil, label: String, visibility: Visibility) {
-        self.labeler = labeler
-        self.label = label
-        self.visibility = visibility
     }
 }
