@@ -46,10 +46,15 @@ public struct FilterMatch: Sendable, Hashable, Codable {
     public var title: String
     /// What the filter asks for.
     public var action: FilterAction
+    /// The filter's ID (stored as `authority/id`, as statuses' are), where the server said: a
+    /// match of a filter the person has since deleted, or that expired, no longer counts once
+    /// the server's filters are read again (``ModerationRules/serverFilters``).
+    public var filterID: String?
 
-    public init(title: String, action: FilterAction) {
+    public init(title: String, action: FilterAction, filterID: String? = nil) {
         self.title = title
         self.action = action
+        self.filterID = filterID
     }
 }
 

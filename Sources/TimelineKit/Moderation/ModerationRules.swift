@@ -33,22 +33,30 @@ public struct ModerationRules: Sendable, Hashable, Codable {
     /// a Bluesky sync from the account's follows when one of its muted words excludes them
     /// (`app.bsky.graph.getFollows`; empty otherwise: nothing reads it).
     public var followedAccounts: Set<String>
+    /// The filters of each server whose filters a sync read (Mastodon's `GET /api/v2/filters`), by
+    /// stored ID (`authority/id`), with when each ends (`nil`: never).
+    public var serverFilters: [String: Date?]
+    /// The servers (`ServerAddress.authority`) whose filters were read: there, a message's
+    /// `filtered` result of a filter since deleted, or expired, no longer counts.
+    public var serverFiltersRead: Set<String>
     /// The words and label choices compiled, made at the first verdict after a change.
     private var compiled = CompiledRules()
 
     public init(mutedAccounts: [String: Date?] = [:], blockedAccounts: Set<String> = [], mutedWords: [MutedWord] = [],
                 hiddenPosts: Set<String> = [], labels: LabelPreferences = LabelPreferences(),
-                followedAccounts: Set<String> = []) {
+                followedAccounts: Set<String> = [], serverFilters: [String: Date?] = [:], serverFiltersRead: Set<String> = []) {
         self.mutedAccounts = mutedAccounts
         self.blockedAccounts = blockedAccounts
         self.mutedWords = mutedWords
         self.hiddenPosts = hiddenPosts
         self.labels = labels
         self.followedAccounts = followedAccounts
+        self.serverFilters = serverFilters
+        self.serverFiltersRead = serverFiltersRead
     }
 
     private enum CodingKeys: String, CodingKey {
-        case mutedAccounts, blockedAccounts, mutedWords, hiddenPosts, labels, followedAccounts
+        case mutedAccounts, blockedAccounts, mutedWords, hiddenPosts, labels, followedAccounts, serverFilters, serverFiltersRead
     }
 
     /// Reads rules written by any version: a field it lacks is empty.
@@ -60,6 +68,8 @@ public struct ModerationRules: Sendable, Hashable, Codable {
         hiddenPosts = try container.decodeIfPresent(Set<String>.self, forKey: .hiddenPosts) ?? []
         labels = try container.decodeIfPresent(LabelPreferences.self, forKey: .labels) ?? LabelPreferences()
         followedAccounts = try container.decodeIfPresent(Set<String>.self, forKey: .followedAccounts) ?? []
+        serverFilters = try container.decodeIfPresent([String: Date?].self, forKey: .serverFilters) ?? [:]
+        serverFiltersRead = try container.decodeIfPresent(Set<String>.self, forKey: .serverFiltersRead) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -70,12 +80,15 @@ public struct ModerationRules: Sendable, Hashable, Codable {
         try container.encode(hiddenPosts, forKey: .hiddenPosts)
         try container.encode(labels, forKey: .labels)
         try container.encode(followedAccounts, forKey: .followedAccounts)
+        try container.encode(serverFilters, forKey: .serverFilters)
+        try container.encode(serverFiltersRead, forKey: .serverFiltersRead)
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.mutedAccounts == rhs.mutedAccounts && lhs.blockedAccounts == rhs.blockedAccounts
             && lhs.mutedWords == rhs.mutedWords && lhs.hiddenPosts == rhs.hiddenPosts && lhs.labels == rhs.labels
-            && lhs.followedAccounts == rhs.followedAccounts
+            && lhs.followedAccounts == rhs.followedAccounts && lhs.serverFilters == rhs.serverFilters
+            && lhs.serverFiltersRead == rhs.serverFiltersRead
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -85,6 +98,8 @@ public struct ModerationRules: Sendable, Hashable, Codable {
         hasher.combine(hiddenPosts)
         hasher.combine(labels)
         hasher.combine(followedAccounts)
+        hasher.combine(serverFilters)
+        hasher.combine(serverFiltersRead)
     }
 
     /// No rule at all.
@@ -109,6 +124,8 @@ public struct ModerationRules: Sendable, Hashable, Codable {
             merged.hiddenPosts.formUnion(rules.hiddenPosts)
             merged.labels.merge(rules.labels)
             merged.followedAccounts.formUnion(rules.followedAccounts)
+            merged.serverFilters.merge(rules.serverFilters) { first, _ in first }
+            merged.serverFiltersRead.formUnion(rules.serverFiltersRead)
         }
         return merged
     }
@@ -127,7 +144,7 @@ public struct ModerationRules: Sendable, Hashable, Codable {
         }
         if hiddenPosts.contains(message.id) { return .hidden(reason: "hidden post") }
         var verdict = ModerationVerdict.shown
-        for match in facts.filterMatches {
+        for match in facts.filterMatches where filterCounts(match, now: now) {
             switch match.action {
             case .hide: return .hidden(reason: "Filtered: " + match.title)
             case .warn: verdict = verdict.combined(with: .collapsed(reason: "Filtered: " + match.title))
@@ -139,6 +156,17 @@ public struct ModerationRules: Sendable, Hashable, Codable {
         if case .hidden = words { return words }
         verdict = verdict.combined(with: words)
         return verdict.combined(with: labels.verdict(for: facts.labels, authorID: message.authorID, index: labelIndex))
+    }
+}
+
+extension ModerationRules {
+    /// Whether a `filtered` result still counts at `now`: always, unless its server's filters
+    /// were read and the filter is no longer among them, or has expired.
+    func filterCounts(_ match: FilterMatch, now: Date) -> Bool {
+        guard let id = match.filterID, let slash = id.firstIndex(of: "/"),
+              serverFiltersRead.contains(String(id[..<slash])) else { return true }
+        guard let filter = serverFilters[id] else { return false }
+        return filter.map { $0 > now } ?? true
     }
 }
 

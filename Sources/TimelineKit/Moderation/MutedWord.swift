@@ -42,6 +42,29 @@ public struct MutedWord: Sendable, Hashable, Codable {
         self.filterID = filterID
     }
 
+    /// The longest value kept, in bytes: Bluesky's lexicon allows 10,000 bytes (1,000
+    /// graphemes); a longer word from a server is left out, not cut (a cut phrase would mute more).
+    public static let maximumValueBytes = 10_000
+    /// The longest filter title kept, in characters; a longer one is cut (it is only painted).
+    public static let maximumTitleLength = 200
+    /// The most words kept of one account's preferences or filters: the first ones are kept.
+    public static let maximumCount = 20_000
+    /// The most bytes of word values kept of one account: with ``maximumCount``, what bounds the
+    /// memory and the compile time of the matcher whatever the server sends.
+    public static let maximumTotalBytes = 1 << 20
+
+    /// `words` within the limits above: words too long left out, then the first ones kept while
+    /// the count and the total stay within. Returns how many were left out.
+    public static func bounded(_ words: [MutedWord]) -> (kept: [MutedWord], leftOut: Int) {
+        var kept: [MutedWord] = [], total = 0
+        for word in words where word.value.utf8.count <= maximumValueBytes {
+            guard kept.count < maximumCount, total + word.value.utf8.count <= maximumTotalBytes else { break }
+            total += word.value.utf8.count
+            kept.append(word)
+        }
+        return (kept, words.count - kept.count)
+    }
+
     /// The reason a message it matched is hidden or collapsed with.
     public var reason: String { title.map { "Filtered: " + $0 } ?? "muted word" }
 

@@ -174,10 +174,41 @@ import Testing
         #expect(nonsense.createdAt == future.createdAt)
     }
 
-    @Test func adultAndGraphicLabelsBecomeAContentWarning() throws {
-        let labelled = try onlyMessage(post(text: "\"x\"", extra: ",\"labels\":[{\"val\":\"nudity\"},{\"val\":\"self-label-a\"},{\"val\":\"gore\"}]"))
-        #expect(labelled.contentWarning == "nudity, graphic media")
-        #expect(try onlyMessage(post(text: "\"x\"", extra: ",\"labels\":[{\"val\":\"!no-unauthenticated\"}]")).contentWarning == nil)
+    /// Issue 34: labels are facts for the person's rules (`LabelPreferences`), not a content
+    /// warning (until then, `nudity` and `gore` became `"nudity, graphic media"`).
+    @Test func labelsBecomeFactsForTheRulesNotAContentWarning() throws {
+        let labeler = "did:plc:ar7c4by46qjdydhdevvrndac"
+        let bytes = Array("""
+            {"feed":[{"post":{"uri":"at://did:plc:alice/app.bsky.feed.post/3kabc","cid":"c","indexedAt":"2026-11-20T10:00:01.000Z",
+            "author":{"did":"did:plc:alice","handle":"alice.example","labels":[
+              {"src":"\(labeler)","uri":"did:plc:alice","val":"!warn","cts":"2026-11-20T10:00:00.000Z"},
+              {"src":"did:plc:alice","uri":"at://did:plc:alice/app.bsky.actor.profile/self","val":"porn","cts":"2026-11-20T10:00:00.000Z"}]},
+            "record":{"$type":"app.bsky.feed.post","text":"x","createdAt":"2026-11-20T10:00:00.000Z",
+              "labels":{"$type":"com.atproto.label.defs#selfLabels","values":[{"val":"graphic-media"}]}},
+            "labels":[
+              {"src":"\(labeler)","uri":"at://did:plc:alice/app.bsky.feed.post/3kabc","val":"nudity","cts":"2026-11-20T10:00:00.000Z"},
+              {"src":"did:plc:other","uri":"at://did:plc:alice/app.bsky.feed.post/3kabc","val":"gore","cts":"2026-11-20T10:00:00.000Z"},
+              {"src":"did:plc:other","uri":"at://did:plc:alice/app.bsky.feed.post/3kabc","val":"gore","neg":true,"cts":"2026-11-20T10:00:02.000Z"},
+              {"src":"did:plc:alice","uri":"at://did:plc:alice/app.bsky.feed.post/3kabc","val":"graphic-media","cts":"2026-11-20T10:00:00.000Z"},
+              {"val":"no-source"}, {"src":"not-a-did","val":"x"}, "not a label"]}}]}
+            """.utf8)
+        let message = try onlyMessage(bytes)
+        #expect(message.contentWarning == nil)
+        #expect(message.moderation.labels == [
+            ContentLabel(source: labeler, value: "nudity"),
+            ContentLabel(source: "did:plc:alice", value: "graphic-media"),
+            ContentLabel(source: labeler, value: "!warn", isOnAuthor: true),
+        ])
+    }
+
+    /// Hostile labels: a value of 100 KB is no label (`val` is at most 128 bytes), and of
+    /// 100,000 labels the first 64 are kept.
+    @Test func hostileLabelsAreBounded() throws {
+        let long = String(repeating: "a", count: 100_000)
+        let many = (0..<100_000).map { #"{"src":"did:plc:l","val":"v\#($0)"}"# }.joined(separator: ",")
+        let message = try onlyMessage(post(text: "\"x\"", extra: #","labels":[{"src":"did:plc:l","val":"\#(long)"},\#(many)]"#))
+        #expect(message.moderation.labels.count == BlueskyDecoder.maximumLabels)
+        #expect(message.moderation.labels.first == ContentLabel(source: "did:plc:l", value: "v0"))
     }
 
     @Test func anInvalidHandleGivesAWebAddressByDID() throws {

@@ -17,9 +17,14 @@
 /// - A post's time is the earlier of its `createdAt` and `indexedAt`, as Bluesky's own
 ///   timeline orders it: an author's clock (or a post dated next year) cannot pin a post above
 ///   the others. A `createdAt` that is not a valid time falls back to `indexedAt`.
-/// - Moderation labels for adult or graphic content (`porn`, `sexual`, `nudity`,
-///   `graphic-media`, `gore`, `!warn`), the AppView's and the author's own, become a content
-///   warning, which `show` keeps closed as it does Mastodon's.
+/// - Moderation labels become the message's ``ModerationFacts/labels``, for the person's rules
+///   to decide on (``LabelPreferences``): the post view's `labels` (a labeler's, and the
+///   author's self-labels the AppView repeats), the record's self-labels (`labels.values`,
+///   from the author), and the author's account labels (those of the profile record,
+///   `…/app.bsky.actor.profile/self`, are about the profile, not the posts, and are left out,
+///   as `moderatePost` leaves them out of a post's decision). A label with `neg: true` takes
+///   back the same label from the same labeler. Labels are not a content warning: a post has
+///   none of its own.
 /// - The web URL of a post is `https://bsky.app/profile/HANDLE/post/RKEY` (the DID when the
 ///   handle is not valid), as the Bluesky app copies it.
 ///
@@ -158,7 +163,7 @@ public struct BlueskyDecoder: TimelineDecoder {
            let parentURI = try? parent.string("uri"), ATURI(parentURI) != nil {
             replyToID = parentURI
         }
-        let warning = contentWarning(view: view, record: record)
+        let labels = Self.labels(of: view, record: record, author: authorView, authorID: author.id)
         timeline.add(author)
         timeline.add(Message(
             id: uri,
@@ -170,12 +175,12 @@ public struct BlueskyDecoder: TimelineDecoder {
             replyToID: replyToID,
             replyToUserID: replyToID.flatMap { ATURI($0)?.did },
             quoteOfID: quoteOfID,
-            contentWarning: warning,
             url: Self.webURL(handle: author.handle, did: author.id, recordKey: parsed.recordKey),
             attachments: attachments,
             likeCount: try view.count("likeCount"),
             repostCount: try view.count("repostCount"),
-            replyCount: try view.count("replyCount")))
+            replyCount: try view.count("replyCount"),
+            moderation: ModerationFacts(labels: labels)))
         // The account's like and repost, as the AppView tells the account that asked.
         if let viewer = try? view.object("viewer", expected: "a viewer state object") {
             timeline.add(MessageInteraction(messageID: uri, favourited: (try? viewer.string("like")) != nil,
@@ -270,30 +275,40 @@ public struct BlueskyDecoder: TimelineDecoder {
         return links
     }
 
-    /// Labels that Bluesky's app hides content behind.
-    private static let warningLabels: [String: String] = [
-        "porn": "adult content", "sexual": "sexually suggestive", "nudity": "nudity",
-        "graphic-media": "graphic media", "gore": "graphic media", "!warn": "content warning",
-    ]
+    /// The most labels kept of one post with its author: a post carries a few; an AppView
+    /// sending more is not believed further.
+    static let maximumLabels = 64
+    /// The longest label value kept, in bytes (`com.atproto.label.defs#label`'s `val` is at most
+    /// 128): a longer one is no label and is left out, whatever its length.
+    static let maximumLabelValueBytes = 128
 
-    /// The content warning a post's labels make (the AppView's, and the author's self-labels
-    /// in the record), `nil` when none is one of ``warningLabels``.
-    private func contentWarning(view: JSONObjectView, record: JSONObjectView) -> String? {
-        var values: [String] = []
-        for element in (try? view.array("labels", expected: "an array of labels")) ?? [] {
-            if let value = element.isObject ? element["val"]?.stringValue : nil { values.append(value) }
-        }
-        if let selfLabels = try? record.object("labels", expected: "self-labels"),
-           let elements = try? selfLabels.array("values", expected: "an array of self-labels") {
-            for element in elements {
-                if let value = element.isObject ? element["val"]?.stringValue : nil { values.append(value) }
+    /// The labels of a post and of its author's account, negations applied (see the type's
+    /// description). Read leniently: a malformed label is left out, not an error.
+    static func labels(of view: JSONObjectView, record: JSONObjectView, author: JSONObjectView, authorID: String) -> [ContentLabel] {
+        var labels: [ContentLabel] = [], taken: Set<ContentLabel> = [], negated: Set<ContentLabel> = []
+        func add(_ element: JSONNode, source: String?, onAuthor: Bool) {
+            guard labels.count < maximumLabels, element.isObject,
+                  let value = element["val"]?.stringValue, !value.isEmpty, value.utf8.count <= maximumLabelValueBytes,
+                  let source = source ?? element["src"]?.stringValue, source.hasPrefix("did:"), source.utf8.count <= 2048 else { return }
+            if onAuthor, element["uri"]?.stringValue?.hasSuffix("/app.bsky.actor.profile/self") == true { return }
+            let label = ContentLabel(source: source, value: value, isOnAuthor: onAuthor)
+            if case .bool(true)? = element["neg"]?.value {
+                negated.insert(label)
+            } else if taken.insert(label).inserted {
+                labels.append(label)
             }
         }
-        var warnings: [String] = []
-        for value in values {
-            if let warning = Self.warningLabels[value], !warnings.contains(warning) { warnings.append(warning) }
+        for element in view.field("labels")?.arrayValue ?? [] {
+            add(element, source: nil, onAuthor: false)
         }
-        return warnings.isEmpty ? nil : warnings.joined(separator: ", ")
+        if let selfLabels = try? record.object("labels", expected: "self-labels"),
+           let values = try? selfLabels.array("values", expected: "an array of self-labels") {
+            for element in values { add(element, source: authorID, onAuthor: false) }
+        }
+        for element in author.field("labels")?.arrayValue ?? [] {
+            add(element, source: nil, onAuthor: true)
+        }
+        return negated.isEmpty ? labels : labels.filter { !negated.contains($0) }
     }
 
     /// The user a profile view describes (`profileViewBasic`, `profileView`).

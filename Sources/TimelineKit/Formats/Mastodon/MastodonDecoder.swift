@@ -38,7 +38,17 @@ import Foundation
 /// `favourites_count`, `reblogs_count` and `replies_count` are kept; each of
 /// `media_attachments` becomes an `Attachment` (`type` as the kind, `unknown` for a type this
 /// version does not know; `url`, else `remote_url`; `description` as the alt text); `url` (else
-/// `uri`) is the message's address.
+/// `uri`) is the message's address; `visibility` (`public`, `unlisted`, `private`, `direct`) is
+/// kept, an unknown one (Pleroma's `local`, Akkoma's `list`) read as the nearest Mastodon knows
+/// nothing of: left out, public as before.
+///
+/// A status's `filtered` results (Mastodon 4: the person's own filters it matched, each a
+/// `FilterResult` with the `filter`'s `id`, `title`, `context` and `filter_action`) become the
+/// message's ``ModerationFacts/filterMatches``, only those whose `context` holds the context of
+/// the timeline the status was read from (``filterContext``: `home` by default, and for a file):
+/// Mastodon applies a filter only in the contexts it names, and the home timeline is what
+/// timeline paints. A `filter_action` this version does not know, or none (servers before
+/// Mastodon 4.0), is read as `warn`; a result without a filter title is left out.
 ///
 /// A boost (`reblog`) becomes a repost: a message with the boost's own ID, author and time,
 /// empty text and `repostOfID`, and the boosted status stored as a message of its own with its
@@ -54,15 +64,20 @@ public struct MastodonDecoder: TimelineDecoder {
     /// What a status's text longer than timeline keeps becomes: an error (import), or cut with a
     /// mark (a server's answer: one post must not stop a sync).
     let overlongText: OverlongText
+    /// The filter context of the timeline read (`home`, `notifications`, `public`, `thread`,
+    /// `account`): a `filtered` result counts only where its filter's `context` holds it.
+    public let filterContext: String
 
     public init() {
         overlongText = .refuse
+        filterContext = "home"
     }
 
     /// A decoder that handles over-long texts as `overlongText` says (`.cut` for what a
-    /// server sends).
-    public init(overlongText: OverlongText) {
+    /// server sends), for a timeline of the filter context `filterContext`.
+    public init(overlongText: OverlongText, filterContext: String = "home") {
         self.overlongText = overlongText
+        self.filterContext = filterContext
     }
 
     /// The users and messages of the Mastodon API JSON in `bytes` (UTF-8).
@@ -176,10 +191,33 @@ public struct MastodonDecoder: TimelineDecoder {
             attachments: try attachments(of: view),
             likeCount: try view.count("favourites_count"),
             repostCount: try view.count("reblogs_count"),
-            replyCount: try view.count("replies_count"))
+            replyCount: try view.count("replies_count"),
+            visibility: try view.string("visibility").flatMap(PostVisibility.init(rawValue:)),
+            moderation: ModerationFacts(filterMatches: try filterMatches(of: view)))
         timeline.add(author)
         timeline.add(message)
         return id
+    }
+
+    /// The most `filtered` results read of one status: a status matches a filter once, and a
+    /// person has tens of filters; a server sending more is not believed further.
+    static let maximumFilterResults = 100
+
+    /// The person's filters a status matched (`filtered`), in this decoder's context.
+    private func filterMatches(of view: JSONObjectView) throws(JSONLineFailure) -> [FilterMatch] {
+        guard let results = try view.array("filtered", expected: "an array of filter results") else { return [] }
+        var matches: [FilterMatch] = []
+        for (index, element) in results.prefix(Self.maximumFilterResults).enumerated() {
+            let result = try JSONObjectView(element, path: view.path("filtered[\(index)]"), expected: "a filter result object")
+            guard let filter = try result.object("filter", expected: "a filter object"),
+                  let title = try filter.string("title") else { continue }
+            let contexts = try filter.array("context", expected: "an array of filter contexts") ?? []
+            guard contexts.contains(where: { $0.stringValue == filterContext }) else { continue }
+            let action = try filter.string("filter_action").map { FilterAction(rawValue: $0) ?? .warn } ?? .warn
+            matches.append(FilterMatch(title: String(title.prefix(MutedWord.maximumTitleLength)), action: action,
+                                       filterID: try filter.id("id")))
+        }
+        return matches
     }
 
     /// The token's `favourited`, `reblogged` and `bookmarked` of a status, where the server

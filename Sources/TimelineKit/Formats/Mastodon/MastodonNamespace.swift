@@ -53,7 +53,7 @@ public struct MastodonNamespace: Sendable, Hashable {
         return result
     }
 
-    /// `message` with its ID, author and references in this namespace.
+    /// `message` with its ID, author, references and the IDs of the filters it matched in this namespace.
     public func apply(to message: Message) -> Message {
         var message = message
         message.id = id(message.id)
@@ -62,6 +62,9 @@ public struct MastodonNamespace: Sendable, Hashable {
         message.replyToUserID = message.replyToUserID.map(id)
         message.repostOfID = message.repostOfID.map(id)
         message.quoteOfID = message.quoteOfID.map(id)
+        for index in message.moderation.filterMatches.indices {
+            message.moderation.filterMatches[index].filterID = message.moderation.filterMatches[index].filterID.map(id)
+        }
         return message
     }
 }
