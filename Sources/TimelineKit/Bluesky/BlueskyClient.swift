@@ -26,6 +26,11 @@ import Synchronization
 ///
 /// **Where requests go.** To the session's PDS (from its DID document) when it has one, else to
 /// `service`. Tokens never go anywhere else.
+///
+/// **Labelers.** Every call names the labelers whose labels the AppView should add to its
+/// answers (`atproto-accept-labelers`), as the official client does: Bluesky's own moderation
+/// service with `;redact`, then those the person subscribes to (``acceptLabelers(_:)``, set from
+/// their preferences at each sync).
 public final class BlueskyClient: Sendable, CustomStringConvertible {
     /// The server logged in to (an entryway such as `https://bsky.social`, or a PDS).
     public let service: ServerAddress
@@ -35,6 +40,8 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
     /// may show.
     private let tokensHeld: Mutex<[String]>
     private let sessionDidChange: @Sendable (BlueskySession) -> Void
+    /// The value of `atproto-accept-labelers` sent with every call.
+    private let acceptedLabelers = Mutex(BlueskyPreferences.acceptLabelers([]))
 
     /// A client of `service`, with a stored session or none (then only ``createSession(identifier:password:)``
     /// can be called).
@@ -149,6 +156,15 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
 
     // MARK: Calls
 
+    /// Names `labelers` (DIDs, after Bluesky's own) to the AppView in every call from now on.
+    public func acceptLabelers(_ labelers: [String]) {
+        let value = BlueskyPreferences.acceptLabelers(labelers.filter(BlueskyPreferences.isDID))
+        acceptedLabelers.withLock { $0 = value }
+    }
+
+    /// The labelers every call names, as sent (`atproto-accept-labelers`).
+    public var acceptedLabelersHeader: String { acceptedLabelers.withLock { $0 } }
+
     /// An XRPC query: `GET /xrpc/NSID?parameters`, refreshing the session once when it expired.
     public func query(_ nsid: String, _ parameters: [(name: String, value: String)] = []) async throws(ServerError) -> HTTPResponse {
         try await call(.get, nsid, parameters: parameters, json: nil)
@@ -168,6 +184,7 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
             guard let current = currentSession else { throw .unauthorized(server: service.baseURL) }
             let url = host.url("/xrpc/" + nsid, query: parameters)
             var headers = [current.accessToken.authorizationHeader] + requester.headers()
+            headers.append(HTTPHeader(name: "atproto-accept-labelers", value: acceptedLabelersHeader))
             if json != nil { headers.append(Self.jsonContent) }
             let request = HTTPRequest(method: method, url: url, headers: headers, body: json, timeout: requester.policy.requestTimeout)
             do {

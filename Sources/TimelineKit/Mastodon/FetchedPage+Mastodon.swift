@@ -6,8 +6,10 @@ extension FetchedPage {
     /// Only the first `limit` entries (the page size asked) are read: a server that sends more
     /// cannot make a sync store, or fetch for, more than it asked (issue 24). The next page then
     /// starts below the last entry kept, not where the server's `Link` points.
-    static func statuses(_ response: HTTPResponse, from url: String, namespace: MastodonNamespace, limit: Int = .max) throws(ServerError) -> FetchedPage {
-        let decoder = MastodonDecoder(overlongText: .cut)
+    /// `filterContext` is the Mastodon filter context of the timeline (``MastodonDecoder/filterContext``).
+    static func statuses(_ response: HTTPResponse, from url: String, namespace: MastodonNamespace, limit: Int = .max,
+                         filterContext: String = "home") throws(ServerError) -> FetchedPage {
+        let decoder = MastodonDecoder(overlongText: .cut, filterContext: filterContext)
         let (ids, timeline, skipped, answered) = try elements(of: response, from: url, expected: ("status", "statuses"), limit: limit) {
             view, timeline throws(JSONLineFailure) in try decoder.status(view, into: &timeline)
         }

@@ -18,7 +18,7 @@ extension MastodonSync {
         let response = try await client.send(.get, url, feature: "conversations", endpoint: "GET /api/v1/statuses/:id/context")
         let body = try ServerResponseReader.body(of: response, from: url)
         let limit = max(0, min(limit, ThreadFetch.maximumPosts))
-        let decoder = MastodonDecoder(overlongText: .cut)
+        let decoder = MastodonDecoder(overlongText: .cut, filterContext: "thread")
         let (ids, timeline, skipped, isCut) = try ServerResponseReader.read(body: body, from: url) {
             document throws(JSONLineFailure) -> ([String], DecodedTimeline, Int, Bool) in
             let context = try JSONObjectView(document, path: "", expected: "a context object")

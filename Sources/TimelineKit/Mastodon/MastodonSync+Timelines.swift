@@ -48,7 +48,10 @@ extension MastodonSync {
             if let cursor { query.append((name: "max_id", value: cursor)) }
             let url = client.server.url(path, query: query)
             let response = try await client.send(.get, url, feature: feature, endpoint: endpoint)
-            let page = try FetchedPage.statuses(response, from: url, namespace: namespace, limit: wanted)
+            // A tag timeline is Mastodon's `public` filter context; a list is `home`'s.
+            let filterContext: String
+            if case .tag = source { filterContext = "public" } else { filterContext = "home" }
+            let page = try FetchedPage.statuses(response, from: url, namespace: namespace, limit: wanted, filterContext: filterContext)
             let stored = page.entryIDs.map(namespace.id)
             _ = try pager.storeThread(page.timeline, entryIDs: stored, markingRead: false)
             ids += stored

@@ -1,7 +1,7 @@
 extension DecodedNotification {
     /// Reads a Mastodon notification, adding its account and status to `timeline`.
     init(_ view: JSONObjectView, into timeline: inout DecodedTimeline) throws(JSONLineFailure) {
-        let decoder = MastodonDecoder(overlongText: .cut)
+        let decoder = MastodonDecoder(overlongText: .cut, filterContext: "notifications")
         id = try view.requiredID("id")
         kind = NotificationKind(rawValue: try view.requiredString("type"))
         guard let created = try view.rfc3339Time("created_at") else { throw view.missing("created_at") }

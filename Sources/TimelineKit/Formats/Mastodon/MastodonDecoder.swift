@@ -44,10 +44,13 @@ import Foundation
 ///
 /// A status's `filtered` results (Mastodon 4: the person's own filters it matched, each a
 /// `FilterResult` with the `filter`'s `id`, `title`, `context` and `filter_action`) become the
-/// message's ``ModerationFacts/filterMatches``, only those whose `context` holds the context of
-/// the timeline the status was read from (``filterContext``: `home` by default, and for a file):
-/// Mastodon applies a filter only in the contexts it names, and the home timeline is what
-/// timeline paints. A `filter_action` this version does not know, or none (servers before
+/// message's ``ModerationFacts/filterMatches``, only those whose `context` holds `home` or the
+/// context of the timeline the status was read from (``filterContext``: `home` for the home
+/// timeline, a list and a file, `public` for a tag, `notifications`, `thread`). Mastodon applies
+/// a filter only in the contexts it names; a message is stored once and hidden or not
+/// everywhere, and the home timeline is what timeline paints at every start, so a filter of
+/// `home` counts wherever the status was read (a thread read later does not unhide it), and a
+/// filter of another context only for what was read there. A `filter_action` this version does not know, or none (servers before
 /// Mastodon 4.0), is read as `warn`; a result without a filter title is left out.
 ///
 /// A boost (`reblog`) becomes a repost: a message with the boost's own ID, author and time,
@@ -65,7 +68,7 @@ public struct MastodonDecoder: TimelineDecoder {
     /// mark (a server's answer: one post must not stop a sync).
     let overlongText: OverlongText
     /// The filter context of the timeline read (`home`, `notifications`, `public`, `thread`,
-    /// `account`): a `filtered` result counts only where its filter's `context` holds it.
+    /// `account`): a `filtered` result counts where its filter's `context` holds it or `home`.
     public let filterContext: String
 
     public init() {
@@ -212,7 +215,7 @@ public struct MastodonDecoder: TimelineDecoder {
             guard let filter = try result.object("filter", expected: "a filter object"),
                   let title = try filter.string("title") else { continue }
             let contexts = try filter.array("context", expected: "an array of filter contexts") ?? []
-            guard contexts.contains(where: { $0.stringValue == filterContext }) else { continue }
+            guard contexts.contains(where: { $0.stringValue == filterContext || $0.stringValue == "home" }) else { continue }
             let action = try filter.string("filter_action").map { FilterAction(rawValue: $0) ?? .warn } ?? .warn
             matches.append(FilterMatch(title: String(title.prefix(MutedWord.maximumTitleLength)), action: action,
                                        filterID: try filter.id("id")))
