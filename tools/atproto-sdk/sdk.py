@@ -10,6 +10,10 @@ the SDK's own: nothing here detects facets, validates records or speaks XRPC by 
   records        stdin: a JSON array of post records. stdout: for each, null when
                  `models.AppBskyFeedPost.Record` accepts it (strict, string formats checked),
                  else the SDK's error.
+  models         stdin: a JSON array of {"model": "AppBskyActorGetPreferences.Response", "value": …}
+                 (any class of the SDK's `models`, by its name there). stdout: for each, null when
+                 the SDK builds the model from the value (strict, string formats checked), else
+                 the SDK's error.
   punctuation    stdout: the code points the SDK counts as punctuation (`\\p{P}`), as ranges.
   tlds           stdout: the top-level domains the SDK knows, one a line, sorted.
   session        starts tools/bluesky-test-server; the SDK's Client logs in at its entryway,
@@ -49,6 +53,23 @@ def records():
         try:
             model = get_or_create(record, models.AppBskyFeedPost.Record, strict=True, strict_string_format=True)
             answers.append(None if isinstance(model, models.AppBskyFeedPost.Record) else "not a post record: %r" % (model,))
+        except Exception as error:  # the SDK's validation error, whatever its class
+            answers.append("%s: %s" % (type(error).__name__, error))
+    json.dump(answers, sys.stdout, ensure_ascii=False)
+
+
+def models_():
+    from atproto import models
+    from atproto_client.models.utils import get_or_create
+
+    answers = []
+    for entry in json.load(sys.stdin):
+        model = models
+        for part in entry["model"].split("."):
+            model = getattr(model, part)
+        try:
+            get_or_create(entry["value"], model, strict=True, strict_string_format=True)
+            answers.append(None)
         except Exception as error:  # the SDK's validation error, whatever its class
             answers.append("%s: %s" % (type(error).__name__, error))
     json.dump(answers, sys.stdout, ensure_ascii=False)
@@ -130,7 +151,7 @@ def session():
         server.wait()
 
 
-COMMANDS = {"facets": facets, "records": records, "punctuation": punctuation, "tlds": tlds, "session": session}
+COMMANDS = {"facets": facets, "records": records, "models": models_, "punctuation": punctuation, "tlds": tlds, "session": session}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

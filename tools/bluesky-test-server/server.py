@@ -42,6 +42,13 @@ Endpoints (XRPC, under /xrpc/; the entryway serves the com.atproto.server ones a
   GET  app.bsky.feed.getFeed              ?feed &limit &cursor: any feed generator: the whole timeline
   GET  app.bsky.feed.getPostThread        ?uri &depth &parentHeight: threadViewPost nodes (parents up,
                                           replies down, one notFoundPost reply among them)
+  GET  app.bsky.actor.getPreferences      {"preferences": [...]}: none for a new account, else what
+                                          /_control/preferences set (app.bsky.actor.defs#…Pref objects)
+
+Every post view carries `labels` (com.atproto.label.defs#label: src, uri, cid, val, cts), and an
+author's profile its account labels, as /_control/label puts them; getTimeline leaves out labels
+of labelers the request's `atproto-accept-labelers` does not name (Bluesky's own is always named),
+as Bluesky's AppView does, and records the header with each request.
 
 Control (no authentication; tests only; on both ports):
   GET  /_control/state      counts, seen_at, the records created, the session generation, every
@@ -58,6 +65,9 @@ Control (no authentication; tests only; on both ports):
                             "hold": S instead of a status, the request is done and its answer held
                             back S seconds (a client killed meanwhile never learns it was done)
   POST /_control/lag        {"on": true}: getPosts leaves the viewer state out, getProfile the follow (an AppView behind)
+  POST /_control/preferences  [pref, …]: the account's preferences, replaced (getPreferences answers them)
+  POST /_control/label      {"uri": a post URI or an account DID, "val", "src" (a labeler DID), "neg": false}:
+                            the post (or every post of the account, on its profile) gets the label
 """
 
 import argparse
@@ -124,6 +134,8 @@ def jwt_claims(secret, token):
 
 
 ME = plc("loopback me")
+# Bluesky's own moderation service, whose labels every client asks for (BSKY_LABELER_DID).
+BSKY_LABELER = "did:plc:ar7c4by46qjdydhdevvrndac"
 
 
 def iso(moment):
@@ -165,6 +177,8 @@ class Data:
         self.follows = []          # [(subject DID, follow record URI)], newest follow first
         self.thread_padding = 0    # made-up replies getPostThread adds (a huge or hostile thread)
         self.seen_at = None
+        self.preferences = []      # app.bsky.actor.getPreferences, as /_control/preferences set them
+        self.labels = []           # every label put by /_control/label, in order
         self.rate_used = 0
         self.notifications = []
         self.build(post_count)
@@ -305,6 +319,28 @@ class Handler(BaseHTTPRequestHandler):
     def pds_url(self):
         return self.server.pds_url
 
+    def accepted_labelers(self):
+        """The labelers the request names (`atproto-accept-labelers`), and Bluesky's own."""
+        named = {item.split(";")[0].strip() for item in (self.headers.get("atproto-accept-labelers") or "").split(",")}
+        return named | {BSKY_LABELER}
+
+    def labelled(self, value):
+        """`value` (an answer) with the labels of labelers the request does not name left out,
+        in every post view and profile it holds."""
+        accepted = self.accepted_labelers()
+        def walk(node):
+            if isinstance(node, dict):
+                copy = {key: walk(item) for key, item in node.items()}
+                if isinstance(copy.get("labels"), list) and all(isinstance(label, dict) and "src" in label for label in copy["labels"]):
+                    copy["labels"] = [label for label in copy["labels"]
+                                      if label["src"] in accepted or label["src"] == copy.get("did")
+                                      or label["src"] == (copy.get("author") or {}).get("did")]
+                return copy
+            if isinstance(node, list):
+                return [walk(item) for item in node]
+            return node
+        return walk(value)
+
     def send(self, status, body, headers=None):
         if getattr(self, "hold_answer", None):
             time.sleep(self.hold_answer)
@@ -349,7 +385,8 @@ class Handler(BaseHTTPRequestHandler):
         with self.data.lock:
             self.data.requests.append({"method": self.command, "nsid": nsid, "query": split.query,
                                        "has_authorization": self.bearer() is not None, "body": body,
-                                       "server": self.server.role})
+                                       "server": self.server.role,
+                                       "accept_labelers": self.headers.get("atproto-accept-labelers")})
             fault = next((f for f in self.data.faults if f.get("nsid") in (None, nsid)), None)
             if fault is not None:
                 fault["times"] = fault.get("times", 1) - 1
@@ -414,7 +451,13 @@ class Handler(BaseHTTPRequestHandler):
     @authorized
     def get_timeline(self, query, body, headers):
         with self.data.lock:
-            answer = page(self.data.feed, query, "feed")
+            answer = self.labelled(page(self.data.feed, query, "feed"))
+        self.send(200, answer, headers)
+
+    @authorized
+    def get_preferences(self, query, body, headers):
+        with self.data.lock:
+            answer = {"preferences": json.loads(json.dumps(self.data.preferences))}
         self.send(200, answer, headers)
 
     @authorized
@@ -708,6 +751,24 @@ class Handler(BaseHTTPRequestHandler):
                 # getProfile no follow.
                 self.data.lagging = bool(body.get("on", True))
                 answer = {"lagging": self.data.lagging}
+            elif path == "/_control/preferences":
+                self.data.preferences = body if isinstance(body, list) else []
+                answer = {"preferences": len(self.data.preferences)}
+            elif path == "/_control/label":
+                target = body["uri"]
+                label = {"src": body.get("src", BSKY_LABELER), "uri": target, "val": body["val"],
+                         "cts": iso(NEWEST_TIME), "ver": 1}
+                if body.get("neg"):
+                    label["neg"] = True
+                if target.startswith("at://"):
+                    view = self.data.posts[target]
+                    label["cid"] = view["cid"]
+                    view.setdefault("labels", []).append(label)
+                else:
+                    author = next(p for p in self.data.people if p["did"] == target)
+                    author.setdefault("labels", []).append(label)
+                self.data.labels.append(label)
+                answer = {"labels": len(self.data.labels)}
             elif path == "/_control/expire":
                 self.data.access.clear()
                 answer = {}
@@ -742,6 +803,7 @@ ROUTES = {
     ("GET", "app.bsky.graph.getLists"): Handler.get_lists,
     ("GET", "app.bsky.feed.getListFeed"): Handler.get_list_feed,
     ("GET", "app.bsky.feed.getFeed"): Handler.get_feed,
+    ("GET", "app.bsky.actor.getPreferences"): Handler.get_preferences,
 }
 
 # What the entryway answers itself; everything else is the PDS's.

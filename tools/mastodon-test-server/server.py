@@ -147,6 +147,7 @@ class Data:
         self.idempotency = {}       # (token, key) -> status
         self.bookmarks = []         # bookmarked statuses, newest bookmark first
         self.follows = []           # {"id": follow ID, "account": …}, newest follow first
+        self.filters = []           # the tester's v2 filters (Filter entities), /_control/filters
         self.follow_sequence = 0
         # Accounts of other servers the server has not seen: lookup does not know them, a search
         # with resolve=true fetches them (as Mastodon asks the handle's own server).
@@ -408,6 +409,33 @@ def page(items, query, default_limit, maximum_limit):
     if min_id is not None and max_id is None and since_id is None:
         return selected[-limit:]
     return selected[:limit]
+
+
+def with_filtered(status, filters, context):
+    """`status` with its `filtered` results (FilterResult: `filter`, `keyword_matches`,
+    `status_matches`) for the filters of `context` whose keywords its text or content warning
+    holds, as Mastodon 4 computes them for the account that asks: a keyword is literal
+    (`Regexp.escape`), case-insensitive, and with `whole_word` bounded by `\\b` where it begins or
+    ends with a word character. A status without a match is returned as it is."""
+    if not filters:
+        return status
+    text = html.unescape(re.sub(r"<[^>]*>", " ", status.get("content") or "")) + "\n" + (status.get("spoiler_text") or "")
+    results = []
+    for filter in filters:
+        if context not in filter.get("context", []):
+            continue
+        matches = []
+        for keyword in filter.get("keywords", []):
+            word = keyword["keyword"]
+            pattern = re.escape(word)
+            if keyword.get("whole_word", True):
+                pattern = (r"\b" if re.match(r"\w", word) else "") + pattern + (r"\b" if re.search(r"\w$", word) else "")
+            if re.search(pattern, text, re.IGNORECASE):
+                matches.append(word)
+        statuses = [entry["id"] for entry in filter.get("statuses", []) if entry.get("status_id") == status["id"]]
+        if matches or statuses:
+            results.append({"filter": filter, "keyword_matches": matches or None, "status_matches": statuses or None})
+    return status | {"filtered": results} if results else status
 
 
 def link_header(base, path, query, result):
@@ -801,6 +829,20 @@ class Handler(BaseHTTPRequestHandler):
                 result = data.add_thread(int(request.get("ancestors", 2)), int(request.get("replies", 3)))
             elif path == "/_control/reply":
                 result = {"id": data.add_reply(request["to"])}
+            elif path == "/_control/filters":
+                # The tester's filters, as the web interface makes them: [{"title", "context",
+                # "filter_action", "expires_at", "keywords": [{"keyword", "whole_word"}]}];
+                # IDs are given here.
+                data.filters = []
+                for number, made in enumerate(request if isinstance(request, list) else []):
+                    data.filters.append({"id": str(20000 + number), "title": made.get("title", ""),
+                                         "context": made.get("context", ["home"]), "expires_at": made.get("expires_at"),
+                                         "filter_action": made.get("filter_action", "warn"),
+                                         "keywords": [{"id": str(30000 + 100 * number + index), "keyword": keyword["keyword"],
+                                                       "whole_word": keyword.get("whole_word", True)}
+                                                      for index, keyword in enumerate(made.get("keywords", []))],
+                                         "statuses": made.get("statuses", [])})
+                result = data.filters
             elif path == "/_control/follows":
                 result = [follow["account"]["acct"] for follow in data.follows]
             elif path == "/_control/settings":
@@ -966,7 +1008,7 @@ class Handler(BaseHTTPRequestHandler):
     @api
     def home(self, path, query, body, headers):
         with self.data.lock:
-            result = page(self.data.statuses, query, 20, 40)
+            result = [with_filtered(status, self.data.filters, "home") for status in page(self.data.statuses, query, 20, 40)]
         link = link_header(self.base_url(), path, query, result)
         self.send(200, result, headers | ({"Link": link} if link else {}))
 
@@ -980,6 +1022,12 @@ class Handler(BaseHTTPRequestHandler):
             result = page(items, query, 40, 80)
         link = link_header(self.base_url(), path, query, result)
         self.send(200, result, headers | ({"Link": link} if link else {}))
+
+    @api
+    def get_filters(self, path, query, body, headers):
+        with self.data.lock:
+            result = list(self.data.filters)
+        self.send(200, result, headers)
 
     @api
     def get_markers(self, path, query, body, headers):
@@ -1418,6 +1466,7 @@ ROUTES = {
     ("GET", "/api/v1/bookmarks"): Handler.bookmark_list,
     ("GET", "/api/v1/accounts/lookup"): Handler.account_lookup,
     ("GET", "/api/v2/search"): Handler.search,
+    ("GET", "/api/v2/filters"): Handler.get_filters,
     ("GET", "/api/v1/lists"): Handler.lists,
     ("GET", "/api/v2/instance"): Handler.instance,
     ("GET", "/api/v1/streaming/user"): Handler.stream_user,
