@@ -23,6 +23,9 @@ public struct ModerationRules: Sendable, Hashable, Codable {
     public var hiddenPosts: Set<String>
     /// What to do with each moderation label.
     public var labels: LabelPreferences
+    /// The accounts the person follows, by stored `User.id`, where a rule depends on it (a muted
+    /// word's `excludesFollowing`).
+    public var following: Set<String> = []
 
     public init(mutedAccounts: [String: Date?] = [:], blockedAccounts: Set<String> = [], mutedWords: [MutedWord] = [],
                 hiddenPosts: Set<String> = [], labels: LabelPreferences = LabelPreferences()) {
@@ -35,6 +38,12 @@ public struct ModerationRules: Sendable, Hashable, Codable {
 
     /// No rule at all.
     public static let none = ModerationRules()
+
+    /// Drops the mutes and words that have ended by `now`.
+    public mutating func removeExpired(at now: Date) {
+        mutedAccounts = mutedAccounts.filter { _, end in end.map { $0 > now } ?? true }
+        mutedWords.removeAll { !$0.isActive(at: now) }
+    }
 
     /// Whether no rule is set (the label defaults still apply to labelled messages).
     public var isEmpty: Bool {
@@ -54,6 +63,7 @@ public struct ModerationRules: Sendable, Hashable, Codable {
             merged.mutedWords += rules.mutedWords
             merged.hiddenPosts.formUnion(rules.hiddenPosts)
             merged.labels.merge(rules.labels)
+            merged.following.formUnion(rules.following)
         }
         return merged
     }
