@@ -55,6 +55,10 @@ public struct Message: Sendable, Codable, Hashable, Identifiable {
     /// or instead of its ``contentWarning``. Set by the store from ``ModerationRules`` when the
     /// message is written: a value given to the store is replaced.
     public var warning: String?
+    /// Why the person's own rules hide it, as the store decided when it was written: readers of
+    /// the timeline never return a hidden message, so this is `nil` but for a message looked up
+    /// by its ID or reference (a command can then say why it is not painted).
+    public internal(set) var hiddenBecause: String?
 
     public init(
         id: String,
@@ -98,6 +102,12 @@ public struct Message: Sendable, Codable, Hashable, Identifiable {
         self.visibility = visibility
         self.moderation = moderation
         self.warning = warning
+    }
+
+    /// Every stored property but `hiddenBecause`, which is the store's verdict and never leaves it.
+    private enum CodingKeys: String, CodingKey {
+        case id, authorID, text, createdAt, editedAt, replyToID, replyToUserID, repostOfID, quoteOfID, contentWarning,
+             url, attachments, likeCount, repostCount, replyCount, isRead, shortReference, visibility, moderation, warning
     }
 
     /// The position of this message in the timeline order, usable as a page cursor.

@@ -28,11 +28,11 @@ public struct ModerationRules: Sendable, Hashable, Codable {
     public var hiddenPosts: Set<String>
     /// What to do with each moderation label.
     public var labels: LabelPreferences { didSet { compiled = CompiledRules() } }
-    /// Accounts the person follows, by their stored `User.id`: a muted word that excludes them
-    /// (Bluesky's `actorTarget` `exclude-following`) is not applied to their messages. Filled at
-    /// a Bluesky sync from the account's follows when one of its muted words excludes them
-    /// (`app.bsky.graph.getFollows`; empty otherwise: nothing reads it).
-    public var followedAccounts: Set<String>
+    /// The accounts the person follows, by stored `User.id`, where a rule depends on it: a muted
+    /// word that excludes them (Bluesky's `actorTarget` `exclude-following`) is not applied to
+    /// their messages. Filled at a Bluesky sync from the account's follows when one of its muted
+    /// words excludes them (`app.bsky.graph.getFollows`; empty otherwise: nothing reads it).
+    public var following: Set<String>
     /// The filters of each server whose filters a sync read (Mastodon's `GET /api/v2/filters`), by
     /// stored ID (`authority/id`), with when each ends (`nil`: never).
     public var serverFilters: [String: Date?]
@@ -44,19 +44,19 @@ public struct ModerationRules: Sendable, Hashable, Codable {
 
     public init(mutedAccounts: [String: Date?] = [:], blockedAccounts: Set<String> = [], mutedWords: [MutedWord] = [],
                 hiddenPosts: Set<String> = [], labels: LabelPreferences = LabelPreferences(),
-                followedAccounts: Set<String> = [], serverFilters: [String: Date?] = [:], serverFiltersRead: Set<String> = []) {
+                following: Set<String> = [], serverFilters: [String: Date?] = [:], serverFiltersRead: Set<String> = []) {
         self.mutedAccounts = mutedAccounts
         self.blockedAccounts = blockedAccounts
         self.mutedWords = mutedWords
         self.hiddenPosts = hiddenPosts
         self.labels = labels
-        self.followedAccounts = followedAccounts
+        self.following = following
         self.serverFilters = serverFilters
         self.serverFiltersRead = serverFiltersRead
     }
 
     private enum CodingKeys: String, CodingKey {
-        case mutedAccounts, blockedAccounts, mutedWords, hiddenPosts, labels, followedAccounts, serverFilters, serverFiltersRead
+        case mutedAccounts, blockedAccounts, mutedWords, hiddenPosts, labels, following, serverFilters, serverFiltersRead
     }
 
     /// Reads rules written by any version: a field it lacks is empty.
@@ -67,7 +67,7 @@ public struct ModerationRules: Sendable, Hashable, Codable {
         mutedWords = try container.decodeIfPresent([MutedWord].self, forKey: .mutedWords) ?? []
         hiddenPosts = try container.decodeIfPresent(Set<String>.self, forKey: .hiddenPosts) ?? []
         labels = try container.decodeIfPresent(LabelPreferences.self, forKey: .labels) ?? LabelPreferences()
-        followedAccounts = try container.decodeIfPresent(Set<String>.self, forKey: .followedAccounts) ?? []
+        following = try container.decodeIfPresent(Set<String>.self, forKey: .following) ?? []
         serverFilters = try container.decodeIfPresent([String: Date?].self, forKey: .serverFilters) ?? [:]
         serverFiltersRead = try container.decodeIfPresent(Set<String>.self, forKey: .serverFiltersRead) ?? []
     }
@@ -79,7 +79,7 @@ public struct ModerationRules: Sendable, Hashable, Codable {
         try container.encode(mutedWords, forKey: .mutedWords)
         try container.encode(hiddenPosts, forKey: .hiddenPosts)
         try container.encode(labels, forKey: .labels)
-        try container.encode(followedAccounts, forKey: .followedAccounts)
+        try container.encode(following, forKey: .following)
         try container.encode(serverFilters, forKey: .serverFilters)
         try container.encode(serverFiltersRead, forKey: .serverFiltersRead)
     }
@@ -87,7 +87,7 @@ public struct ModerationRules: Sendable, Hashable, Codable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.mutedAccounts == rhs.mutedAccounts && lhs.blockedAccounts == rhs.blockedAccounts
             && lhs.mutedWords == rhs.mutedWords && lhs.hiddenPosts == rhs.hiddenPosts && lhs.labels == rhs.labels
-            && lhs.followedAccounts == rhs.followedAccounts && lhs.serverFilters == rhs.serverFilters
+            && lhs.following == rhs.following && lhs.serverFilters == rhs.serverFilters
             && lhs.serverFiltersRead == rhs.serverFiltersRead
     }
 
@@ -97,13 +97,19 @@ public struct ModerationRules: Sendable, Hashable, Codable {
         hasher.combine(mutedWords)
         hasher.combine(hiddenPosts)
         hasher.combine(labels)
-        hasher.combine(followedAccounts)
+        hasher.combine(following)
         hasher.combine(serverFilters)
         hasher.combine(serverFiltersRead)
     }
 
     /// No rule at all.
     public static let none = ModerationRules()
+
+    /// Drops the mutes and words that have ended by `now`.
+    public mutating func removeExpired(at now: Date) {
+        mutedAccounts = mutedAccounts.filter { _, end in end.map { $0 > now } ?? true }
+        mutedWords.removeAll { !$0.isActive(at: now) }
+    }
 
     /// Whether no rule is set (the label defaults still apply to labelled messages).
     public var isEmpty: Bool {
@@ -123,7 +129,7 @@ public struct ModerationRules: Sendable, Hashable, Codable {
             merged.mutedWords += rules.mutedWords
             merged.hiddenPosts.formUnion(rules.hiddenPosts)
             merged.labels.merge(rules.labels)
-            merged.followedAccounts.formUnion(rules.followedAccounts)
+            merged.following.formUnion(rules.following)
             merged.serverFilters.merge(rules.serverFilters) { first, _ in first }
             merged.serverFiltersRead.formUnion(rules.serverFiltersRead)
         }
@@ -152,7 +158,7 @@ public struct ModerationRules: Sendable, Hashable, Codable {
             }
         }
         let (matcher, labelIndex) = compiled.rules(words: mutedWords, labels: labels)
-        let words = matcher.verdict(for: message, authorFollowed: followedAccounts.contains(message.authorID), now: now)
+        let words = matcher.verdict(for: message, authorFollowed: following.contains(message.authorID), now: now)
         if case .hidden = words { return words }
         verdict = verdict.combined(with: words)
         return verdict.combined(with: labels.verdict(for: facts.labels, authorID: message.authorID, index: labelIndex))

@@ -92,7 +92,7 @@ import Testing
         let expired = MutedWord(value: "old", expiresAt: now.addingTimeInterval(-1))
         let following = MutedWord(value: "friendly", excludesFollowing: true)
         let warn = MutedWord(value: "spoiler", action: .warn, title: "Spoilers")
-        let rules = ModerationRules(mutedWords: [expired, following, warn], followedAccounts: ["did:plc:friend"])
+        let rules = ModerationRules(mutedWords: [expired, following, warn], following: ["did:plc:friend"])
         func verdict(_ text: String, author: String = "did:plc:author") -> ModerationVerdict {
             rules.verdict(for: message(text, author: author), facts: .none, now: now)
         }
@@ -117,10 +117,10 @@ import Testing
     @Test func rulesRoundTripThroughJSONAndReadOlderOnes() throws {
         let rules = ModerationRules(mutedWords: [MutedWord(value: "x", filterID: "7")], hiddenPosts: ["p"],
                                     labels: LabelPreferences(adultContentEnabled: true, labelers: ["did:plc:l"], isRead: true),
-                                    followedAccounts: ["a"])
+                                    following: ["a"])
         let data = try JSONEncoder().encode(rules)
         #expect(try JSONDecoder().decode(ModerationRules.self, from: data) == rules)
         let older = try JSONDecoder().decode(ModerationRules.self, from: Data(#"{"mutedWords":[],"labels":{"adultContentEnabled":true,"choices":[]}}"#.utf8))
-        #expect(older.labels.adultContentEnabled && older.followedAccounts.isEmpty)
+        #expect(older.labels.adultContentEnabled && older.following.isEmpty)
     }
 }

@@ -171,7 +171,8 @@ public struct MastodonDecoder: TimelineDecoder {
             timeline.add(Message(
                 id: id, authorID: author.id, text: "", createdAt: createdAt, repostOfID: originalID, url: url,
                 likeCount: try view.count("favourites_count"), repostCount: try view.count("reblogs_count"),
-                replyCount: try view.count("replies_count")))
+                replyCount: try view.count("replies_count"),
+                visibility: (try? view.string("visibility")).flatMap { $0.flatMap(PostVisibility.init(rawValue:)) }))
             return id
         }
         try interaction(of: view, id: id, into: &timeline)
@@ -195,7 +196,9 @@ public struct MastodonDecoder: TimelineDecoder {
             likeCount: try view.count("favourites_count"),
             repostCount: try view.count("reblogs_count"),
             replyCount: try view.count("replies_count"),
-            visibility: try view.string("visibility").flatMap(PostVisibility.init(rawValue:)),
+            // An audience this library does not know (Pleroma's `local`) is left unknown: painted
+            // as public, the widest, never as more private than it is.
+            visibility: (try? view.string("visibility")).flatMap { $0.flatMap(PostVisibility.init(rawValue:)) },
             moderation: ModerationFacts(filterMatches: try filterMatches(of: view)))
         timeline.add(author)
         timeline.add(message)
