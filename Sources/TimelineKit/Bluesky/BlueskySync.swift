@@ -103,8 +103,9 @@ public struct BlueskySync: Sendable {
                              received: { (client.requestsSent, client.bytesReceived) })
     }
 
-    /// Syncs the home timeline, then notifications (as `options` say), and rewrites the
-    /// snapshot once at the end (also after a failure, when something was stored before it).
+    /// Reads the account's preferences (``syncPreferences()``), syncs the home timeline, then
+    /// notifications (as `options` say), and rewrites the snapshot once at the end (also after
+    /// a failure, when something was stored before it).
     ///
     /// - Throws: `ServerError`; `.unauthorized` when the session cannot be refreshed (log in
     ///   again). What was stored before a failure stays, and the next run goes on from it.
@@ -113,6 +114,7 @@ public struct BlueskySync: Sendable {
         guard client.currentSession != nil else { throw .unauthorized(server: client.service.baseURL) }
         return try await pager.run(clock: client.clock, requestsSent: { client.requestsSent }, secrets: { client.secrets },
                                    within: (client.requester, options.timeLimit)) { summary throws(ServerError) in
+            try await syncPreferences()
             let home = try await sync(.home)
             summary.newStatuses = home.newEntries
             summary.gapsLeft = home.gapsLeft

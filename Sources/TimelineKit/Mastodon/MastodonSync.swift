@@ -62,6 +62,8 @@ public struct MastodonSync: Sendable {
         public var syncsNotifications: Bool
         /// Whether `run()` reads and sets the home read marker.
         public var syncsReadMarker: Bool
+        /// Whether `run()` reads the person's filters (``MastodonSync/syncFilters()``).
+        public var syncsFilters: Bool
         /// Retries, back-off and the rate limit.
         public var policy: RequestPolicy
         /// How long `run()` may take in all (``RequestPolicy/defaultSyncTimeLimit``); `nil`: as
@@ -70,9 +72,10 @@ public struct MastodonSync: Sendable {
 
         public init(
             homeDepth: Int = 200, notificationDepth: Int = 80, pageSize: Int = 40, maximumPagesPerTimeline: Int = 25,
-            syncsNotifications: Bool = true, syncsReadMarker: Bool = true, policy: RequestPolicy = RequestPolicy(),
-            timeLimit: Duration? = RequestPolicy.defaultSyncTimeLimit
+            syncsNotifications: Bool = true, syncsReadMarker: Bool = true, syncsFilters: Bool = true,
+            policy: RequestPolicy = RequestPolicy(), timeLimit: Duration? = RequestPolicy.defaultSyncTimeLimit
         ) {
+            self.syncsFilters = syncsFilters
             self.timeLimit = timeLimit
             self.homeDepth = max(1, homeDepth)
             self.notificationDepth = max(1, notificationDepth)
@@ -135,9 +138,9 @@ public struct MastodonSync: Sendable {
         return timeline.markingRead { $0.authorID == ownUserID }
     }
 
-    /// Syncs the home timeline, then notifications, then the read marker (as `options` say),
-    /// and rewrites the snapshot once at the end (also after a failure, when something was
-    /// stored before it).
+    /// Reads the person's filters (``syncFilters()``), syncs the home timeline, then
+    /// notifications, then the read marker (as `options` say), and rewrites the snapshot once
+    /// at the end (also after a failure, when something was stored before it).
     ///
     /// - Throws: `ServerError`; what was stored before the failure stays, and the next run
     ///   goes on from it.
@@ -146,6 +149,7 @@ public struct MastodonSync: Sendable {
         try await pager.run(clock: client.clock, requestsSent: { client.requestsSent }, secrets: { client.secrets },
                             within: (client.requester, options.timeLimit)) {
             summary throws(ServerError) in
+            if options.syncsFilters, try await syncFilters().lackNoticedNow { summary.newlyLacking.append(.filters) }
             let home = try await sync(.home)
             summary.newStatuses = home.newEntries
             summary.gapsLeft = home.gapsLeft

@@ -12,6 +12,9 @@ public enum ServerFeature: String, Sendable, CaseIterable, Comparable {
     /// The user's event stream (`GET /api/v1/streaming/user`): without it, `show -f` checks
     /// for new posts by syncing at an interval.
     case streaming
+    /// The person's filters (`GET /api/v2/filters`, Mastodon 4.0; Takahē answers 405): without
+    /// them, the keywords of filters set on the server are not applied to what is stored.
+    case filters
 
     /// How long a server's lack of a feature is trusted before asking again: a day.
     public static let recheckInterval: Duration = .seconds(24 * 3600)
@@ -21,6 +24,7 @@ public enum ServerFeature: String, Sendable, CaseIterable, Comparable {
         switch self {
         case .markers: "what you read stays on this computer and is not shared with your other apps"
         case .streaming: "new posts are fetched at an interval instead of as they arrive"
+        case .filters: "filters set on the server are not applied to the posts stored here"
         }
     }
 
@@ -29,6 +33,7 @@ public enum ServerFeature: String, Sendable, CaseIterable, Comparable {
         switch self {
         case .markers: "read markers"
         case .streaming: "streaming"
+        case .filters: "filters (v2)"
         }
     }
 

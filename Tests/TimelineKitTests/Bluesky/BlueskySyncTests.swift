@@ -32,16 +32,17 @@ import Testing
         let (fixture, sync) = try await setUp(pds, options: BlueskySync.Options(syncsNotifications: false))
         let first = try await sync.run()
         #expect(first.newStatuses == 200)
-        #expect(calls(pds) == ["app.bsky.feed.getTimeline", "app.bsky.feed.getTimeline"])
+        // The preferences first (issue 34), then the timeline.
+        #expect(calls(pds) == ["app.bsky.actor.getPreferences", "app.bsky.feed.getTimeline", "app.bsky.feed.getTimeline"])
         #expect(try fixture.homeIDs() == Array(all.prefix(200)))
         #expect(try fixture.gaps().isEmpty)
 
         let newer = pds.post(30)
         let second = try await sync.run()
         #expect(second.newStatuses == 30)
-        // A probe of one item, then the gap below it in pages of 10 and 100: the last reaches
-        // what is held.
-        #expect(second.requests == 3)
+        // The preferences, a probe of one item, then the gap below it in pages of 10 and 100:
+        // the last reaches what is held.
+        #expect(second.requests == 4)
         #expect(try fixture.homeIDs() == newer + Array(all.prefix(200)))
 
         // Stored as the decoder reads them: a repost by its reposter, the account's own posts read.
@@ -149,7 +150,8 @@ import Testing
         let (fixture, sync) = try await setUp(pds)
         let summary = try await sync.run()
         #expect(summary.newNotifications == 3)
-        #expect(calls(pds) == ["app.bsky.feed.getTimeline", "app.bsky.notification.listNotifications", "app.bsky.feed.getPosts"])
+        #expect(calls(pds) == ["app.bsky.actor.getPreferences", "app.bsky.feed.getTimeline", "app.bsky.notification.listNotifications",
+                               "app.bsky.feed.getPosts"])
         let liked = try #require(try fixture.store.message(id: ownURI))
         #expect(liked.text == "my post")
         #expect(liked.isRead)
@@ -193,7 +195,8 @@ import Testing
         let generation = try fixture.store.state().generation
         let before = pds.requests.count
         let summary = try await sync.run()
-        #expect(pds.requests.count - before == 2)
+        // The preferences and one probe of each timeline.
+        #expect(pds.requests.count - before == 3)
         #expect(limits(pds, "app.bsky.feed.getTimeline").last == "1")
         #expect(limits(pds, "app.bsky.notification.listNotifications").last == "1")
         #expect(summary.newStatuses == 0 && summary.newNotifications == 0)

@@ -6,7 +6,7 @@ import Testing
 /// through the transport protocol.
 @Suite struct MastodonCassetteTests {
     private func sync(_ cassette: Cassette, store: TimelineStore, matchingQuery: Bool = false,
-                      options: MastodonSync.Options = MastodonSync.Options(syncsNotifications: false, syncsReadMarker: false))
+                      options: MastodonSync.Options = MastodonSync.Options(syncsNotifications: false, syncsReadMarker: false, syncsFilters: false))
         throws -> (MastodonSync, ReplayTransport) {
         let transport = ReplayTransport(cassette, matchingQuery: matchingQuery)
         let sync = try MastodonSync(store: store, server: "http://localhost:3000", token: "__MASTODON_PY_TEST_ACCESS_TOKEN",
@@ -23,7 +23,7 @@ import Testing
         let ids = try #require(try JSONSerialization.jsonObject(with: Data(recorded.response.body.utf8)) as? [[String: Any]]).map { $0["id"] as! String }
         // The recording has one page; its next link leads out of it: a depth of one page.
         let (sync, transport) = try sync(cassette, store: store, options: MastodonSync.Options(
-            homeDepth: ids.count, syncsNotifications: false, syncsReadMarker: false))
+            homeDepth: ids.count, syncsNotifications: false, syncsReadMarker: false, syncsFilters: false))
         let summary = try await sync.run()
         #expect(transport.unmatched.withLock { $0 }.isEmpty)
         #expect(summary.newStatuses == 13)
@@ -92,7 +92,7 @@ import Testing
         let store = try TimelineStore(path: directory.file("timeline.sqlite"))
         let cassette = try Cassette.named("notifications")
         let (sync, transport) = try sync(cassette, store: store, options: MastodonSync.Options(
-            homeDepth: 1, notificationDepth: 1, syncsReadMarker: false))
+            homeDepth: 1, notificationDepth: 1, syncsReadMarker: false, syncsFilters: false))
         // The recording has no home timeline: answer it with an empty page.
         let page = try await sync.fetch(.notifications, maxID: nil, sinceID: nil, limit: 40)
         _ = try sync.store(page, of: .notifications, at: .newest(), depth: 1)

@@ -33,8 +33,8 @@ import Testing
         #expect(summary.newStatuses == 0 && summary.newNotifications == 0)
         #expect(summary.homeTraffic == TimelineTraffic(bodyBytes: 2, entriesDecoded: 0, requests: 1))
         #expect(summary.notificationTraffic == TimelineTraffic(bodyBytes: 2, entriesDecoded: 0, requests: 1))
-        // The two empty pages, and the read marker's answer.
-        #expect(summary.bytesReceived == 4 + 2)
+        // The filters' empty list, the two empty pages, and the read marker's answer.
+        #expect(summary.bytesReceived == 2 + 4 + 2)
         #expect(try fixture.store.state().generation == generation)
         #expect(try fixture.homeIDs() == fixture.server.homeIDs)
     }

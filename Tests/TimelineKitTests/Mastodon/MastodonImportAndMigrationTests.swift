@@ -28,6 +28,9 @@ import Testing
     @Test func aDatabaseSyncedUnderSchema7SyncsOnAfterMigration8AsIfItHadAlwaysBeen8() async throws {
         func history(downgradingMidway: Bool) async throws -> [String] {
             let fixture = try SyncFixture()
+            // Schema 7 had no moderation rules (issue 34's row of synced_timelines, which the
+            // downgrade below cannot express): this history is of the timelines alone.
+            fixture.options.syncsFilters = false
             fixture.server.post(50)
             fixture.server.notify("favourite", statusID: fixture.server.homeIDs[3])
             fixture.server.notify("follow", actor: 2)

@@ -16,8 +16,8 @@ import Testing
         #expect(homeRequests.count == 5)
         #expect(homeRequests[0] == FakeMastodonServer.base + "/api/v1/timelines/home?limit=40")
         #expect(homeRequests[1] == FakeMastodonServer.base + "/api/v1/timelines/home?limit=40&max_id=\(fixture.server.homeIDs[39])")
-        // Home pages, one of notifications, one for the read marker.
-        #expect(summary.requests == 7)
+        // The filters (issue 34), home pages, one of notifications, one for the read marker.
+        #expect(summary.requests == 8)
         // IDs carry the server: the opaque status IDs are kept whole after it.
         let newest = try #require(fixture.server.homeIDs.first)
         #expect(try fixture.store.message(id: "social.example/" + newest)?.authorID.hasPrefix("social.example/acct") == true)
@@ -34,8 +34,9 @@ import Testing
         let summary = try await sync.run()
         let home = fixture.server.requests.dropFirst(before).filter { $0.url.contains("/timelines/home") }
         #expect(home.count == 1)
-        // The home page, the notifications page, the read marker: a run counts its own requests.
-        #expect(summary.requests == 3)
+        // The filters, the home page, the notifications page, the read marker: a run counts its
+        // own requests.
+        #expect(summary.requests == 4)
         #expect(summary.newStatuses == 7)
         #expect(try fixture.homeIDs() == fixture.server.homeIDs)
         // Nothing new: nothing changes, not even the generation.
@@ -217,7 +218,8 @@ import Testing
     @Test func aFailedSyncStillLeavesAFreshSnapshotOfWhatItStored() async throws {
         let fixture = try SyncFixture()
         fixture.server.post(100)
-        fixture.server.configure { $0.faults[2] = .status(503) }
+        // Request 0 reads the filters; 1 and 2 the first home pages.
+        fixture.server.configure { $0.faults[3] = .status(503) }
         await #expect(throws: ServerError.serverFailed(url: FakeMastodonServer.base + "/api/v1/timelines/home?limit=40&max_id=\(fixture.server.homeIDs[79])", status: 503, attempts: 1)) {
             try await fixture.run()
         }

@@ -127,11 +127,15 @@ import Testing
         var hidden = Samples.message(1)
         hidden.moderation = ModerationFacts(labels: [ContentLabel(source: "did:plc:ar7c4by46qjdydhdevvrndac", value: "!hide")])
         var warned = Samples.message(2)
-        warned.moderation = ModerationFacts(labels: [ContentLabel(source: "did:plc:author", value: "!warn")])
-        try store.upsert(messages: [hidden, warned])
+        warned.moderation = ModerationFacts(labels: [ContentLabel(source: "did:plc:ar7c4by46qjdydhdevvrndac", value: "!warn")])
+        // A labeler the person does not subscribe to is not listened to, as in Bluesky's app.
+        var ignored = Samples.message(3)
+        ignored.moderation = ModerationFacts(labels: [ContentLabel(source: "did:plc:unsubscribed", value: "!hide")])
+        try store.upsert(messages: [hidden, warned, ignored])
         let page = try store.timeline(limit: 10)
-        #expect(ids(page) == ["m2"])
-        #expect(page.messages[0].warning != nil)
+        #expect(ids(page) == ["m3", "m2"])
+        #expect(page.messages[1].warning != nil)
+        #expect(page.messages[0].warning == nil)
     }
 
     @Test func visibilityIsStoredAndReadBackAndAnUnknownOneReadsAsPublic() throws {

@@ -108,6 +108,8 @@ final class FakePDS: HTTPTransport, Sendable {
                 if state.answers[nsid] == nil {
                     switch nsid {
                     case "app.bsky.feed.getTimeline": return page(state.feed, key: "feed")
+                    // A new account's preferences: none.
+                    case "app.bsky.actor.getPreferences": return Self.json(200, #"{"preferences":[]}"#)
                     case "app.bsky.notification.listNotifications": return page(state.notifications, key: "notifications")
                     case "app.bsky.feed.getPosts":
                         let found = query.filter { $0.0 == "uris" }.compactMap { state.posts[$0.1] }

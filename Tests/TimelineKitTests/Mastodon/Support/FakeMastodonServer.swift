@@ -57,6 +57,8 @@ final class FakeMastodonServer: HTTPTransport, Sendable {
         var notifications: [Notification] = []  // oldest first
         var marker: (id: String, version: Int)?
         var markerConflicts = 0
+        /// The answer to `GET /api/v2/filters`: a person with no filters, until a test sets them.
+        var filters = "[]"
         var requests: [HTTPRequest] = []
         var faults: [Int: Fault] = [:]
         var failingFrom: Int?
@@ -262,6 +264,8 @@ final class FakeMastodonServer: HTTPTransport, Sendable {
                     Self.notificationJSON(state.notifications[index], in: state)
                 }
             }
+        case (.get, "/api/v2/filters"):
+            return state.withLock { state in json(200, state.filters) }
         case (.get, "/api/v1/markers"):
             return state.withLock { state in
                 guard let marker = state.marker else { return json(200, "{}") }
