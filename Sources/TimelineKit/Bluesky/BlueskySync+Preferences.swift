@@ -10,10 +10,19 @@ extension BlueskySync {
     /// one of its muted words excludes followed accounts, whom it follows is read too
     /// (`app.bsky.graph.getFollows`, at most ``maximumFollowsRead``) into the rules'
     /// ``ModerationRules/following``. Part of `run()`, before the timelines.
+    ///
+    /// A server without the endpoint (404, 405, 410, 501: a PDS of another make, a test server)
+    /// is synced without it: the rules stored from before stay, and `nil` is returned.
     @discardableResult
-    public func syncPreferences() async throws(ServerError) -> BlueskyPreferences {
+    public func syncPreferences() async throws(ServerError) -> BlueskyPreferences? {
         let nsid = "app.bsky.actor.getPreferences"
-        let response = try await client.query(nsid)
+        let response: HTTPResponse
+        do {
+            response = try await client.query(nsid)
+        } catch {
+            if case let .rejected(_, status, _) = error, ServerError.missingEndpointStatuses.contains(status) { return nil }
+            throw error
+        }
         let preferences = try ServerResponseReader.read(response, from: client.host.url("/xrpc/" + nsid)) { document throws(JSONLineFailure) in
             try BlueskyPreferences(document)
         }
