@@ -63,7 +63,8 @@ import TimelineKit
         let scenario = try Self.loggedIn(to: server)
         let sync = try scenario.timeline.run(["sync"])
         #expect(sync.status == 0, "\(sync.errors)")
-        #expect(sync.output == "Synced \(BlueskyTestServer.handle): 200 new messages, 3 notifications, 0 marked read (4 requests).\n")
+        // The preferences, two pages of the timeline, the notifications, the posts they are about.
+        #expect(sync.output == "Synced \(BlueskyTestServer.handle): 200 new messages, 3 notifications, 0 marked read (5 requests).\n")
         #expect(try Self.calls(server, "app.bsky.feed.getTimeline").count == 2)
         #expect(try scenario.sqlite("SELECT count(*) FROM messages WHERE id LIKE 'at://%'") != "0")
         // Logged in at the entryway, everything else went to the PDS the session's DID document named.

@@ -20,16 +20,8 @@ extension MastodonSync {
     public func syncFilters() async throws(ServerError) -> (lacking: Bool, lackNoticedNow: Bool) {
         let authority = namespace.authority
         let now = MillisecondTime.milliseconds(from: client.clock.now())
-        let lackingSince = try write { transaction throws(TimelineStoreError) -> Int64? in
-            try transaction.withSQLite { () throws(SQLiteError) -> Int64? in
-                let ledger = ledger(transaction.connection, .home)
-                try ledger.begin(server: authority)
-                return try ledger.lackingSince(.filters)
-            }
-        }
-        if let lackingSince, now.saturatingSubtracting(lackingSince) < Int64(ServerFeature.recheckInterval.components.seconds) * 1000 {
-            return (true, false)
-        }
+        let (lackingSince, recent) = try lack(of: .filters, at: now)
+        if recent { return (true, false) }
         let url = client.server.url("/api/v2/filters")
         let filters: MastodonFilters
         do {

@@ -22,18 +22,9 @@ extension MastodonSync {
     ///   `markerAttempts` rounds, and the client's errors.
     @discardableResult
     public func syncReadMarker() async throws(ServerError) -> ReadMarkerSync {
-        let authority = namespace.authority
         let now = MillisecondTime.milliseconds(from: client.clock.now())
-        let lackingSince = try write { transaction throws(TimelineStoreError) -> Int64? in
-            try transaction.withSQLite { () throws(SQLiteError) -> Int64? in
-                let ledger = ledger(transaction.connection, .home)
-                try ledger.begin(server: authority)
-                return try ledger.lackingSince(.markers)
-            }
-        }
-        if let lackingSince, now.saturatingSubtracting(lackingSince) < Int64(ServerFeature.recheckInterval.components.seconds) * 1000 {
-            return ReadMarkerSync(serverLacksMarkers: true)
-        }
+        let (lackingSince, recent) = try lack(of: .markers, at: now)
+        if recent { return ReadMarkerSync(serverLacksMarkers: true) }
         do {
             let result = try await exchangeMarkers()
             if lackingSince != nil { try recordLack(of: .markers, at: nil) }
@@ -43,6 +34,22 @@ extension MastodonSync {
             try recordLack(of: .markers, at: now)
             return ReadMarkerSync(serverLacksMarkers: true, lackNoticedNow: lackingSince == nil)
         }
+    }
+
+    /// Since when the account's server is known to lack `feature` (`nil`: it is not), and whether
+    /// that was found within ``ServerFeature/recheckInterval`` of `now`, so that it is not asked
+    /// again yet.
+    func lack(of feature: ServerFeature, at now: Int64) throws(ServerError) -> (since: Int64?, isRecent: Bool) {
+        let authority = namespace.authority
+        let since = try write { transaction throws(TimelineStoreError) -> Int64? in
+            try transaction.withSQLite { () throws(SQLiteError) -> Int64? in
+                let ledger = ledger(transaction.connection, .home)
+                try ledger.begin(server: authority)
+                return try ledger.lackingSince(feature)
+            }
+        }
+        guard let since else { return (nil, false) }
+        return (since, now.saturatingSubtracting(since) < Int64(ServerFeature.recheckInterval.components.seconds) * 1000)
     }
 
     /// Records in the account's sync state that its server lacks `feature` (as of `milliseconds`),
