@@ -11,7 +11,8 @@ extension MastodonSync {
     /// only new ones. Part of `run()`, before the timelines, so that what they bring is decided
     /// with the filters as they are now.
     ///
-    /// A server without v2 filters (``ServerFeature/filters``: Takahē answers 405) is not a
+    /// A server without v2 filters (``ServerFeature/filters``: 404 before Mastodon 4.0, 405, 501)
+    /// is not a
     /// failure: it is said once (`lackNoticedNow`), remembered, and not asked again for
     /// ``ServerFeature/recheckInterval``; the rules keep what they had.
     ///

@@ -12,7 +12,8 @@ public enum ServerFeature: String, Sendable, CaseIterable, Comparable {
     /// The user's event stream (`GET /api/v1/streaming/user`): without it, `show -f` checks
     /// for new posts by syncing at an interval.
     case streaming
-    /// The person's filters (`GET /api/v2/filters`, Mastodon 4.0; Takahē answers 405): without
+    /// The person's filters (`GET /api/v2/filters`, Mastodon 4.0; a server before it answers 404,
+    /// one that refuses the method 405; Takahē 0.11 answers `[]`, having none): without
     /// them, the keywords of filters set on the server are not applied to what is stored.
     case filters
 

@@ -44,7 +44,7 @@ import Testing
     @Test func aServerWithoutV2FiltersIsSaidOnceAndSyncsWithout() async throws {
         let fixture = try SyncFixture()
         fixture.server.post(3)
-        // Takahē answers 405 for /api/v2/filters: the first request of a sync reads them.
+        // A server that refuses the method (405): the first request of a sync reads the filters.
         fixture.server.configure { $0.faults[0] = .status(405) }
         let first = try await fixture.run()
         #expect(first.newStatuses == 3)
