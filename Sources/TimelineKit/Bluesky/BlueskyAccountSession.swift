@@ -108,8 +108,8 @@ struct BlueskyAccountSession: AccountSession {
         return try store.users(handle: handle).map(\.id).filter { $0.hasPrefix("did:") }
     }
 
-    func moderationLists(limit: Int, words: Bool, in store: TimelineStore) async throws -> ModerationLists {
-        try await blueskySync(store).moderationLists(limit: limit, words: words)
+    func moderationLists(_ parts: ModerationLists.Parts, limit: Int, in store: TimelineStore) async throws -> ModerationLists {
+        try await blueskySync(store).moderationLists(parts, limit: limit)
     }
 
     func report(_ messageID: String, reason: ReportReason, comment: String?, in store: TimelineStore) async throws -> ReportOutcome {

@@ -216,16 +216,20 @@ extension BlueskySync {
     }
 
     /// The accounts muted (`app.bsky.graph.getMutes`) and blocked (`app.bsky.graph.getBlocks`),
-    /// 100 a page by cursor, at most `limit` of each in at most `limit / 100 + 2` requests each;
-    /// with `words`, the muted words of the preferences.
-    public func moderationLists(limit: Int, words: Bool) async throws(ServerError) -> ModerationLists {
+    /// as `parts` asks, 100 a page by cursor, at most `limit` of each in at most `limit / 100 + 2`
+    /// requests each; and the muted words of the preferences.
+    public func moderationLists(_ parts: ModerationLists.Parts, limit: Int) async throws(ServerError) -> ModerationLists {
         var lists = ModerationLists()
         var truncated = false
-        (lists.muted, truncated) = try await actors("app.bsky.graph.getMutes", key: "mutes", limit: limit)
-        lists.truncated = truncated
-        (lists.blocked, truncated) = try await actors("app.bsky.graph.getBlocks", key: "blocks", limit: limit)
-        lists.truncated = lists.truncated || truncated
-        if words { lists.mutedWords = try await readPreferences().words }
+        if parts.contains(.muted) {
+            (lists.muted, truncated) = try await actors("app.bsky.graph.getMutes", key: "mutes", limit: limit)
+            lists.truncated = truncated
+        }
+        if parts.contains(.blocked) {
+            (lists.blocked, truncated) = try await actors("app.bsky.graph.getBlocks", key: "blocks", limit: limit)
+            lists.truncated = lists.truncated || truncated
+        }
+        if parts.contains(.words) { lists.mutedWords = try await readPreferences().words }
         return lists
     }
 

@@ -126,8 +126,8 @@ struct MastodonAccountSession: AccountSession {
         return try handles.flatMap { try store.users(handle: $0) }.map(\.id).filter { namespace.serverID(of: $0) != nil }
     }
 
-    func moderationLists(limit: Int, words: Bool, in store: TimelineStore) async throws -> ModerationLists {
-        try await mastodonSync(store).moderationLists(limit: limit, words: words)
+    func moderationLists(_ parts: ModerationLists.Parts, limit: Int, in store: TimelineStore) async throws -> ModerationLists {
+        try await mastodonSync(store).moderationLists(parts, limit: limit)
     }
 
     func report(_ messageID: String, reason: ReportReason, comment: String?, in store: TimelineStore) async throws -> ReportOutcome {

@@ -128,17 +128,21 @@ extension MastodonSync {
     }
 
     /// The accounts muted (`GET /api/v1/mutes`, with each mute's `mute_expires_at`) and blocked
-    /// (`GET /api/v1/blocks`), 80 a page by the `Link` header, at most `limit` of each in at most
-    /// `limit / 80 + 2` requests each; with `words`, the keywords of the account's filters that
-    /// hide (a server without v2 filters: none).
-    public func moderationLists(limit: Int, words: Bool) async throws(ServerError) -> ModerationLists {
+    /// (`GET /api/v1/blocks`), as `parts` asks, 80 a page by the `Link` header, at most `limit`
+    /// of each in at most `limit / 80 + 2` requests each; and the keywords of the account's
+    /// filters that hide (a server without v2 filters: none).
+    public func moderationLists(_ parts: ModerationLists.Parts, limit: Int) async throws(ServerError) -> ModerationLists {
         var lists = ModerationLists()
         var truncated = false
-        (lists.muted, truncated) = try await accounts(at: "/api/v1/mutes", limit: limit, feature: "listing muted accounts")
-        lists.truncated = truncated
-        (lists.blocked, truncated) = try await accounts(at: "/api/v1/blocks", limit: limit, feature: "listing blocked accounts")
-        lists.truncated = lists.truncated || truncated
-        if words {
+        if parts.contains(.muted) {
+            (lists.muted, truncated) = try await accounts(at: "/api/v1/mutes", limit: limit, feature: "listing muted accounts")
+            lists.truncated = truncated
+        }
+        if parts.contains(.blocked) {
+            (lists.blocked, truncated) = try await accounts(at: "/api/v1/blocks", limit: limit, feature: "listing blocked accounts")
+            lists.truncated = lists.truncated || truncated
+        }
+        if parts.contains(.words) {
             do {
                 for filter in try await filters() where filter.hides {
                     for keyword in filter.keywords {

@@ -48,14 +48,14 @@ extension AccountSession {
         return outcome
     }
 
-    /// Reads the accounts muted and blocked at the server (``moderationLists(limit:words:in:)``,
+    /// Reads the accounts muted and blocked at the server (``moderationLists(_:limit:in:)``,
     /// at most ``ModerationLists/defaultLimit`` of each) into the account's rules, replacing
     /// those two sets and nothing else; a mute or block still waiting in the outbox is kept in
     /// them. What `sync` does after the timelines. A server that lacks the lists, or fails to
     /// answer, leaves the rules as they were (the next sync tries again): answered `false`.
     @discardableResult
     public func refreshModerationRules(in store: TimelineStore) async -> Bool {
-        guard let lists = try? await moderationLists(limit: ModerationLists.defaultLimit, words: false, in: store) else { return false }
+        guard let lists = try? await moderationLists([.muted, .blocked], limit: ModerationLists.defaultLimit, in: store) else { return false }
         do {
             let waiting = try store.outbox(account: account.name).filter { $0.change.isModeration && $0.change.accountHandle != nil }
             var pending: [(OutboxEntry.Change, [String])] = []

@@ -226,12 +226,13 @@ public protocol AccountSession: Sendable {
     /// request. Nothing is sent.
     func storedUserIDs(of handle: String, in store: TimelineStore) throws -> [String]
 
-    /// The accounts muted and blocked as the server lists them, at most `limit` of each, and,
-    /// with `words`, the words muted there (Mastodon: the keywords of the filters that hide;
-    /// Bluesky: `#mutedWordsPref`). Nothing is written to `store`.
+    /// The `parts` of what the account muted and blocked, as the server lists them: the accounts
+    /// muted, the accounts blocked (at most `limit` of each), the words muted (Mastodon: the
+    /// keywords of the filters that hide; Bluesky: `#mutedWordsPref`). Nothing is written to `store`.
     ///
-    /// - Throws: `ServerError.serverLacks` where the server has no such list, the server's errors.
-    func moderationLists(limit: Int, words: Bool, in store: TimelineStore) async throws -> ModerationLists
+    /// - Throws: `ServerError.serverLacks` where the server has no such list (Takahē lacks the
+    ///   lists of mutes and blocks), the server's errors.
+    func moderationLists(_ parts: ModerationLists.Parts, limit: Int, in store: TimelineStore) async throws -> ModerationLists
 
     /// Reports the stored post `messageID` (a repost: the post it reposts) and its author to the
     /// server's moderators, for `reason`, with `comment` (at most 1,000 characters; `nil`:

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// The accounts a person muted and blocked, and the words they muted, as their server lists them
-/// (``AccountSession/moderationLists(limit:in:)``; issue 34): what `timeline muted` and
+/// (``AccountSession/moderationLists(_:limit:in:)``; issue 34): what `timeline muted` and
 /// `timeline blocked` print, and what each sync writes into the account's ``ModerationRules``.
 /// Every text is the server's, untrusted: neutralise it before it reaches a terminal.
 public struct ModerationLists: Sendable, Hashable {
@@ -26,6 +26,19 @@ public struct ModerationLists: Sendable, Hashable {
         self.blocked = blocked
         self.mutedWords = mutedWords
         self.truncated = truncated
+    }
+
+    /// Which lists to read.
+    public struct Parts: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        /// The parts whose bits `rawValue` sets.
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// The accounts muted.
+        public static let muted = Parts(rawValue: 1 << 0)
+        /// The accounts blocked.
+        public static let blocked = Parts(rawValue: 1 << 1)
+        /// The words muted.
+        public static let words = Parts(rawValue: 1 << 2)
     }
 
     /// The most accounts of each list a sync reads into the rules (and `muted` and `blocked`

@@ -63,6 +63,9 @@ struct ModerationArguments: ParsableArguments {
         var sessions = try FollowAccountArguments.sessions(doing: verb, policy: OutboxRequest.policy)
         if let account { sessions = [try ModerationTarget.session(named: account, among: sessions)] }
         let store = try location.openStore(create: true)
+        // Each server on its own: one that lacks muted words (Takahē has no filters) does not
+        // keep the word from the others; the exit status says the first failure.
+        var failure: Int32?
         for session in sessions {
             let request = OutboxRequest(session: session, store: store, what: "the \(verb) of the word \u{201C}\(TerminalText.line(word))\u{201D}")
             do {
@@ -72,9 +75,10 @@ struct ModerationArguments: ParsableArguments {
                 throw exit
             } catch {
                 Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): could not \(verb) the word \(QuotedValue.quoted(word)): \(error)\n")
-                throw ExitCode(exitStatus(for: error))
+                failure = failure ?? exitStatus(for: error)
             }
         }
+        if let failure { throw ExitCode(failure) }
     }
 }
 

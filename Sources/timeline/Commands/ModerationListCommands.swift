@@ -7,7 +7,7 @@ import Foundation
 import TimelineKit
 
 /// What `muted` and `blocked` share: the lists as each account's server keeps them
-/// (``AccountSession/moderationLists(limit:words:in:)``), one account or all.
+/// (``AccountSession/moderationLists(_:limit:in:)``), one account or all.
 struct ModerationListArguments: ParsableArguments {
     @OptionGroup var location: LocationOptions
 
@@ -34,7 +34,7 @@ struct ModerationListArguments: ParsableArguments {
             let lists: ModerationLists
             do {
                 lists = try waitFor { [limit] () async throws -> ModerationLists in
-                    try await session.moderationLists(limit: limit, words: words, in: store)
+                    try await session.moderationLists(words ? [.muted, .words] : [.blocked], limit: limit, in: store)
                 }
             } catch {
                 Terminal.emit(text)
