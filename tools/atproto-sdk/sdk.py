@@ -10,6 +10,9 @@ the SDK's own: nothing here detects facets, validates records or speaks XRPC by 
   records        stdin: a JSON array of post records. stdout: for each, null when
                  `models.AppBskyFeedPost.Record` accepts it (strict, string formats checked),
                  else the SDK's error.
+  models         stdin: a JSON array of {"model": a model's path in the SDK (such as
+                 "AppBskyGraphBlock.Record"), "value"}. stdout: for each, null when the SDK's model
+                 accepts the value (strict, string formats checked), else the SDK's error.
   punctuation    stdout: the code points the SDK counts as punctuation (`\\p{P}`), as ranges.
   tlds           stdout: the top-level domains the SDK knows, one a line, sorted.
   session        starts tools/bluesky-test-server; the SDK's Client logs in at its entryway,
@@ -49,6 +52,23 @@ def records():
         try:
             model = get_or_create(record, models.AppBskyFeedPost.Record, strict=True, strict_string_format=True)
             answers.append(None if isinstance(model, models.AppBskyFeedPost.Record) else "not a post record: %r" % (model,))
+        except Exception as error:  # the SDK's validation error, whatever its class
+            answers.append("%s: %s" % (type(error).__name__, error))
+    json.dump(answers, sys.stdout, ensure_ascii=False)
+
+
+def models_command():
+    from atproto import models
+    from atproto_client.models.utils import get_or_create
+
+    answers = []
+    for question in json.load(sys.stdin):
+        model = models
+        for part in question["model"].split("."):
+            model = getattr(model, part)
+        try:
+            made = get_or_create(question["value"], model, strict=True, strict_string_format=True)
+            answers.append(None if isinstance(made, model) else "not a %s: %r" % (question["model"], made))
         except Exception as error:  # the SDK's validation error, whatever its class
             answers.append("%s: %s" % (type(error).__name__, error))
     json.dump(answers, sys.stdout, ensure_ascii=False)
@@ -130,7 +150,7 @@ def session():
         server.wait()
 
 
-COMMANDS = {"facets": facets, "records": records, "punctuation": punctuation, "tlds": tlds, "session": session}
+COMMANDS = {"facets": facets, "records": records, "models": models_command, "punctuation": punctuation, "tlds": tlds, "session": session}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
