@@ -27,6 +27,8 @@ public struct BinaryDecodingError: Error, CustomStringConvertible {
         case countTooLarge(declared: UInt64, remainingBytes: Int)
         /// The top-level value ended `count` bytes before the end of the input.
         case trailingBytes(count: Int)
+        /// A byte that names none of the cases of `type` (an enumeration written as one byte).
+        case unknownCase(type: String, byte: UInt8)
     }
 
     /// What went wrong.
@@ -72,6 +74,8 @@ public struct BinaryDecodingError: Error, CustomStringConvertible {
             what = "a count of \(declared) exceeds the \(remaining) bytes left"
         case .trailingBytes(let count):
             what = "\(count) unexpected bytes follow the value"
+        case .unknownCase(let type, let byte):
+            what = "\(byte) names no \(type)"
         }
         return "Binary decoding failed \(place): \(what). \(advice)"
     }

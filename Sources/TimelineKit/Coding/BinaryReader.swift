@@ -67,6 +67,13 @@ final class BinaryReader {
         return byte == 1
     }
 
+    /// An enumeration written as one byte, its case's place in `cases`.
+    func readCase<Case>(of cases: [Case], named type: String) throws(BinaryDecodingError) -> Case {
+        let byte = try readByte()
+        guard Int(byte) < cases.count else { throw fail(.unknownCase(type: type, byte: byte), at: cursor - 1) }
+        return cases[Int(byte)]
+    }
+
     /// An optional's presence byte: `true` if a value follows.
     @inline(__always)
     func readPresence() throws(BinaryDecodingError) -> Bool {

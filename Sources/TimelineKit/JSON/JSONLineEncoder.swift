@@ -71,10 +71,16 @@ package enum JSONLineEncoder {
                 appendString(message.shortReference.text, to: &bytes)
             }
             // `show --json` only: why the terminal folds the text (issue 34), beside the text kept
-            // whole; today a content warning is the one reason. `content_warning` stays as it was.
-            if let warning = message.contentWarning, !warning.isEmpty {
+            // whole: the person's own rules' reason (`Filtered: TITLE`, a label), else the
+            // content warning. `content_warning` stays as it was.
+            if let warning = [message.warning, message.contentWarning].lazy.compactMap({ $0 }).first(where: { !$0.isEmpty }) {
                 append(",\"warning\":", to: &bytes)
                 appendString(warning, to: &bytes)
+            }
+            // `show --json` only: who may see it, where its source says (issue 34).
+            if let visibility = message.visibility {
+                append(",\"visibility\":", to: &bytes)
+                appendString(visibility.rawValue, to: &bytes)
             }
             // `show --json` only, and only what is set: the account's state at its server (the
             // import ignores it: a file cannot favourite anything there).

@@ -48,7 +48,17 @@ extension TimelineStore {
             let messagesByID = Dictionary(messages.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             let users = try reader.users(ids: Set(rows.compactMap(\.actorID)))
             let usersByID = Dictionary(users.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            return rows.map { row in
+            // What the person's rules hide is not notified either (issue 34): a notification
+            // about a hidden post, or from an account muted or blocked.
+            let rules = try ModerationRulesRow.merged(on: reader.connection)
+            let now = Date()
+            return rows.filter { row in
+                if let messageID = row.messageID, messagesByID[messageID]?.hiddenBecause != nil { return false }
+                guard let actor = row.actorID else { return true }
+                if rules.blockedAccounts.contains(actor) { return false }
+                if let mute = rules.mutedAccounts[actor], mute.map({ $0 > now }) ?? true { return false }
+                return true
+            }.map { row in
                 TimelineNotification(
                     account: row.account, serverID: row.id, kind: NotificationKind(rawValue: row.kind),
                     createdAt: MillisecondTime.date(fromMilliseconds: row.createdAt),

@@ -46,6 +46,19 @@ public struct Message: Sendable, Codable, Hashable, Identifiable {
     /// The short name a person can type for this message, where it was read from a store
     /// (``ShortReference/none`` otherwise). Ignored by `==`: see ``ShortReference``.
     public var shortReference: ShortReference
+    /// Who may see it, where the source says (Mastodon's `visibility`); `nil` where it does not
+    /// (a Bluesky post, an RSS item, an old import): public.
+    public var visibility: PostVisibility?
+    /// What its server said that the person's own rules read: labels, filters matched (issue 34).
+    public var moderation: ModerationFacts
+    /// Why it is painted collapsed by the person's own rules (`Filtered: TITLE`, a label), beside
+    /// or instead of its ``contentWarning``. Set by the store from ``ModerationRules`` when the
+    /// message is written: a value given to the store is replaced.
+    public var warning: String?
+    /// Why the person's own rules hide it, as the store decided when it was written: readers of
+    /// the timeline never return a hidden message, so this is `nil` but for a message looked up
+    /// by its ID or reference (a command can then say why it is not painted).
+    public internal(set) var hiddenBecause: String?
 
     public init(
         id: String,
@@ -64,7 +77,10 @@ public struct Message: Sendable, Codable, Hashable, Identifiable {
         repostCount: Int = 0,
         replyCount: Int = 0,
         isRead: Bool = false,
-        shortReference: ShortReference = .none
+        shortReference: ShortReference = .none,
+        visibility: PostVisibility? = nil,
+        moderation: ModerationFacts = .none,
+        warning: String? = nil
     ) {
         self.id = id
         self.authorID = authorID
@@ -83,6 +99,15 @@ public struct Message: Sendable, Codable, Hashable, Identifiable {
         self.replyCount = replyCount
         self.isRead = isRead
         self.shortReference = shortReference
+        self.visibility = visibility
+        self.moderation = moderation
+        self.warning = warning
+    }
+
+    /// Every stored property but `hiddenBecause`, which is the store's verdict and never leaves it.
+    private enum CodingKeys: String, CodingKey {
+        case id, authorID, text, createdAt, editedAt, replyToID, replyToUserID, repostOfID, quoteOfID, contentWarning,
+             url, attachments, likeCount, repostCount, replyCount, isRead, shortReference, visibility, moderation, warning
     }
 
     /// The position of this message in the timeline order, usable as a page cursor.

@@ -169,7 +169,7 @@ extension TimelineReader {
     /// Up to `limit` messages numbered in `floor + 1 ... top`, in the order they were stored.
     func messages(numberedAbove floor: Int64, upTo top: Int64, limit: Int) throws(SQLiteError) -> [Message] {
         let statement = try connection.statement(
-            "SELECT \(MessageColumns.select) FROM messages WHERE seq > ?1 AND seq <= ?2 ORDER BY seq LIMIT ?3")
+            "SELECT \(MessageColumns.select) FROM messages WHERE seq > ?1 AND seq <= ?2 AND hidden IS NULL ORDER BY seq LIMIT ?3")
         defer { statement.reset() }
         try statement.bind(floor, at: 1)
         try statement.bind(top, at: 2)
@@ -190,7 +190,7 @@ extension TimelineReader {
 
     static let additionsInTimelineOrderSQL = """
         SELECT \(MessageColumns.select) FROM messages INDEXED BY messages_by_time
-        WHERE (created_at, id) > (?3, ?4) AND seq > ?1 AND seq <= ?2
+        WHERE (created_at, id) > (?3, ?4) AND seq > ?1 AND seq <= ?2 AND hidden IS NULL
         ORDER BY created_at, id LIMIT ?5
         """
 

@@ -104,14 +104,17 @@ public struct NotificationRenderer: Sendable {
         guard let message = notification.message else {
             return notification.messageID == nil ? nil : "(a deleted post)"
         }
-        if let warning = message.contentWarning {
-            return "\"CW: " + cut(TerminalText.line(warning), to: excerptWidth - 4) + "\""
+        // A direct message says so before its words (issue 34): a mention in private.
+        let audience = message.visibility == .direct ? symbols.direct + " " : ""
+        if let warning = message.warning ?? message.contentWarning {
+            let label = message.warning == nil ? "CW: " : ""
+            return audience + "\"" + label + cut(TerminalText.line(warning), to: excerptWidth - 4) + "\""
         }
         let text = TerminalText.line(message.text)
         if text.isEmpty {
-            return message.attachments.isEmpty ? "(a post without text)" : "(\(TimelineRenderer.attachmentSummary(message.attachments)))"
+            return audience + (message.attachments.isEmpty ? "(a post without text)" : "(\(TimelineRenderer.attachmentSummary(message.attachments)))")
         }
-        return "\"" + cut(text, to: excerptWidth) + "\""
+        return audience + "\"" + cut(text, to: excerptWidth) + "\""
     }
 
     /// `text` cut to `width` columns, ending with `…` when it was longer.

@@ -29,16 +29,22 @@ public struct RenderSymbols: Sendable, Hashable {
     /// After those, when an action on the message waits for its server (issue 27): the marks
     /// before it show what was asked for, which is not done yet.
     public var pending: String
+    /// On its own line under the header of a direct message, and of a followers-only post
+    /// (issue 34).
+    public var direct: String
+    public var followersOnly: String
 
     public static let unicode = RenderSymbols(
         unread: "●", separator: " · ", repost: "⟲", reply: "↩", quote: "❝", attachment: "📎",
         replies: "↩", reposts: "⟲", likes: "♥", bluesky: "🦋", mastodon: "🐘",
-        favourited: "♥ favourited", boosted: "⟲ boosted", bookmarked: "🔖 bookmarked", pending: "⋯ pending")
+        favourited: "♥ favourited", boosted: "⟲ boosted", bookmarked: "🔖 bookmarked", pending: "⋯ pending",
+        direct: "✉ direct", followersOnly: "🔒 followers only")
 
     public static let ascii = RenderSymbols(
         unread: "*", separator: " - ", repost: "RT", reply: "<-", quote: ">", attachment: "[media]",
         replies: "re", reposts: "rt", likes: "fav", bluesky: "bsky", mastodon: "masto",
-        favourited: "[favourited]", boosted: "[boosted]", bookmarked: "[bookmarked]", pending: "[pending]")
+        favourited: "[favourited]", boosted: "[boosted]", bookmarked: "[bookmarked]", pending: "[pending]",
+        direct: "[direct]", followersOnly: "[followers only]")
 
     /// The symbols a terminal with this environment shows, decided as the C library decides
     /// the character set: the first of `LC_ALL`, `LC_CTYPE` and `LANG` that is set and not

@@ -293,12 +293,23 @@ public struct TimelineRenderer: Sendable {
         }
 
         lines.append(header(for: shown, gutter: gutter, in: context))
+        if let audience = audienceLine(for: shown, in: context) {
+            lines.append(audience)
+        }
         if let reply = replyLine(for: shown, in: context) {
             lines.append(reply)
         }
         appendText(of: shown, to: &lines, in: context)
-        for line in Self.attachmentLines(shown.attachments, cells: context.width, symbol: options.symbols.attachment) {
-            lines.append(detailLine(line, in: context))
+        if let blur = shown.moderation.filterMatches.first(where: { $0.action == .blur }), !shown.attachments.isEmpty,
+           !options.revealsContentWarnings {
+            // A filter of the person's own that blurs media (Mastodon 4.4's `blur`).
+            let count = shown.attachments.count
+            lines.append(detailLine("\(options.symbols.attachment) \(count) attachment\(count == 1 ? "" : "s") hidden: Filtered: "
+                                        + TerminalText.line(blur.title), in: context))
+        } else {
+            for line in Self.attachmentLines(shown.attachments, cells: context.width, symbol: options.symbols.attachment) {
+                lines.append(detailLine(line, in: context))
+            }
         }
         if let quotedID = shown.quoteOfID {
             lines.append(quoteLine(for: quotedID, in: context))
@@ -435,6 +446,16 @@ public struct TimelineRenderer: Sendable {
     private static let botMarker = " [bot]"
     private static let editedMarker = " · edited"
 
+    /// `✉ direct` or `🔒 followers only` for a message not everyone may see (issue 34: a direct
+    /// message was painted like a public post); `nil` for a public, unlisted or unknown one.
+    private func audienceLine(for message: Message, in context: Context) -> StyledLine? {
+        switch message.visibility {
+        case .direct?: detailLine(options.symbols.direct, in: context)
+        case .private?: detailLine(options.symbols.followersOnly, in: context)
+        case .public?, .unlisted?, nil: nil
+        }
+    }
+
     /// `↩ reply to @handle`, naming the author of the message replied to when the page knows
     /// them (from `replyToUserID`, or else from the replied-to message); `nil` for a message that
     /// is not a reply.
@@ -458,25 +479,35 @@ public struct TimelineRenderer: Sendable {
             let (cells, overflow) = maximum.multipliedReportingOverflow(by: context.width)
             return overflow ? Int.max : cells
         }
-        let rawWarning = message.contentWarning ?? ""
-        let warning = cells.map { Self.neutralisedLine(rawWarning, cells: $0) } ?? TerminalText.line(rawWarning)
         func linesLeft() -> Int {
             context.maximumLines.map { max($0 - lines.count, 0) + 1 } ?? .max
         }
-        if !warning.isEmpty {
-            let label = Self.indent + "CW:"
-            let wrapper = TextWrapper(width: context.width, initialIndent: label + " ", subsequentIndent: "      ")
+        // The person's own rules' reason (`Filtered: TITLE`, a label: issue 34), then the
+        // author's content warning; either folds the text away until asked for.
+        var folded = false
+        for (label, rawWarning) in [("", message.warning ?? ""), ("CW:", message.contentWarning ?? "")] {
+            let warning = cells.map { Self.neutralisedLine(rawWarning, cells: $0) } ?? TerminalText.line(rawWarning)
+            guard !warning.isEmpty else { continue }
+            folded = true
+            let prefix = Self.indent + (label.isEmpty ? "" : label + " ")
+            let wrapper = TextWrapper(width: context.width, initialIndent: prefix, subsequentIndent: "      ")
             for (index, wrapped) in wrapper.wrappedLines(warning, maximumLines: linesLeft()).enumerated() {
                 var line = StyledLine()
                 if index == 0 {
                     line.append(Self.indent, width: 2)
-                    line.append("CW:", .warning, width: 3)
-                    line.append(String(wrapped.text.dropFirst(label.count)))
+                    if label.isEmpty {
+                        line.append(String(wrapped.text.dropFirst(prefix.count)), .warning)
+                    } else {
+                        line.append(label, .warning, width: label.count)
+                        line.append(String(wrapped.text.dropFirst(prefix.count - 1)))
+                    }
                 } else {
                     line.append(wrapped.text, width: wrapped.width)
                 }
                 lines.append(line)
             }
+        }
+        if folded {
             guard options.revealsContentWarnings else {
                 // The count is of the whole text, the one thing here that reads all of it.
                 let count = TerminalText.body(message.text).count

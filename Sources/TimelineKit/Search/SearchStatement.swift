@@ -74,6 +74,8 @@ struct SearchStatement {
             conditions.append("m.author_id IN (SELECT value FROM json_each(\(bind(.text(authorIDs.json)))))")
         }
         if unreadOnly { conditions.append(Self.unreadCondition) }
+        // What the person's rules hide is never a result (issue 34).
+        conditions.append("m.hidden IS NULL")
         sql = """
             SELECT \(MessageColumns.select(from: "m")) FROM messages AS m
             WHERE \(conditions.joined(separator: "\n  AND "))

@@ -28,7 +28,7 @@ struct TimelineWindow {
     init?(newest size: Int, reader: TimelineReader) throws(SQLiteError) {
         let statement = try reader.connection.statement("""
             SELECT min(w.rowid), max(w.rowid), count(*)
-            FROM (SELECT m.rowid FROM messages AS m ORDER BY m.created_at DESC, m.id DESC LIMIT ?1) AS w
+            FROM (SELECT m.rowid FROM messages AS m WHERE m.hidden IS NULL ORDER BY m.created_at DESC, m.id DESC LIMIT ?1) AS w
             """)
         defer { statement.reset() }
         try statement.bind(Int64(size), at: 1)
@@ -44,7 +44,8 @@ struct TimelineWindow {
         if isWhole { return true }
         let statement = try reader.connection.statement("""
             SELECT EXISTS (SELECT 1 FROM messages AS e WHERE e.id = ?1 AND (e.created_at, e.id) >= (
-                SELECT m.created_at, m.id FROM messages AS m ORDER BY m.created_at DESC, m.id DESC LIMIT 1 OFFSET ?2))
+                SELECT m.created_at, m.id FROM messages AS m WHERE m.hidden IS NULL
+                ORDER BY m.created_at DESC, m.id DESC LIMIT 1 OFFSET ?2))
             """)
         defer { statement.reset() }
         try statement.bind(messageID, at: 1)

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-// The snapshot's payload, format version 4 (`TimelineSnapshot.formatVersion`): each type's
+// The snapshot's payload, format version 5 (`TimelineSnapshot.formatVersion`): each type's
 // fields in the order they are written, read and stepped over, listed once here (see
 // `BinaryRecord`; `BinaryEncoder` has the bytes of each kind of field). The names are the
 // Codable keys, as errors report them; the lists follow the order of declaration.
@@ -102,6 +102,57 @@ extension Message: BinaryRecord {
         var reference = shortReference.text
         try visitor.visit(&reference, "shortReference")
         shortReference = ShortReference(text: reference)
+        // Format 5 (issue 34): who may see it, what its server said of it, and why the person's
+        // rules paint it collapsed. A hidden message is never in a snapshot.
+        try visitor.visit(&visibility, "visibility")
+        try visitor.visit(&moderation, "moderation")
+        try visitor.visit(&warning, "warning")
+    }
+}
+
+/// One byte, its place in `allCases`; a byte that names none fails the read.
+extension PostVisibility: BinaryField {
+    func write(to writer: BinaryWriter) { writer.writeByte(UInt8(Self.allCases.firstIndex(of: self)!)) }
+    static func read(from reader: BinaryReader) throws(BinaryDecodingError) -> PostVisibility {
+        try reader.readCase(of: Self.allCases, named: "visibility")
+    }
+    static func skip(in reader: BinaryReader) throws(BinaryDecodingError) { try reader.skipBytes(1) }
+}
+
+/// One byte, its place in `allCases`, as `PostVisibility`.
+extension FilterAction: BinaryField {
+    func write(to writer: BinaryWriter) { writer.writeByte(UInt8(Self.allCases.firstIndex(of: self)!)) }
+    static func read(from reader: BinaryReader) throws(BinaryDecodingError) -> FilterAction {
+        try reader.readCase(of: Self.allCases, named: "filter action")
+    }
+    static func skip(in reader: BinaryReader) throws(BinaryDecodingError) { try reader.skipBytes(1) }
+}
+
+extension ModerationFacts: BinaryRecord {
+    static var blank: ModerationFacts { .none }
+
+    mutating func visitFields<Visitor: BinaryFieldVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
+        try visitor.visit(&labels, "labels")
+        try visitor.visit(&filterMatches, "filterMatches")
+    }
+}
+
+extension ContentLabel: BinaryRecord {
+    static var blank: ContentLabel { ContentLabel(source: "", value: "") }
+
+    mutating func visitFields<Visitor: BinaryFieldVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
+        try visitor.visit(&source, "source")
+        try visitor.visit(&value, "value")
+        try visitor.visit(&isOnAuthor, "isOnAuthor")
+    }
+}
+
+extension FilterMatch: BinaryRecord {
+    static var blank: FilterMatch { FilterMatch(title: "", action: .warn) }
+
+    mutating func visitFields<Visitor: BinaryFieldVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
+        try visitor.visit(&title, "title")
+        try visitor.visit(&action, "action")
     }
 }
 

@@ -71,3 +71,28 @@ extension Array: ColumnValue where Element == Attachment {
         AttachmentsColumn.decode(row.optionalText(at: index))
     }
 }
+
+/// Its raw value (`public`, `unlisted`, `private`, `direct`); text another program wrote that is
+/// none of them reads as public, the widest, so that nothing is painted as more private than it is.
+extension PostVisibility: ColumnValue {
+    @inline(__always)
+    func bind(to statement: SQLiteStatement, at index: Int32) throws(SQLiteError) { try statement.bind(rawValue, at: index) }
+    @inline(__always)
+    static func read(from row: SQLiteStatement, at index: Int32) -> PostVisibility {
+        PostVisibility(rawValue: row.text(at: index)) ?? .public
+    }
+}
+
+/// A message's moderation facts: the `moderation` column's JSON (`ModerationColumn`), NULL when
+/// there are none (nearly every message).
+extension ModerationFacts: ColumnValue {
+    @inline(__always)
+    func bind(to statement: SQLiteStatement, at index: Int32) throws(SQLiteError) {
+        try statement.bind(ModerationColumn.encode(self), at: index)
+    }
+
+    @inline(__always)
+    static func read(from row: SQLiteStatement, at index: Int32) -> ModerationFacts {
+        row.isNull(at: index) ? .none : ModerationColumn.decode(row.optionalText(at: index))
+    }
+}

@@ -91,6 +91,12 @@ extension Message: StoredRecord {
         try visitor.visit(&likeCount, "like_count")
         try visitor.visit(&repostCount, "repost_count")
         try visitor.visit(&replyCount, "reply_count")
+        // Migration 16 (issue 34): who may see it, what its server said of it, and what the
+        // person's rules made of that (`TimelineTransaction.upsert` decides the last two).
+        try visitor.visit(&visibility, "visibility")
+        try visitor.visit(&moderation, "moderation")
+        try visitor.visit(&warning, "warning")
+        try visitor.visit(&hiddenBecause, "hidden")
     }
 }
 

@@ -634,6 +634,23 @@ struct Migration: Sendable {
                     retired_sequence = max(retired_sequence, OLD.seq);
             END;
             """#, changesTables: false),
+        // Issue 34: what the person chose not to see is decided when a message is written (a
+        // sync, an import, a mute), never when it is painted: the verdict is stored with the
+        // message, and every reader skips a hidden one. Four columns, no index (each schema
+        // object costs every launch of `show` its parse): ADD COLUMN rewrites no row, takes no
+        // time at any size, and the code of the version before reads and writes on without them
+        // (it names its columns; a message it writes again keeps none of them until the next
+        // sync of ours decides again).
+        Migration(version: 16, name: "who may see a message, and what the person's rules make of it", sql: #"""
+            -- `visibility`: public, unlisted, private (followers) or direct, where the source says.
+            -- `moderation`: what the server said of it that the rules read, as a JSON object
+            -- (`ModerationColumn`): labels, filters matched. `warning`: why the rules paint it
+            -- collapsed. `hidden`: why they hide it; NULL for every message that is painted.
+            ALTER TABLE messages ADD COLUMN visibility TEXT;
+            ALTER TABLE messages ADD COLUMN moderation TEXT;
+            ALTER TABLE messages ADD COLUMN warning TEXT;
+            ALTER TABLE messages ADD COLUMN hidden TEXT;
+            """#, changesTables: false),
     ]
 
     /// Whether a database at `version` still needs a migration that changes tables.

@@ -50,6 +50,7 @@ extension TimelineReader {
         WHERE (?2 IS NULL OR (created_at, id) < (?2, ?3))
           AND (NOT ?4 OR EXISTS (SELECT 1 FROM unread_messages WHERE unread_messages.seq = messages.seq))
           AND (?5 IS NULL OR author_id IN (SELECT value FROM json_each(?5)))
+          AND hidden IS NULL
         ORDER BY created_at DESC, id DESC LIMIT ?1
         """
 

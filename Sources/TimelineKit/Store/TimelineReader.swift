@@ -17,13 +17,15 @@ struct TimelineReader {
             messageCount: statement.int(at: 2), unreadCount: statement.int(at: 3), userCount: statement.int(at: 4))
     }
 
+    // A hidden message (`hidden`, the person's own rules: issue 34) is in no timeline, the
+    // snapshot's included; the walk of `messages_by_time` reads each row anyway.
     static let newestSQL = """
-        SELECT \(MessageColumns.select) FROM messages
+        SELECT \(MessageColumns.select) FROM messages WHERE hidden IS NULL
         ORDER BY created_at DESC, id DESC LIMIT ?1
         """
     static let olderThanSQL = """
         SELECT \(MessageColumns.select) FROM messages
-        WHERE (created_at, id) < (?2, ?3)
+        WHERE (created_at, id) < (?2, ?3) AND hidden IS NULL
         ORDER BY created_at DESC, id DESC LIMIT ?1
         """
 
@@ -98,7 +100,7 @@ struct TimelineReader {
                 if seen.insert(id).inserted { relatedIDs.append(id) }
             }
         }
-        let related = try self.messages(ids: relatedIDs)
+        let related = try self.messages(ids: relatedIDs, visibleOnly: true)
         var userIDs = Set<String>()
         for message in messages + related {
             userIDs.insert(message.authorID)
@@ -109,12 +111,14 @@ struct TimelineReader {
         return TimelinePage(messages: messages, related: related, users: users, nextCursor: nextCursor, interactions: interactions)
     }
 
-    /// The stored messages among `ids`, in timeline order. IDs that are not stored are skipped.
-    func messages(ids: some Collection<String>) throws(SQLiteError) -> [Message] {
+    /// The stored messages among `ids`, in timeline order. IDs that are not stored are skipped,
+    /// and hidden messages too with `visibleOnly` (what a page shows beside its own: a boosted or
+    /// quoted post the person's rules hide is not painted inside another).
+    func messages(ids: some Collection<String>, visibleOnly: Bool = false) throws(SQLiteError) -> [Message] {
         guard !ids.isEmpty else { return [] }
         let statement = try connection.statement("""
             SELECT \(MessageColumns.select) FROM messages
-            WHERE id IN (SELECT value FROM json_each(?1))
+            WHERE id IN (SELECT value FROM json_each(?1))\(visibleOnly ? " AND hidden IS NULL" : "")
             ORDER BY created_at DESC, id DESC
             """)
         defer { statement.reset() }

@@ -184,6 +184,6 @@ extension TimelineStore {
     /// The stored messages among `ids`, in timeline order, as a page to show: with what they
     /// repost or quote, their authors and the interactions (`timeline bookmarks` paints it).
     public func page(of ids: [String]) throws(TimelineStoreError) -> TimelinePage {
-        try read { reader throws(SQLiteError) in try reader.completePage(messages: try reader.messages(ids: ids), nextCursor: nil) }
+        try read { reader throws(SQLiteError) in try reader.completePage(messages: try reader.messages(ids: ids, visibleOnly: true), nextCursor: nil) }
     }
 }

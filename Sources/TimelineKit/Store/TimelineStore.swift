@@ -118,6 +118,7 @@ public final class TimelineStore: Sendable {
         let rebuilds = Migration.rebuildsTables(after: opened.version)
         if opened.readOnly {
             if rebuilds { throw Self.cannotWrite(path) }
+            try Self.addMissingMessageColumns(to: readerConnection, version: opened.version)
         } else if opened.version < Migration.latestVersion {
             if Migration.takesTime(after: opened.version), let limit = configuration.migrationSizeLimit,
                let bytes = FileSystem.size(at: path), bytes > limit {
@@ -139,6 +140,25 @@ public final class TimelineStore: Sendable {
     }
 
     /// Why a database that was opened only for reading cannot be written.
+    /// A database older than migration 16 that cannot be written is read as if it had the columns
+    /// that migration adds, all NULL (no visibility known, nothing hidden): a temporary view of
+    /// the same name goes before the table for this connection alone, writing nothing to the file.
+    private static func addMissingMessageColumns(to connection: SQLiteConnection, version: Int) throws(TimelineStoreError) {
+        guard version < 16 else { return }
+        try connection.reportingStoreErrors { () throws(SQLiteError) in
+            // In memory: the view's schema needs a temporary database, and the directories a
+            // temporary file would go to may be read-only too.
+            // `query_only` refuses a temporary schema as well: lifted for the one statement.
+            try connection.execute("PRAGMA temp_store = MEMORY")
+            try connection.execute("PRAGMA query_only = 0")
+            defer { try? connection.execute("PRAGMA query_only = 1") }
+            try connection.execute("""
+                CREATE TEMP VIEW messages AS SELECT *, NULL AS visibility, NULL AS moderation, NULL AS warning,
+                    NULL AS hidden FROM main.messages
+                """)
+        }
+    }
+
     private static func cannotWrite(_ path: String) -> TimelineStoreError {
         .readOnly(forDatabaseAt: path) ?? .cannotOpen(path: path, reason: "SQLite could open it only for reading")
     }
@@ -386,6 +406,7 @@ public final class TimelineStore: Sendable {
             // An upsert runs `OR FAIL`: one that failed may have left part of its work, which
             // must not commit even if the closure caught its error (`StoredColumns.makeInsert`).
             if let failure = transaction.failedUpsert { throw failure }
+            try transaction.decideRepostsWaitingForTheirOriginals()
             try transaction.checkAuthorsExist()
             try transaction.restoreSearchTriggers()
             try connection.reportingStoreErrors { () throws(SQLiteError) in

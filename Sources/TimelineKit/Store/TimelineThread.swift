@@ -44,7 +44,8 @@ extension TimelineStore {
             var seen: Set<String> = [focus.id]
             // A reply chain that loops (a file can say anything) stops where it comes back.
             while let next = parentID, ancestors.count < TimelineThread.maximumAncestors, seen.insert(next).inserted {
-                guard let parent = try reader.messages(ids: [next]).first else {
+                // A parent the person's rules hide ends the walk up as one not stored does.
+                guard let parent = try reader.messages(ids: [next], visibleOnly: true).first else {
                     missing = next
                     break
                 }
@@ -88,6 +89,7 @@ extension TimelineReader {
                 WHERE r.depth < \(TimelineThread.maximumDepth) AND m.id NOT IN (SELECT value FROM json_each(?3))
             )
             SELECT \(MessageColumns.select), replies.depth FROM replies JOIN messages ON messages.id = replies.reply_id
+            WHERE messages.hidden IS NULL
             ORDER BY replies.path LIMIT ?2
             """)
         defer { statement.reset() }

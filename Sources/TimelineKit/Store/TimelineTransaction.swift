@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// How an upsert treats the read flag of a message that is already stored.
 public enum ReadStateUpdate: Sendable {
     /// Keep the stored flag (new messages take the message's `isRead`). What a fetcher wants:
@@ -57,6 +63,11 @@ public final class TimelineTransaction {
     private var sequenceMarkRead: SQLiteStatement?
     private var idMarkRead: SQLiteStatement?
     private var idMarkUnread: SQLiteStatement?
+    /// The person's rules, once read (`moderationRules()`), and the time they are judged at.
+    var loadedModerationRules: ModerationRules?
+    let moderationClock = Date()
+    /// Reposts whose original was not stored when they were written (`decideModeration(of:)`).
+    var repostsWaitingForTheirOriginal: [(repostID: String, originalID: String)] = []
 
     init(connection: SQLiteConnection) {
         self.connection = connection
@@ -98,6 +109,8 @@ public final class TimelineTransaction {
     /// Stores one message; see `upsert(messages:readState:)`.
     public func upsert(_ message: Message, readState: ReadStateUpdate = .keepStored) throws(TimelineStoreError) {
         try Self.validate(message)
+        var message = message
+        try decideModeration(of: &message)
         try upserting { () throws(SQLiteError) in
             let insert = try cached(&messageInsert, MessageColumns.insert)
             try MessageColumns.bind(message, to: insert)
@@ -117,7 +130,7 @@ public final class TimelineTransaction {
                 // New rows start unread (the insert trigger adds them to unread_messages), which
                 // is what a fetch brings; only a message that says it was read needs more.
                 upsertedRowsChanged += 1
-                if message.isRead {
+                if message.isRead || message.hiddenBecause != nil {
                     let markRead = try cached(&sequenceMarkRead, MessageColumns.markSequenceRead)
                     try markRead.bind(connection.lastInsertRowID, at: 1)
                     try markRead.run()
@@ -129,6 +142,12 @@ public final class TimelineTransaction {
             try update.run()
             // A message counts once, whether its row, its read state or both changed.
             var changed = connection.changes > 0
+            if changed, message.hiddenBecause != nil {
+                // Hidden is not waiting to be read (`ModerationRulesRow.store`).
+                let mark = try cached(&idMarkRead, MessageColumns.markIDRead)
+                try mark.bind(message.id, at: 1)
+                try mark.run()
+            }
             if readState == .overwrite {
                 let mark: SQLiteStatement
                 if message.isRead {

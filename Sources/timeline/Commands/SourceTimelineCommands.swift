@@ -29,6 +29,9 @@ struct SourceTimelineRequest {
     /// `--color` and `--width`.
     var style: OutputOptions.Style
 
+    /// The name the main timeline's rules are kept under in a hashtag's or a list's database.
+    static let mainTimelineRules = "main timeline"
+
     func run() throws {
         let main = try location.location().databasePath
         // Before any request: a name the file system cannot hold is said, not met after the fetch.
@@ -44,6 +47,11 @@ struct SourceTimelineRequest {
                 throw ExitCode(ExitStatus.noInput)
             }
             throw fail(error)
+        }
+        // The person's own rules decide here as in the main timeline (issue 34): copied from it,
+        // before anything is fetched, so that what they hide there is hidden here too.
+        if let rules = try? TimelineStore(path: main, configuration: .init(createIfMissing: false)).moderationRules() {
+            _ = try? store.updateModerationRules(account: Self.mainTimelineRules) { $0 = rules }
         }
         var failure: (any Error)?
         var refusals: [String] = []

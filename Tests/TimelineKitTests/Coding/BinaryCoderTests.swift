@@ -141,6 +141,9 @@ import Testing
         try expectFieldListMatchesCodableKeys(snapshot.window)
         try expectFieldListMatchesCodableKeys(try #require(snapshot.window.nextCursor))
         try expectFieldListMatchesCodableKeys(message)
+        try expectFieldListMatchesCodableKeys(message.moderation)
+        try expectFieldListMatchesCodableKeys(message.moderation.labels[0])
+        try expectFieldListMatchesCodableKeys(message.moderation.filterMatches[0])
         try expectFieldListMatchesCodableKeys(attachment)
         try expectFieldListMatchesCodableKeys(user)
     }
@@ -385,7 +388,10 @@ import Testing
                 replyToID: "0", replyToUserID: "u2", repostOfID: "r", quoteOfID: "q", contentWarning: "cw",
                 url: "https://example.social/@alice/1",
                 attachments: [Attachment(kind: "image", url: "https://x/1.png", altText: "a cat"), Attachment(kind: "video")],
-                likeCount: 5, repostCount: 1_000_000, replyCount: -1, isRead: true
+                likeCount: 5, repostCount: 1_000_000, replyCount: -1, isRead: true, visibility: .direct,
+                moderation: ModerationFacts(labels: [ContentLabel(source: "did:plc:labeler", value: "porn", isOnAuthor: true)],
+                                            filterMatches: [FilterMatch(title: "spoilers", action: .blur)]),
+                warning: "Filtered: spoilers"
             ),
             Message(id: "2", authorID: "109876543210987654321", text: "", createdAt: base.addingTimeInterval(-1.5)),
             Message(id: "3", authorID: "u1", text: String(repeating: "long text ", count: 30), createdAt: .distantPast, likeCount: Int.max),

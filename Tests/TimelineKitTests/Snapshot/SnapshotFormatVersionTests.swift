@@ -79,11 +79,29 @@ import Testing
         return snapshot
     }
 
+    /// The value in `Fixtures/snapshot-v5.snapshot`: version 4's, with who may see three of its
+    /// messages (every audience but one), what their servers said of two (labels on the post and
+    /// on the author, a filter matched) and the warning the person's rules fold one behind.
+    static func version5Sample() -> TimelineSnapshot {
+        var snapshot = version4Sample()
+        snapshot.window.messages[0].visibility = .public
+        snapshot.window.messages[1].visibility = .direct
+        snapshot.window.messages[1].moderation = ModerationFacts(
+            labels: [ContentLabel(source: "did:plc:ar7c4by46qjdydhdevvrndac", value: "graphic-media"),
+                     ContentLabel(source: "did:plc:author", value: "nudity", isOnAuthor: true)],
+            filterMatches: [FilterMatch(title: "Spoilers ⚠", action: .warn), FilterMatch(title: "pictures", action: .blur)])
+        snapshot.window.messages[1].warning = "Filtered: Spoilers ⚠"
+        snapshot.window.messages[2].visibility = .private
+        snapshot.window.related[0].visibility = .unlisted
+        snapshot.window.related[0].moderation = ModerationFacts(filterMatches: [FilterMatch(title: "", action: .hide)])
+        return snapshot
+    }
+
     /// Read by the whole-file path and by the preview path that `timeline show` takes.
-    @Test func aVersion4SnapshotFromTheFixturesReadsToTheValueItWasMadeFrom() throws {
-        let file = SnapshotFile(path: Fixtures.path("snapshot-v4.snapshot"))
-        let expected = Self.version4Sample()
-        #expect(try file.readHeader().formatVersion == 4)
+    @Test func aVersion5SnapshotFromTheFixturesReadsToTheValueItWasMadeFrom() throws {
+        let file = SnapshotFile(path: Fixtures.path("snapshot-v5.snapshot"))
+        let expected = Self.version5Sample()
+        #expect(try file.readHeader().formatVersion == 5)
         let read = try file.read()
         #expect(read == expected)
         #expect(Self.references(read) == Self.references(expected))
@@ -97,26 +115,27 @@ import Testing
         #expect(Self.references(completed) == Self.references(expected))
     }
 
-    /// While version 4 is the current format, this library writes its payload byte for byte as
+    /// While version 5 is the current format, this library writes its payload byte for byte as
     /// the fixture holds it. (The payloads are compared, not the files: another liblz4 may
     /// compress the same bytes differently.)
-    @Test func theCurrentFormatWritesTheVersion4PayloadByteForByte() throws {
-        try #require(TimelineSnapshot.formatVersion == 4)
-        let file = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("snapshot-v4.snapshot"))))
+    @Test func theCurrentFormatWritesTheVersion5PayloadByteForByte() throws {
+        try #require(TimelineSnapshot.formatVersion == 5)
+        let file = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("snapshot-v5.snapshot"))))
         let (header, payloadOffset) = try SnapshotHeader.decode(file, path: "fixture")
         let payload = try LZ4Frame.decompress(file[payloadOffset...], maxContentSize: header.payloadLength)
-        #expect(BinaryEncoder().encode(Self.version4Sample()) == payload)
+        #expect(BinaryEncoder().encode(Self.version5Sample()) == payload)
         // And so does the file a store writes: the same header, and the same payload in its frame.
-        let written = try SnapshotFile.encode(Self.version4Sample())
+        let written = try SnapshotFile.encode(Self.version5Sample())
         let (writtenHeader, writtenOffset) = try SnapshotHeader.decode(written, path: "written")
         #expect(written[..<writtenOffset] == file[..<payloadOffset])
         #expect(try LZ4Frame.decompress(written[writtenOffset...], maxContentSize: writtenHeader.payloadLength) == payload)
     }
 
-    /// Versions 1 (before short references), 2 (before interactions) and 3 (before pending
-    /// actions) are no longer read: each is refused as an older format, which `show` answers by
-    /// painting from the database and writing a new snapshot.
-    @Test(arguments: [1, 2, 3]) func anOlderSnapshotIsRefusedAsAnOlderFormat(version: Int) throws {
+    /// Versions 1 (before short references), 2 (before interactions), 3 (before pending
+    /// actions) and 4 (before visibility and moderation) are no longer read: each is refused as
+    /// an older format, which `show` answers by painting from the database and writing a new
+    /// snapshot.
+    @Test(arguments: [1, 2, 3, 4]) func anOlderSnapshotIsRefusedAsAnOlderFormat(version: Int) throws {
         let file = SnapshotFile(path: Fixtures.path("snapshot-v\(version).snapshot"))
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file.path)))
         #expect(Int(bytes[16]) | Int(bytes[17]) << 8 == version)

@@ -86,14 +86,14 @@ import Testing
         let directory = TemporaryDirectory()
         let path = directory.file("timeline.sqlite")
         try FileManager.default.copyItem(atPath: Fixtures.path("schema-v1.sqlite"), toPath: path)
-        let rowids = try SQLiteShell.run(path, "SELECT group_concat(id || '=' || rowid, ',') FROM messages ORDER BY rowid").trimmed
+        let rowids = try SQLiteShell.run(path, "SELECT group_concat(pair, ',') FROM (SELECT id || '=' || rowid AS pair FROM messages ORDER BY rowid)").trimmed
         let generation = try SQLiteShell.run(path, "SELECT generation FROM timeline_state").trimmed
 
         let store = try TimelineStore(path: path)
         #expect(try store.message(id: "113000000000000001")?.isRead == true)
         #expect(try store.message(id: "113000000000000002")?.isRead == false)
         #expect(try store.message(id: "113000000000000003")?.isRead == false)
-        #expect(try SQLiteShell.run(path, "SELECT group_concat(id || '=' || seq, ',') FROM messages ORDER BY seq").trimmed == rowids)
+        #expect(try SQLiteShell.run(path, "SELECT group_concat(pair, ',') FROM (SELECT id || '=' || seq AS pair FROM messages ORDER BY seq)").trimmed == rowids)
         // Counts that were right are kept, and so is the generation: a snapshot stays fresh.
         #expect(try store.state().unreadCount == 2)
         #expect(try store.state().generation == Int64(generation))

@@ -29,8 +29,23 @@ enum Samples {
 }
 
 extension Samples {
+    /// Migration 16 undone: no visibility, moderation facts or verdicts stored with messages.
+    static func undoMigration16(_ path: String) throws {
+        try SQLiteShell.run(path, """
+            BEGIN;
+            ALTER TABLE messages DROP COLUMN visibility;
+            ALTER TABLE messages DROP COLUMN moderation;
+            ALTER TABLE messages DROP COLUMN warning;
+            ALTER TABLE messages DROP COLUMN hidden;
+            DELETE FROM synced_timelines WHERE timeline = 'moderation';
+            PRAGMA user_version = 15;
+            COMMIT;
+            """)
+    }
+
     /// Migration 15 undone: deleted messages' numbers not kept, the delete trigger as before.
     static func undoMigration15(_ path: String) throws {
+        try undoMigration16(path)
         try SQLiteShell.run(path, """
             BEGIN;
             DROP TRIGGER messages_tracked_delete;

@@ -153,7 +153,8 @@ public struct MastodonDecoder: TimelineDecoder {
             timeline.add(Message(
                 id: id, authorID: author.id, text: "", createdAt: createdAt, repostOfID: originalID, url: url,
                 likeCount: try view.count("favourites_count"), repostCount: try view.count("reblogs_count"),
-                replyCount: try view.count("replies_count")))
+                replyCount: try view.count("replies_count"),
+                visibility: (try? view.string("visibility")).flatMap { $0.flatMap(PostVisibility.init(rawValue:)) }))
             return id
         }
         try interaction(of: view, id: id, into: &timeline)
@@ -176,7 +177,10 @@ public struct MastodonDecoder: TimelineDecoder {
             attachments: try attachments(of: view),
             likeCount: try view.count("favourites_count"),
             repostCount: try view.count("reblogs_count"),
-            replyCount: try view.count("replies_count"))
+            replyCount: try view.count("replies_count"),
+            // An audience this library does not know (Pleroma's `local`) is left unknown: painted
+            // as public, the widest, never as more private than it is.
+            visibility: (try? view.string("visibility")).flatMap { $0.flatMap(PostVisibility.init(rawValue:)) })
         timeline.add(author)
         timeline.add(message)
         return id
