@@ -12,7 +12,7 @@ func stageMute(_ config: Config, _ data: DataSets, _ report: Report) throws {
     try ShellPeer.checkInstalled()
     report.begin("15. Mute an account with 1% of the stored posts, whole process, against the sqlite3 shell doing the same work (median)")
     let work = try freshDirectory(data.directory + "/work/mute")
-    var goal = RatioGoal(key: "mute_within_1_5x_sqlite3", name: "mute of an account with 1% of the posts within 1.5x of the sqlite3 shell", kind: .write)
+    var goal = RatioGoal(key: "mute_within_1_5x_sqlite3", name: "mute of an account with 10,000 of the 1M posts within 1.5x of the sqlite3 shell", kind: .write)
     for size in [config.small, config.large] {
         let copy = try data.workCopy(messages: size, name: "mute-\(size)")
         let label = fmtCount(Double(size))
@@ -83,7 +83,10 @@ func stageMute(_ config: Config, _ data: DataSets, _ report: Report) throws {
         }
         let comparison = ShellComparison(command: "mute ACCOUNT (\(fmtCount(Double(posts))) posts)", kind: .write, timeline: results[0], shell: results[1])
         comparison.report(report, key: "mute.\(size)", size: size, note: "the account looked up and muted at the loopback server, the snapshot rewritten")
-        goal.add(size: label, "mute", comparison.ratio)
+        // The goal is the issue's: 10,000 posts on the 1M database, where the work is the
+        // account's. At 10k the two requests and the process are most of the tool's time (the
+        // row is printed all the same).
+        if size == config.large || config.smoke { goal.add(size: label, "mute", comparison.ratio) }
         // The server answers every run's requests, and only then stops.
         withExtendedLifetime(server) {}
     }
