@@ -36,6 +36,10 @@ struct TimelineCommand: ParsableCommand {
                 FollowAccountCommand.self, UnfollowAccountCommand.self, FollowingCommand.self,
                 EditCommand.self, VoteCommand.self, OpenCommand.self,
             ]),
+            CommandGroup(name: "What you choose not to see", subcommands: [
+                MuteCommand.self, UnmuteCommand.self, BlockCommand.self, UnblockCommand.self,
+                MutedCommand.self, BlockedCommand.self, ReportCommand.self,
+            ]),
             CommandGroup(name: "Your data", subcommands: [
                 ImportCommand.self, ExportCommand.self, MarkReadCommand.self, DeleteCommand.self, UserCommand.self, PruneCommand.self,
             ]),

@@ -13,9 +13,7 @@ import TimelineKit
         #expect(before.output.contains("coffee and code"))
         #expect(try scenario.timeline.run(["snapshot", "--dump"]).output.contains("coffee and code"))
 
-        _ = try server.control("preferences", [
-            ["$type": "app.bsky.actor.defs#mutedWordsPref", "items": [["value": "Coffee", "targets": ["content", "tag"], "actorTarget": "all"]]],
-        ])
+        _ = try server.control("preferences", ["body": #"{"preferences":[{"$type":"app.bsky.actor.defs#mutedWordsPref","items":[{"value":"Coffee","targets":["content","tag"],"actorTarget":"all"}]}]}"#])
         _ = try server.control("posts", ["count": 5])
         let sync = try scenario.timeline.run(["sync"])
         #expect(sync.status == 0, "\(sync.errors)")

@@ -10,10 +10,9 @@ the SDK's own: nothing here detects facets, validates records or speaks XRPC by 
   records        stdin: a JSON array of post records. stdout: for each, null when
                  `models.AppBskyFeedPost.Record` accepts it (strict, string formats checked),
                  else the SDK's error.
-  models         stdin: a JSON array of {"model": "AppBskyActorGetPreferences.Response", "value": …}
-                 (any class of the SDK's `models`, by its name there). stdout: for each, null when
-                 the SDK builds the model from the value (strict, string formats checked), else
-                 the SDK's error.
+  models         stdin: a JSON array of {"model": a model's path in the SDK (such as
+                 "AppBskyGraphBlock.Record"), "value"}. stdout: for each, null when the SDK's model
+                 accepts the value (strict, string formats checked), else the SDK's error.
   punctuation    stdout: the code points the SDK counts as punctuation (`\\p{P}`), as ranges.
   tlds           stdout: the top-level domains the SDK knows, one a line, sorted.
   session        starts tools/bluesky-test-server; the SDK's Client logs in at its entryway,
@@ -58,18 +57,18 @@ def records():
     json.dump(answers, sys.stdout, ensure_ascii=False)
 
 
-def models_():
+def models_command():
     from atproto import models
     from atproto_client.models.utils import get_or_create
 
     answers = []
-    for entry in json.load(sys.stdin):
+    for question in json.load(sys.stdin):
         model = models
-        for part in entry["model"].split("."):
+        for part in question["model"].split("."):
             model = getattr(model, part)
         try:
-            get_or_create(entry["value"], model, strict=True, strict_string_format=True)
-            answers.append(None)
+            made = get_or_create(question["value"], model, strict=True, strict_string_format=True)
+            answers.append(None if isinstance(made, model) else "not a %s: %r" % (question["model"], made))
         except Exception as error:  # the SDK's validation error, whatever its class
             answers.append("%s: %s" % (type(error).__name__, error))
     json.dump(answers, sys.stdout, ensure_ascii=False)
@@ -151,7 +150,7 @@ def session():
         server.wait()
 
 
-COMMANDS = {"facets": facets, "records": records, "models": models_, "punctuation": punctuation, "tlds": tlds, "session": session}
+COMMANDS = {"facets": facets, "records": records, "models": models_command, "punctuation": punctuation, "tlds": tlds, "session": session}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

@@ -36,14 +36,19 @@ Endpoints (XRPC, under /xrpc/; the entryway serves the com.atproto.server ones a
                                           createRecord also takes app.bsky.graph.follow {"subject": DID}:
                                           getProfile's `viewer.following` then names the record
   GET  app.bsky.graph.getFollows          ?actor &limit &cursor: whom the account follows, newest first
+  POST app.bsky.graph.muteActor / unmuteActor  {"actor"}: getProfile's `viewer.muted` follows (issue 34)
+  GET  app.bsky.graph.getMutes / getBlocks ?limit &cursor: the accounts muted, blocked, newest first
+                                          (createRecord / putRecord / deleteRecord take app.bsky.graph.block
+                                          {"subject": DID}; getProfile's `viewer.blocking` names the record)
+  GET  app.bsky.actor.getPreferences      the preferences byte for byte as /_control/preferences set them
+  POST app.bsky.actor.putPreferences      {"preferences": [...]}: replaces the list; every body kept as sent
+  POST com.atproto.moderation.createReport {"reasonType", "reason", "subject": strongRef {uri, cid}}
   GET  app.bsky.feed.searchPosts          ?q &tag &sort &limit &cursor: posts whose text holds the tag
   GET  app.bsky.graph.getLists            ?actor: one list of the account, "Sky Friends" (people 1 and 2)
   GET  app.bsky.feed.getListFeed          ?list &limit &cursor: that list's posts; another list is 400
   GET  app.bsky.feed.getFeed              ?feed &limit &cursor: any feed generator: the whole timeline
   GET  app.bsky.feed.getPostThread        ?uri &depth &parentHeight: threadViewPost nodes (parents up,
                                           replies down, one notFoundPost reply among them)
-  GET  app.bsky.actor.getPreferences      {"preferences": [...]}: none for a new account, else what
-                                          /_control/preferences set (app.bsky.actor.defs#…Pref objects)
 
 Every post view carries `labels` (com.atproto.label.defs#label: src, uri, cid, val, cts), and an
 author's profile its account labels, as /_control/label puts them; getTimeline leaves out labels
@@ -65,7 +70,6 @@ Control (no authentication; tests only; on both ports):
                             "hold": S instead of a status, the request is done and its answer held
                             back S seconds (a client killed meanwhile never learns it was done)
   POST /_control/lag        {"on": true}: getPosts leaves the viewer state out, getProfile the follow (an AppView behind)
-  POST /_control/preferences  [pref, …]: the account's preferences, replaced (getPreferences answers them)
   POST /_control/label      {"uri": a post URI or an account DID, "val", "src" (a labeler DID), "neg": false}:
                             the post (or every post of the account, on its profile) gets the label
 """
@@ -177,8 +181,15 @@ class Data:
         self.follows = []          # [(subject DID, follow record URI)], newest follow first
         self.thread_padding = 0    # made-up replies getPostThread adds (a huge or hostile thread)
         self.seen_at = None
-        self.preferences = []      # app.bsky.actor.getPreferences, as /_control/preferences set them
         self.labels = []           # every label put by /_control/label, in order
+        # Issue 34: the AppView's mutes (DIDs, newest first), the block records
+        # [(subject DID, record URI)], the preferences as getPreferences answers them (bytes),
+        # every putPreferences body as sent, and the reports.
+        self.mutes = []
+        self.blocks = []
+        self.preferences_body = b'{"preferences":[]}'
+        self.put_preferences = []
+        self.reports = []
         self.rate_used = 0
         self.notifications = []
         self.build(post_count)
@@ -345,7 +356,7 @@ class Handler(BaseHTTPRequestHandler):
         if getattr(self, "hold_answer", None):
             time.sleep(self.hold_answer)
             self.hold_answer = None
-        payload = json.dumps(body).encode("utf-8")
+        payload = body if isinstance(body, bytes) else json.dumps(body).encode("utf-8")
         self.send_response(status)
         self.send_header("Content-Type", "application/json; charset=utf-8")
         for name, value in (headers or {}).items():
@@ -382,6 +393,7 @@ class Handler(BaseHTTPRequestHandler):
         if not split.path.startswith("/xrpc/"):
             return self.error(404, "NotFound", "no such path")
         nsid = split.path[len("/xrpc/"):]
+        self.raw_body = raw
         with self.data.lock:
             self.data.requests.append({"method": self.command, "nsid": nsid, "query": split.query,
                                        "has_authorization": self.bearer() is not None, "body": body,
@@ -451,13 +463,10 @@ class Handler(BaseHTTPRequestHandler):
     @authorized
     def get_timeline(self, query, body, headers):
         with self.data.lock:
-            answer = self.labelled(page(self.data.feed, query, "feed"))
-        self.send(200, answer, headers)
-
-    @authorized
-    def get_preferences(self, query, body, headers):
-        with self.data.lock:
-            answer = {"preferences": json.loads(json.dumps(self.data.preferences))}
+            # As the AppView: the posts of accounts muted or blocked leave the timeline.
+            hidden = set(self.data.mutes) | {did for did, _ in self.data.blocks}
+            feed = [item for item in self.data.feed if item["post"]["author"]["did"] not in hidden] if hidden else self.data.feed
+            answer = self.labelled(page(feed, query, "feed"))
         self.send(200, answer, headers)
 
     @authorized
@@ -501,9 +510,13 @@ class Handler(BaseHTTPRequestHandler):
                 record = None
         if person is None:
             return self.error(400, "InvalidRequest", "Profile not found")
-        viewer = {"muted": False, "blockedBy": False}
+        with self.data.lock:
+            viewer = {"muted": person["did"] in self.data.mutes, "blockedBy": False}
+            blocking = next((uri for did, uri in self.data.blocks if did == person["did"]), None)
         if record:
             viewer["following"] = record
+        if blocking:
+            viewer["blocking"] = blocking
         self.send(200, dict(person, followersCount=7, followsCount=len(self.data.follows), postsCount=posts,
                             indexedAt=iso(NEWEST_TIME - timedelta(days=30)), labels=[], viewer=viewer), headers)
 
@@ -616,6 +629,113 @@ class Handler(BaseHTTPRequestHandler):
             self.data.follows.insert(0, (subject, uri))
         self.send(200, {"uri": uri, "cid": cid(body.get("record"))}, headers)
 
+    # -- mutes, blocks, preferences and reports (issue 34) -----------------------------------------
+
+    def person(self, actor):
+        return next((p for p in self.data.people if actor in (p["did"], p["handle"])), None)
+
+    @authorized
+    def mute_actor(self, query, body, headers):
+        """app.bsky.graph.muteActor / unmuteActor: {"actor": handle or DID}; answers nothing."""
+        unmute = self.path.endswith("unmuteActor")
+        with self.data.lock:
+            person = self.person(body.get("actor"))
+            if person is None:
+                return self.error(400, "InvalidRequest", "Actor not found")
+            if unmute:
+                self.data.mutes = [did for did in self.data.mutes if did != person["did"]]
+            elif person["did"] not in self.data.mutes:
+                self.data.mutes.insert(0, person["did"])
+        self.send(200, {}, headers)
+
+    def profiles(self, dids, viewer_field=None):
+        people = {p["did"]: p for p in self.data.people}
+        return [dict(people[did], viewer={"muted": True} if viewer_field == "muted" else {"blocking": uri})
+                for did, uri in dids if did in people]
+
+    @authorized
+    def get_mutes(self, query, body, headers):
+        with self.data.lock:
+            answer = page(self.profiles([(did, None) for did in self.data.mutes], "muted"), query, "mutes")
+        self.send(200, answer, headers)
+
+    @authorized
+    def get_blocks(self, query, body, headers):
+        with self.data.lock:
+            answer = page(self.profiles(self.data.blocks), query, "blocks")
+        self.send(200, answer, headers)
+
+    def create_block(self, body, headers, put=False):
+        """An app.bsky.graph.block record: subject a DID; under the client's key (putRecord)
+        the same key again is the same record."""
+        record = body.get("record") or {}
+        subject = record.get("subject")
+        if body.get("repo") not in (ME, self.data.handle):
+            return self.error(400, "InvalidRequest", "repo must be the session's account")
+        if record.get("$type") != "app.bsky.graph.block" or not isinstance(subject, str) or not subject.startswith("did:") \
+                or not isinstance(record.get("createdAt"), str):
+            return self.error(400, "InvalidRequest", "Invalid app.bsky.graph.block record")
+        with self.data.lock:
+            key = body.get("rkey") or tid(8_000_000 + len(self.data.created))
+            uri = "at://%s/app.bsky.graph.block/%s" % (ME, key)
+            if any(existing == uri for _, existing in self.data.blocks):
+                if not put:
+                    return self.error(400, "InvalidRequest", "Record already exists: %s" % uri)
+                return self.send(200, {"uri": uri, "cid": cid(record)}, headers)
+            self.data.created.append({"uri": uri, "record": record})
+            self.data.blocks.insert(0, (subject, uri))
+            self.data.follows = [(did, r) for did, r in self.data.follows if did != subject]
+        self.send(200, {"uri": uri, "cid": cid(record)}, headers)
+
+    @authorized
+    def get_preferences(self, query, body, headers):
+        """The preferences exactly as stored (a test sets their bytes: /_control/preferences)."""
+        with self.data.lock:
+            answer = self.data.preferences_body
+        self.send(200, answer, headers)
+
+    @authorized
+    def put_preferences(self, query, body, headers):
+        """Replaces the whole list, as the PDS does: every preference must be an object with a
+        `$type` in the app.bsky.actor.defs namespace."""
+        preferences = body.get("preferences")
+        if not isinstance(preferences, list) or any(not isinstance(p, dict) or not isinstance(p.get("$type"), str) for p in preferences):
+            return self.error(400, "InvalidRequest", "Input/preferences must be an array of preferences with $type")
+        if any(not p["$type"].startswith("app.bsky.") for p in preferences):
+            return self.error(400, "InvalidRequest", "Some preferences are not in the app.bsky namespace")
+        with self.data.lock:
+            self.data.put_preferences.append(self.raw_body.decode("utf-8"))
+            self.data.preferences_body = json.dumps({"preferences": preferences}).encode("utf-8")
+        self.send(200, {}, headers)
+
+    REASONS = ("com.atproto.moderation.defs#reasonSpam", "com.atproto.moderation.defs#reasonViolation",
+               "com.atproto.moderation.defs#reasonMisleading", "com.atproto.moderation.defs#reasonSexual",
+               "com.atproto.moderation.defs#reasonRude", "com.atproto.moderation.defs#reasonOther",
+               "com.atproto.moderation.defs#reasonAppeal")
+
+    @authorized
+    def create_report(self, query, body, headers):
+        """com.atproto.moderation.createReport: reasonType, reason (2,000 graphemes at most),
+        subject a repoRef or a strongRef (uri and the post's cid now); answers the report."""
+        subject = body.get("subject") or {}
+        if body.get("reasonType") not in Handler.REASONS:
+            return self.error(400, "InvalidRequest", "Input/reasonType must be a known reason")
+        if len(body.get("reason") or "") > 20000:
+            return self.error(400, "InvalidRequest", "Input/reason must not be longer than 20000 characters")
+        with self.data.lock:
+            if subject.get("$type") == "com.atproto.repo.strongRef":
+                view = self.data.posts.get(subject.get("uri"))
+                if view is None or view["cid"] != subject.get("cid"):
+                    return self.error(400, "InvalidRequest", "subject must name a record by uri and its cid")
+            elif subject.get("$type") != "com.atproto.admin.defs#repoRef":
+                return self.error(400, "InvalidRequest", "Input/subject must be a repoRef or a strongRef")
+            report = {"id": len(self.data.reports) + 1, "reasonType": body["reasonType"], "subject": subject,
+                      "reportedBy": ME, "createdAt": iso(datetime.now(timezone.utc))}
+            if body.get("reason") is not None:
+                report["reason"] = body["reason"]
+            self.data.reports.append(body)
+        self.send(200, report, headers)
+
     @authorized
     def update_seen(self, query, body, headers):
         with self.data.lock:
@@ -659,6 +779,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.create_interaction(body, headers)
         if body.get("collection") == "app.bsky.graph.follow":
             return self.create_follow(body, headers)
+        if body.get("collection") == "app.bsky.graph.block":
+            return self.create_block(body, headers)
         if body.get("collection") != "app.bsky.feed.post" or not isinstance(record.get("text"), str):
             return self.error(400, "InvalidRequest", "only app.bsky.feed.post records with text are served here")
         if body.get("repo") not in (ME, self.data.handle):
@@ -690,6 +812,8 @@ class Handler(BaseHTTPRequestHandler):
         is the same record, never a second one."""
         if body.get("collection") == "app.bsky.graph.follow" and isinstance(body.get("rkey"), str):
             return self.create_follow(body, headers, put=True)
+        if body.get("collection") == "app.bsky.graph.block" and isinstance(body.get("rkey"), str):
+            return self.create_block(body, headers, put=True)
         if body.get("collection") not in Handler.INTERACTIONS or not isinstance(body.get("rkey"), str):
             return self.error(400, "InvalidRequest", "only like, repost and follow records with an rkey are served here")
         return self.create_interaction(body, headers, put=True)
@@ -698,7 +822,7 @@ class Handler(BaseHTTPRequestHandler):
     def delete_record(self, query, body, headers):
         """As a PDS does: deleting a record that is not there succeeds too."""
         collection = body.get("collection")
-        if collection not in ("app.bsky.feed.post", "app.bsky.graph.follow") + tuple(Handler.INTERACTIONS) \
+        if collection not in ("app.bsky.feed.post", "app.bsky.graph.follow", "app.bsky.graph.block") + tuple(Handler.INTERACTIONS) \
                 or not isinstance(body.get("rkey"), str):
             return self.error(400, "InvalidRequest", "only post, like, repost and follow records are served here")
         if body.get("repo") not in (ME, self.data.handle):
@@ -707,6 +831,7 @@ class Handler(BaseHTTPRequestHandler):
         with self.data.lock:
             self.data.posts.pop(uri, None)
             self.data.follows = [(did, record) for did, record in self.data.follows if record != uri]
+            self.data.blocks = [(did, record) for did, record in self.data.blocks if record != uri]
             self.data.deleted.append(uri)
             interaction = self.data.interactions.pop(uri, None)
             view = self.data.posts.get(interaction[0]) if interaction else None
@@ -727,6 +852,18 @@ class Handler(BaseHTTPRequestHandler):
                           "follows": [did for did, _ in self.data.follows]}
             elif path == "/_control/requests":
                 answer = self.data.requests
+            elif path == "/_control/moderation":
+                answer = {"mutes": self.data.mutes, "blocks": [{"did": did, "uri": uri} for did, uri in self.data.blocks],
+                          "preferences": self.data.preferences_body.decode("utf-8"), "put_preferences": self.data.put_preferences,
+                          "reports": self.data.reports}
+            elif path == "/_control/preferences":
+                # The preferences getPreferences answers, byte for byte (`body`: a string).
+                self.data.preferences_body = body["body"].encode("utf-8")
+                answer = {}
+            elif path == "/_control/mute":
+                # A mute made in another app.
+                self.data.mutes.insert(0, body["did"])
+                answer = {"mutes": len(self.data.mutes)}
             elif path == "/_control/posts":
                 self.data.add_posts(int(body.get("count", 1)))
                 answer = {"posts": len(self.data.feed)}
@@ -751,9 +888,6 @@ class Handler(BaseHTTPRequestHandler):
                 # getProfile no follow.
                 self.data.lagging = bool(body.get("on", True))
                 answer = {"lagging": self.data.lagging}
-            elif path == "/_control/preferences":
-                self.data.preferences = body if isinstance(body, list) else []
-                answer = {"preferences": len(self.data.preferences)}
             elif path == "/_control/label":
                 target = body["uri"]
                 label = {"src": body.get("src", BSKY_LABELER), "uri": target, "val": body["val"],
@@ -798,6 +932,12 @@ ROUTES = {
     ("POST", "com.atproto.repo.deleteRecord"): Handler.delete_record,
     ("GET", "app.bsky.actor.getProfile"): Handler.get_profile,
     ("GET", "app.bsky.graph.getFollows"): Handler.get_follows,
+    ("POST", "app.bsky.graph.muteActor"): Handler.mute_actor,
+    ("POST", "app.bsky.graph.unmuteActor"): Handler.mute_actor,
+    ("GET", "app.bsky.graph.getMutes"): Handler.get_mutes,
+    ("GET", "app.bsky.graph.getBlocks"): Handler.get_blocks,
+    ("POST", "app.bsky.actor.putPreferences"): Handler.put_preferences,
+    ("POST", "com.atproto.moderation.createReport"): Handler.create_report,
     ("GET", "app.bsky.feed.getPostThread"): Handler.get_post_thread,
     ("GET", "app.bsky.feed.searchPosts"): Handler.search_posts,
     ("GET", "app.bsky.graph.getLists"): Handler.get_lists,

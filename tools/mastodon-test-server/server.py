@@ -147,8 +147,15 @@ class Data:
         self.idempotency = {}       # (token, key) -> status
         self.bookmarks = []         # bookmarked statuses, newest bookmark first
         self.follows = []           # {"id": follow ID, "account": …}, newest follow first
-        self.filters = []           # the tester's v2 filters (Filter entities), /_control/filters
         self.follow_sequence = 0
+        # Issue 34: {"id": the mute's or block's own ID, "account": …, "expires_at"}, newest
+        # first (paged by their own IDs, as follows are); v2 filters; reports as received.
+        self.mutes = []
+        self.blocks = []
+        self.moderation_sequence = 0
+        self.filters = []
+        self.filter_sequence = 0
+        self.reports = []
         # Accounts of other servers the server has not seen: lookup does not know them, a search
         # with resolve=true fetches them (as Mastodon asks the handle's own server).
         self.remote = {"faraway@remote.example": self.make_account("900", "faraway", "Far Away", domain="remote.example"),
@@ -353,6 +360,9 @@ class Data:
             self.broadcast("notification", notification)
             added.append(notification["id"])
         return added
+
+    def known_accounts(self):
+        return [self.me] + self.people + [follow["account"] for follow in self.follows]
 
     def broadcast(self, event, payload):
         text = payload if isinstance(payload, str) else json.dumps(payload)
@@ -597,6 +607,13 @@ class Handler(BaseHTTPRequestHandler):
         if route is None and path.startswith("/api/v1/accounts/") and self.command == "POST" \
                 and path.rsplit("/", 1)[-1] in ("follow", "unfollow"):
             route = Handler.account_follow
+        if route is None and path.startswith("/api/v1/accounts/") and self.command == "POST" \
+                and path.rsplit("/", 1)[-1] in ("mute", "unmute", "block", "unblock"):
+            route = Handler.account_moderate
+        if route is None and path.startswith("/api/v2/filters/keywords/") and self.command == "DELETE":
+            route = Handler.delete_filter_keyword
+        if route is None and path.startswith("/api/v2/filters/") and self.command == "DELETE":
+            route = Handler.delete_filter
         if route is None and path.startswith("/api/v1/timelines/tag/") and self.command == "GET":
             route = Handler.tag_timeline
         if route is None and path.startswith("/api/v1/timelines/list/") and self.command == "GET":
@@ -845,6 +862,22 @@ class Handler(BaseHTTPRequestHandler):
                 result = data.filters
             elif path == "/_control/follows":
                 result = [follow["account"]["acct"] for follow in data.follows]
+            elif path == "/_control/moderation":
+                result = {"mutes": [{"acct": m["account"]["acct"], "expires_at": m["expires_at"]} for m in data.mutes],
+                          "blocks": [b["account"]["acct"] for b in data.blocks],
+                          "filters": data.filters, "reports": data.reports}
+            elif path == "/_control/mute":
+                # A mute made elsewhere (the web UI): `acct`, and `count` generated ones for paging.
+                for n in range(int(request.get("count", 0))):
+                    data.moderation_sequence += 1
+                    data.mutes.insert(0, {"id": str(8000 + data.moderation_sequence), "expires_at": None,
+                                          "account": data.make_account(str(5000 + data.moderation_sequence), "muted%d" % n,
+                                                                       "Muted %d" % n, domain="example.test")})
+                if request.get("acct"):
+                    account = next(a for a in data.known_accounts() if a["acct"] == request["acct"])
+                    data.moderation_sequence += 1
+                    data.mutes.insert(0, {"id": str(8000 + data.moderation_sequence), "account": account, "expires_at": None})
+                result = {"mutes": len(data.mutes)}
             elif path == "/_control/settings":
                 data.settings.update(request)
                 result = data.settings
@@ -1008,7 +1041,10 @@ class Handler(BaseHTTPRequestHandler):
     @api
     def home(self, path, query, body, headers):
         with self.data.lock:
-            result = [with_filtered(status, self.data.filters, "home") for status in page(self.data.statuses, query, 20, 40)]
+            # As Mastodon: the statuses of accounts muted or blocked leave the home timeline.
+            hidden = {m["account"]["id"] for m in self.data.mutes + self.data.blocks}
+            shown = [s for s in self.data.statuses if s["account"]["id"] not in hidden] if hidden else self.data.statuses
+            result = [with_filtered(status, self.data.filters, "home") for status in page(shown, query, 20, 40)]
         link = link_header(self.base_url(), path, query, result)
         self.send(200, result, headers | ({"Link": link} if link else {}))
 
@@ -1022,12 +1058,6 @@ class Handler(BaseHTTPRequestHandler):
             result = page(items, query, 40, 80)
         link = link_header(self.base_url(), path, query, result)
         self.send(200, result, headers | ({"Link": link} if link else {}))
-
-    @api
-    def get_filters(self, path, query, body, headers):
-        with self.data.lock:
-            result = list(self.data.filters)
-        self.send(200, result, headers)
 
     @api
     def get_markers(self, path, query, body, headers):
@@ -1371,6 +1401,154 @@ class Handler(BaseHTTPRequestHandler):
         link = link_header(self.base_url(), path, query, chosen)
         self.send(200, [follow["account"] for follow in chosen], headers | ({"Link": link} if link else {}))
 
+    # -- mutes, blocks, filters and reports (issue 34) ----------------------------------------------
+
+    def relationship(self, account_id):
+        muted = next((m for m in self.data.mutes if m["account"]["id"] == account_id), None)
+        return {"id": account_id, "following": any(f["account"]["id"] == account_id for f in self.data.follows),
+                "showing_reblogs": False, "notifying": False, "followed_by": False,
+                "blocking": any(b["account"]["id"] == account_id for b in self.data.blocks), "blocked_by": False,
+                "muting": muted is not None, "muting_notifications": muted is not None, "requested": False,
+                "domain_blocking": False, "endorsed": False, "note": ""}
+
+    @api
+    def account_moderate(self, path, query, body, headers):
+        """POST /api/v1/accounts/:id/mute (`duration` seconds, 0 or none: no end), unmute, block,
+        unblock: the relationship as it now is; doing it twice changes nothing. A block ends a
+        follow, as Mastodon's does."""
+        _, _, _, _, account_id, action = path.split("/", 5)
+        parameters = self.parameters(body) or {}
+        with self.data.lock:
+            account = next((a for a in self.data.known_accounts() + list(self.data.remote.values()) if a["id"] == account_id), None)
+            if account is None:
+                return self.error(404, "Record not found", headers)
+            if account is self.data.me:
+                return self.error(403, "This action is not allowed", headers)
+            kind = self.data.mutes if action in ("mute", "unmute") else self.data.blocks
+            existing = next((m for m in kind if m["account"]["id"] == account_id), None)
+            if action in ("mute", "block"):
+                expires = None
+                duration = parameters.get("duration")
+                if action == "mute" and duration not in (None, "", 0, "0"):
+                    try:
+                        expires = iso(datetime.now(timezone.utc) + timedelta(seconds=int(duration)))
+                    except (TypeError, ValueError):
+                        return self.error(422, "Validation failed: Duration is not a number", headers)
+                if existing is None:
+                    self.data.moderation_sequence += 1
+                    kind.insert(0, {"id": str(8000 + self.data.moderation_sequence), "account": account, "expires_at": expires})
+                else:
+                    existing["expires_at"] = expires
+                if action == "block":
+                    self.data.follows = [f for f in self.data.follows if f["account"]["id"] != account_id]
+            elif existing is not None:
+                kind.remove(existing)
+            answer = self.relationship(account_id)
+        self.send(200, answer, headers)
+
+    def moderated_accounts(self, path, query, headers, items, muted):
+        chosen = page(items, query, 40, 80)
+        link = link_header(self.base_url(), path, query, chosen)
+        accounts = [dict(item["account"], **({"mute_expires_at": item["expires_at"]} if muted else {})) for item in chosen]
+        self.send(200, accounts, headers | ({"Link": link} if link else {}))
+
+    @api
+    def mute_list(self, path, query, body, headers):
+        """GET /api/v1/mutes: accounts with `mute_expires_at`, newest mute first, 40 (80 at most)
+        a page, by the Link header."""
+        with self.data.lock:
+            items = list(self.data.mutes)
+        self.moderated_accounts(path, query, headers, items, True)
+
+    @api
+    def block_list(self, path, query, body, headers):
+        with self.data.lock:
+            items = list(self.data.blocks)
+        self.moderated_accounts(path, query, headers, items, False)
+
+    @api
+    def filter_list(self, path, query, body, headers):
+        """GET /api/v2/filters: the v2 Filter entities (keywords and statuses inside)."""
+        with self.data.lock:
+            filters = json.loads(json.dumps(self.data.filters))
+        self.send(200, filters, headers)
+
+    @api
+    def create_filter(self, path, query, body, headers):
+        """POST /api/v2/filters: title, context[], filter_action, expires_in, keywords_attributes[]."""
+        parameters = self.parameters(body) or {}
+        title, context = parameters.get("title"), parameters.get("context")
+        if not isinstance(title, str) or not title or not isinstance(context, list) or not context:
+            return self.error(422, "Validation failed: Title can't be blank, Context can't be blank", headers)
+        if any(c not in ("home", "notifications", "public", "thread", "account") for c in context):
+            return self.error(422, "Validation failed: Context contains invalid context values", headers)
+        action = parameters.get("filter_action", "warn")
+        if action not in ("warn", "hide", "blur"):
+            return self.error(422, "Validation failed: Filter action is not included in the list", headers)
+        expires_in = parameters.get("expires_in")
+        with self.data.lock:
+            self.data.filter_sequence += 1
+            number = self.data.filter_sequence
+            keywords = []
+            for index, attributes in enumerate(parameters.get("keywords_attributes") or []):
+                keywords.append({"id": str(number * 100 + index), "keyword": attributes.get("keyword"),
+                                 "whole_word": bool(attributes.get("whole_word", True))})
+            created = {"id": str(number), "title": title, "context": context, "filter_action": action,
+                       "expires_at": iso(datetime.now(timezone.utc) + timedelta(seconds=int(expires_in))) if expires_in else None,
+                       "keywords": keywords, "statuses": []}
+            self.data.filters.append(created)
+        self.send(200, created, headers)
+
+    @api
+    def delete_filter(self, path, query, body, headers):
+        filter_id = path.rsplit("/", 1)[-1]
+        with self.data.lock:
+            found = next((f for f in self.data.filters if f["id"] == filter_id), None)
+            if found is None:
+                return self.error(404, "Record not found", headers)
+            self.data.filters.remove(found)
+        self.send(200, {}, headers)
+
+    @api
+    def delete_filter_keyword(self, path, query, body, headers):
+        keyword_id = path.rsplit("/", 1)[-1]
+        with self.data.lock:
+            for found in self.data.filters:
+                kept = [k for k in found["keywords"] if k["id"] != keyword_id]
+                if len(kept) != len(found["keywords"]):
+                    found["keywords"] = kept
+                    break
+            else:
+                return self.error(404, "Record not found", headers)
+        self.send(200, {}, headers)
+
+    @api
+    def create_report(self, path, query, body, headers):
+        """POST /api/v1/reports: account_id (required), status_ids[], comment (1,000 characters at
+        most), category (spam, legal, violation, other), forward; answers the Report entity."""
+        parameters = self.parameters(body) or {}
+        account_id = parameters.get("account_id")
+        with self.data.lock:
+            authors = [status["account"] for status in self.data.statuses]
+            account = next((a for a in self.data.known_accounts() + list(self.data.remote.values()) + authors
+                            if a["id"] == account_id), None)
+            if account is None:
+                return self.error(404, "Record not found", headers)
+            category = parameters.get("category", "other")
+            if category not in ("spam", "legal", "violation", "other"):
+                return self.error(422, "Validation failed: Category is not included in the list", headers)
+            if len(parameters.get("comment") or "") > 1000:
+                return self.error(422, "Validation failed: Comment is too long (maximum is 1000 characters)", headers)
+            status_ids = parameters.get("status_ids") or []
+            if any(s not in self.data.by_id for s in status_ids):
+                return self.error(404, "Record not found", headers)
+            report = {"id": str(len(self.data.reports) + 1), "action_taken": False, "action_taken_at": None,
+                      "category": category, "comment": parameters.get("comment") or "", "forwarded": bool(parameters.get("forward")),
+                      "created_at": iso(datetime.now(timezone.utc)), "status_ids": status_ids, "rule_ids": None,
+                      "target_account": account}
+            self.data.reports.append({"body": parameters, "report": report})
+        self.send(200, report, headers)
+
     # -- other timelines: a hashtag's, a list's ----------------------------------------------------
 
     # One list, of the statuses user1 and user2 write.
@@ -1466,8 +1644,12 @@ ROUTES = {
     ("GET", "/api/v1/bookmarks"): Handler.bookmark_list,
     ("GET", "/api/v1/accounts/lookup"): Handler.account_lookup,
     ("GET", "/api/v2/search"): Handler.search,
-    ("GET", "/api/v2/filters"): Handler.get_filters,
     ("GET", "/api/v1/lists"): Handler.lists,
+    ("GET", "/api/v1/mutes"): Handler.mute_list,
+    ("GET", "/api/v1/blocks"): Handler.block_list,
+    ("GET", "/api/v2/filters"): Handler.filter_list,
+    ("POST", "/api/v2/filters"): Handler.create_filter,
+    ("POST", "/api/v1/reports"): Handler.create_report,
     ("GET", "/api/v2/instance"): Handler.instance,
     ("GET", "/api/v1/streaming/user"): Handler.stream_user,
     ("GET", "/api/v1/streaming"): Handler.stream_user,

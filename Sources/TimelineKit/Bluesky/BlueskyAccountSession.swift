@@ -18,7 +18,10 @@ struct BlueskyAccountSession: AccountSession {
     }
 
     func sync(into store: TimelineStore, options: SyncOptions) async throws -> SyncSummary {
-        try await blueskySync(store, BlueskySync.Options(homeDepth: options.homeDepth, timeLimit: options.timeLimit)).run()
+        let summary = try await blueskySync(store, BlueskySync.Options(homeDepth: options.homeDepth, timeLimit: options.timeLimit)).run()
+        // The server's mutes and blocks into the rules (issue 34), after the timelines.
+        await refreshModerationRules(in: store)
+        return summary
     }
 
     /// Polls (``BlueskySync/follow(pollInterval:gate:health:)``): Bluesky has no push channel
@@ -77,7 +80,40 @@ struct BlueskyAccountSession: AccountSession {
         case let .delete(id):
             try await sync.deletePost(id)
             return .deleted(id)
+        case let .mute(handle, _):
+            return .moderated(try await sync.setMuted(handle, true))
+        case let .unmute(handle):
+            return .moderated(try await sync.setMuted(handle, false))
+        case let .block(handle):
+            return .moderated(try await sync.setBlocked(handle, true, recordKey: entry.key))
+        case let .unblock(handle):
+            return .moderated(try await sync.setBlocked(handle, false))
+        case let .muteWord(word, until):
+            return .moderated(try await sync.muteWord(word, until: until, id: entry.key))
+        case let .unmuteWord(word):
+            return .moderated(try await sync.unmuteWord(word))
         }
+    }
+
+    // MARK: Mute, block and report (issue 34)
+
+    /// Its DID: Bluesky's users are stored by DID.
+    func moderatableHandle(of user: User) -> String? {
+        user.id.hasPrefix("did:") ? BlueskySync.followableHandle(user.id) : nil
+    }
+
+    /// The DID itself, or the stored users of that handle.
+    func storedUserIDs(of handle: String, in store: TimelineStore) throws -> [String] {
+        if handle.hasPrefix("did:") { return [handle] }
+        return try store.users(handle: handle).map(\.id).filter { $0.hasPrefix("did:") }
+    }
+
+    func moderationLists(_ parts: ModerationLists.Parts, limit: Int, in store: TimelineStore) async throws -> ModerationLists {
+        try await blueskySync(store).moderationLists(parts, limit: limit)
+    }
+
+    func report(_ messageID: String, reason: ReportReason, comment: String?, in store: TimelineStore) async throws -> ReportOutcome {
+        try await blueskySync(store).report(messageID, reason: reason, comment: comment)
     }
 
     /// Bluesky has no bookmarks in the API `timeline` uses (``SessionCapabilities/interactions``):

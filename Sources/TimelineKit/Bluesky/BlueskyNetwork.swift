@@ -25,7 +25,8 @@ extension Account.Network {
             interactions: [.favourite, .boost],
             interactionsRefusal: "Bluesky keeps no bookmarks that another app can read or set (its API has likes and reposts only); bookmarks are for Mastodon accounts.",
             editRefusal: "Bluesky posts cannot be edited (a post is a record its readers' apps keep as first published); delete it (timeline delete REF) and post it again.",
-            pollRefusal: "Bluesky posts have no polls, so there is nothing to vote in; polls are Mastodon's."),
+            pollRefusal: "Bluesky posts have no polls, so there is nothing to vote in; polls are Mastodon's.",
+            timedMuteRefusal: "Bluesky keeps no end for a mute of an account (app.bsky.graph.muteActor has none): mute it without --for, and `timeline unmute` it when you wish. A muted word can end: mute --word WORD --for 7d."),
         makeSession: { account, store, transport, policy, clock in
             BlueskyAccountSession(account: account, client: Result { () throws(AccountError) in
                 try store.blueskyClient(for: account, transport: transport, policy: policy, clock: clock)

@@ -25,13 +25,25 @@ extension BlueskySync {
         return handle.lowercased()
     }
 
+    /// An actor as the AppView shows it to the account: who it is, and the account's follow
+    /// record of it, mute and block record (`viewer`).
+    struct ViewedProfile {
+        var user: FollowedUser
+        /// The account's follow record of the actor (an AT URI), if any.
+        var follow: String?
+        /// Whether the account mutes the actor.
+        var muted: Bool
+        /// The account's block record of the actor (an AT URI), if any.
+        var blocking: String?
+    }
+
     /// The actor `handle` as the AppView shows it to the account (`app.bsky.actor.getProfile`,
-    /// which takes a handle or a DID): its DID, handle, name, and the account's follow record of
-    /// it (`viewer.following`), if any.
+    /// which takes a handle or a DID): its DID, handle, name, and the account's follow record,
+    /// mute and block record of it (`viewer.following`, `viewer.muted`, `viewer.blocking`).
     ///
     /// - Throws: `.rejected` naming the handle when the AppView knows no such actor (it answers
     ///   400 `Profile not found`, or that it cannot resolve the handle).
-    func profile(_ handle: String) async throws(ServerError) -> (user: FollowedUser, follow: String?) {
+    func profile(_ handle: String) async throws(ServerError) -> ViewedProfile {
         let nsid = "app.bsky.actor.getProfile"
         let url = client.host.url("/xrpc/" + nsid)
         let response: HTTPResponse
@@ -46,9 +58,10 @@ extension BlueskySync {
         return try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
             let view = try JSONObjectView(document, path: "", expected: "a profile object")
             let viewer = try view.object("viewer", expected: "a viewer state object")
-            return (FollowedUser(id: try view.requiredString("did"), handle: try view.requiredString("handle"),
-                                 name: try view.string("displayName") ?? ""),
-                    try viewer?.string("following"))
+            return ViewedProfile(user: FollowedUser(id: try view.requiredString("did"), handle: try view.requiredString("handle"),
+                                                    name: try view.string("displayName") ?? ""),
+                                 follow: try viewer?.string("following"), muted: try viewer?.bool("muted") ?? false,
+                                 blocking: try viewer?.string("blocking"))
         }
     }
 
@@ -63,7 +76,8 @@ extension BlueskySync {
     /// answer was lost writes the same record again, even while the AppView does not show it.
     public func setFollowing(_ handle: String, _ following: Bool, recordKey: String? = nil) async throws(ServerError) -> FollowOutcome {
         guard let session = client.currentSession else { throw .unauthorized(server: client.service.baseURL) }
-        let (user, record) = try await profile(handle)
+        let viewed = try await profile(handle)
+        let (user, record) = (viewed.user, viewed.follow)
         if following {
             guard record == nil else { return FollowOutcome(user: user, following: true, changed: false) }
             var body: [UInt8] = Array(#"{"repo":"#.utf8)

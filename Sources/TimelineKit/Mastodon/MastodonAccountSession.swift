@@ -21,7 +21,10 @@ struct MastodonAccountSession: AccountSession {
 
     func sync(into store: TimelineStore, options: SyncOptions) async throws -> SyncSummary {
         let sync = try mastodonSync(store, MastodonSync.Options(homeDepth: options.homeDepth, policy: policy, timeLimit: options.timeLimit))
-        return try await sync.run()
+        let summary = try await sync.run()
+        // The server's mutes and blocks into the rules (issue 34), after the timelines.
+        await refreshModerationRules(in: store)
+        return summary
     }
 
     func follow(into store: TimelineStore, gate: SyncGate?, health: FollowHealth?,
@@ -89,7 +92,46 @@ struct MastodonAccountSession: AccountSession {
         case let .delete(id):
             try await sync.deleteStatus(id)
             return .deleted(id)
+        case let .mute(handle, until):
+            return .moderated(try await sync.moderate(handle, muting: true, on: true, until: until))
+        case let .unmute(handle):
+            return .moderated(try await sync.moderate(handle, muting: true, on: false))
+        case let .block(handle):
+            return .moderated(try await sync.moderate(handle, muting: false, on: true))
+        case let .unblock(handle):
+            return .moderated(try await sync.moderate(handle, muting: false, on: false))
+        case let .muteWord(word, until):
+            return .moderated(try await sync.muteWord(word, until: until))
+        case let .unmuteWord(word):
+            return .moderated(try await sync.unmuteWord(word))
         }
+    }
+
+    // MARK: Mute, block and report (issue 34)
+
+    /// Its `acct` when it is a user of this server's namespace.
+    func moderatableHandle(of user: User) -> String? {
+        guard let server = try? ServerAddress(account.server), MastodonNamespace(server: server).serverID(of: user.id) != nil else { return nil }
+        return MastodonSync.followableHandle(user.handle)
+    }
+
+    /// This server's stored users whose `acct` is the handle: `alice@this.server` is stored as
+    /// `alice`, as the server writes its own users.
+    func storedUserIDs(of handle: String, in store: TimelineStore) throws -> [String] {
+        guard let server = try? ServerAddress(account.server) else { return [] }
+        let namespace = MastodonNamespace(server: server)
+        var handles = [handle]
+        let suffix = "@" + namespace.authority.lowercased()
+        if handle.lowercased().hasSuffix(suffix) { handles.append(String(handle.dropLast(suffix.count))) }
+        return try handles.flatMap { try store.users(handle: $0) }.map(\.id).filter { namespace.serverID(of: $0) != nil }
+    }
+
+    func moderationLists(_ parts: ModerationLists.Parts, limit: Int, in store: TimelineStore) async throws -> ModerationLists {
+        try await mastodonSync(store).moderationLists(parts, limit: limit)
+    }
+
+    func report(_ messageID: String, reason: ReportReason, comment: String?, in store: TimelineStore) async throws -> ReportOutcome {
+        try await mastodonSync(store).report(messageID, reason: reason, comment: comment)
     }
 
     func bookmarks(limit: Int, in store: TimelineStore) async throws -> [String] {

@@ -30,9 +30,24 @@ public struct OutboxEntry: Sendable, Hashable {
         case unfollow(handle: String)
         /// Delete the account's own post (a stored ID) at its server.
         case delete(messageID: String)
+        /// Mute the account `handle` (as ``AccountSession/followableHandle(_:)`` answered it)
+        /// until `until` (`nil`: until unmuted): its posts are no longer shown (issue 34).
+        case mute(handle: String, until: Date?)
+        /// End the mute of the account `handle`.
+        case unmute(handle: String)
+        /// Block the account `handle`: neither sees the other's posts.
+        case block(handle: String)
+        /// End the block of the account `handle`.
+        case unblock(handle: String)
+        /// Mute the word or phrase at the account's server (a Mastodon filter; Bluesky's muted
+        /// words) until `until` (`nil`: until unmuted).
+        case muteWord(String, until: Date?)
+        /// End the mute of the word or phrase at the account's server.
+        case unmuteWord(String)
 
         /// Its word in the table and in what the command line says: `post`, `edit`, `vote`,
-        /// `follow`, `unfollow`, `delete`.
+        /// `follow`, `unfollow`, `delete`, `mute`, `unmute`, `block`, `unblock`, `mute-word`,
+        /// `unmute-word`.
         public var kind: String {
             switch self {
             case .post: "post"
@@ -41,6 +56,21 @@ public struct OutboxEntry: Sendable, Hashable {
             case .follow: "follow"
             case .unfollow: "unfollow"
             case .delete: "delete"
+            case .mute: "mute"
+            case .unmute: "unmute"
+            case .block: "block"
+            case .unblock: "unblock"
+            case .muteWord: "mute-word"
+            case .unmuteWord: "unmute-word"
+            }
+        }
+
+        /// Whether it changes what the person chose not to see (issue 34): a mute, a block, a
+        /// muted word or their undo.
+        public var isModeration: Bool {
+            switch self {
+            case .mute, .unmute, .block, .unblock, .muteWord, .unmuteWord: true
+            case .post, .edit, .vote, .follow, .unfollow, .delete: false
             }
         }
     }
@@ -88,12 +118,12 @@ public struct OutboxEntry: Sendable, Hashable {
     }
 
     /// The stored message the change is about (an edit's, a vote's, a delete's post; a post's
-    /// stand-in), `nil` for a follow or unfollow.
+    /// stand-in), `nil` for a change about an account or a word (a follow, a mute).
     public var messageID: String? {
         switch change {
         case .post: placeholderID
         case let .edit(id, _), let .vote(id, _), let .delete(id): id
-        case .follow, .unfollow: nil
+        case .follow, .unfollow, .mute, .unmute, .block, .unblock, .muteWord, .unmuteWord: nil
         }
     }
 }

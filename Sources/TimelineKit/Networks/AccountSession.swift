@@ -213,6 +213,35 @@ public protocol AccountSession: Sendable {
     ///   one-choice poll; `ServerError` otherwise.
     func vote(in messageID: String, choices: [Int], in store: TimelineStore) async throws -> PollVote
 
+    // MARK: Mute, block and report (issue 34)
+
+    /// The stored user `user` as the handle a mute or block of it names (as
+    /// ``followableHandle(_:)`` answers one: Mastodon's `acct`, a Bluesky DID), or `nil` when it
+    /// is not an account of this account's network (another server's stored users). Nothing is sent.
+    func moderatableHandle(of user: User) -> String?
+
+    /// The stored users `handle` (as ``followableHandle(_:)`` answered it) may be among those
+    /// `store` knows (Mastodon: this server's users of that `acct`; Bluesky: the DID, or the
+    /// users of that handle), so that their stored posts are hidden at once, before any
+    /// request. Nothing is sent.
+    func storedUserIDs(of handle: String, in store: TimelineStore) throws -> [String]
+
+    /// The `parts` of what the account muted and blocked, as the server lists them: the accounts
+    /// muted, the accounts blocked (at most `limit` of each), the words muted (Mastodon: the
+    /// keywords of the filters that hide; Bluesky: `#mutedWordsPref`). Nothing is written to `store`.
+    ///
+    /// - Throws: `ServerError.serverLacks` where the server has no such list (Takahē lacks the
+    ///   lists of mutes and blocks), the server's errors.
+    func moderationLists(_ parts: ModerationLists.Parts, limit: Int, in store: TimelineStore) async throws -> ModerationLists
+
+    /// Reports the stored post `messageID` (a repost: the post it reposts) and its author to the
+    /// server's moderators, for `reason`, with `comment` (at most 1,000 characters; `nil`:
+    /// none). Sent at once, never queued: a report needs its server (docs/user-guide.md).
+    ///
+    /// - Throws: `ServerError.replyTargetElsewhere` when it is not a post of this account's
+    ///   network, the server's refusal, the errors of a server that cannot be reached.
+    func report(_ messageID: String, reason: ReportReason, comment: String?, in store: TimelineStore) async throws -> ReportOutcome
+
     /// Ends the account's access at the server (logout): Mastodon revokes a token `login`
     /// created, Bluesky deletes the session. Never throws: a logout forgets the account
     /// whatever the server says; how it went is the answer.

@@ -15,6 +15,8 @@ public enum OutboxResult: Sendable, Hashable {
     case following(FollowOutcome)
     /// The stored ID of the post deleted at its server (and here).
     case deleted(String)
+    /// A mute, block or muted word (or its undo) made at the server (issue 34).
+    case moderated(ModerationOutcome)
 }
 
 extension OutboxResult {

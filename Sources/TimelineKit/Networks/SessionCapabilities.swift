@@ -41,13 +41,16 @@ public struct SessionCapabilities: Sendable, Hashable {
     /// Said when a vote in a poll is asked for (``AccountSession/vote(in:choices:in:)``), `nil`
     /// where posts have polls.
     public var pollRefusal: String?
+    /// Said when a mute of an account is asked to end by itself (`mute --for`), `nil` where the
+    /// network keeps a mute's end (issue 34: Mastodon's `duration`; Bluesky's mutes have none).
+    public var timedMuteRefusal: String?
 
     /// What a network's sessions can do; `postOptionsRefusal` is said for a draft that sets an
     /// option outside `postOptions`, `interactionsRefusal` for an action outside `interactions`,
     /// `editRefusal` for an edit and `pollRefusal` for a vote where the network has none.
     public init(readMarker: Bool, notificationsSeen: Bool, postOptions: PostOptions, postOptionsRefusal: String = "",
                 interactions: Set<MessageInteraction.Kind> = Set(MessageInteraction.Kind.allCases), interactionsRefusal: String = "",
-                editRefusal: String? = nil, pollRefusal: String? = nil) {
+                editRefusal: String? = nil, pollRefusal: String? = nil, timedMuteRefusal: String? = nil) {
         self.readMarker = readMarker
         self.notificationsSeen = notificationsSeen
         self.postOptions = postOptions
@@ -56,6 +59,7 @@ public struct SessionCapabilities: Sendable, Hashable {
         self.interactionsRefusal = interactionsRefusal
         self.editRefusal = editRefusal
         self.pollRefusal = pollRefusal
+        self.timedMuteRefusal = timedMuteRefusal
     }
 
     /// Why `action` cannot be done on this network, or `nil` when it can.

@@ -35,13 +35,13 @@ extension TimelineStore {
                     INSERT INTO pending_actions (account, message_id, action, created_at, key, attempts, payload)
                     VALUES (?1, ?3, ?2, ?11, ?12, 0,
                             json_object('text', ?4, 'reply_to', ?5, 'quote_of', ?6, 'content_warning', ?7,
-                                        'visibility', ?8, 'languages', ?9, 'choices', ?10))
+                                        'visibility', ?8, 'languages', ?9, 'choices', ?10, 'until', ?13))
                     """)
                 defer { statement.reset() }
                 try statement.bind(account, at: 1)
                 try statement.bind(change.kind, at: 2)
                 var text: String?, replyTo: String?, quoteOf: String?, warning: String?, visibility: String?
-                var languages: String?, choices: String?
+                var languages: String?, choices: String?, until: Int64?
                 let target: String
                 switch change {
                 case let .post(draft):
@@ -57,6 +57,11 @@ extension TimelineStore {
                     target = handle
                 case let .delete(id):
                     target = id
+                // The account's handle or the word, and when its mute ends (milliseconds).
+                case let .mute(handle, end), let .muteWord(handle, end):
+                    (target, until) = (handle, end.map(MillisecondTime.milliseconds(from:)))
+                case let .unmute(handle), let .block(handle), let .unblock(handle), let .unmuteWord(handle):
+                    target = handle
                 }
                 try statement.bind(target, at: 3)
                 for (index, value) in [text, replyTo, quoteOf, warning, visibility, languages, choices].enumerated() {
@@ -64,6 +69,7 @@ extension TimelineStore {
                 }
                 try statement.bind(milliseconds, at: 11)
                 try statement.bind(key, at: 12)
+                try statement.bind(until, at: 13)
                 try statement.run()
                 try transaction.connection.execute("UPDATE timeline_state SET generation = generation + 1 WHERE singleton = 1")
                 return transaction.connection.lastInsertRowID
@@ -155,7 +161,7 @@ extension TimelineReader {
         guard let statement = try? connection.statement("""
             SELECT sequence, account, action, message_id, payload ->> 'text', payload ->> 'reply_to',
                    payload ->> 'quote_of', payload ->> 'content_warning', payload ->> 'visibility',
-                   payload ->> 'languages', payload ->> 'choices', created_at, key, attempts
+                   payload ->> 'languages', payload ->> 'choices', created_at, key, attempts, payload ->> 'until'
             FROM pending_actions WHERE payload IS NOT NULL AND (?1 IS NULL OR account = ?1) ORDER BY sequence
             """) else { return [] }
         defer { statement.reset() }
@@ -176,6 +182,13 @@ extension TimelineReader {
             case "follow": change = .follow(handle: target)
             case "unfollow": change = .unfollow(handle: target)
             case "delete": change = .delete(messageID: target)
+            case "mute", "mute-word":
+                let until = statement.isNull(at: 14) ? nil : MillisecondTime.date(fromMilliseconds: statement.int64(at: 14))
+                change = statement.text(at: 2) == "mute" ? .mute(handle: target, until: until) : .muteWord(target, until: until)
+            case "unmute": change = .unmute(handle: target)
+            case "block": change = .block(handle: target)
+            case "unblock": change = .unblock(handle: target)
+            case "unmute-word": change = .unmuteWord(target)
             // A change this library does not know (written by a newer one) is left for that
             // library to send.
             default: continue

@@ -28,12 +28,19 @@ struct OutboxRequest {
 
     /// Makes `change` at the server. Throws `ExitCode` for a kept change (said here), the
     /// change's own error otherwise (the command says it as it always has).
-    func perform(_ change: OutboxEntry.Change) throws -> OutboxOutcome {
+    ///
+    /// A mute, block or muted word (``OutboxEntry/Change/isModeration``) goes into the account's
+    /// rules first (``AccountSession/moderate(_:userIDs:in:at:)``), for the stored users
+    /// `userIDs` too.
+    func perform(_ change: OutboxEntry.Change, userIDs: [String] = []) throws -> OutboxOutcome {
         let session = session
         let store = store
         let outcome: OutboxOutcome
         do {
-            outcome = try waitFor { () async throws -> OutboxOutcome in try await session.perform(change, in: store) }
+            outcome = try waitFor { () async throws -> OutboxOutcome in
+                change.isModeration ? try await session.moderate(change, userIDs: userIDs, in: store)
+                                    : try await session.perform(change, in: store)
+            }
         } catch let kept as OutboxEntryKept {
             Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): \(what) could not be sent now: \(kept.reason) It is kept, and the first `timeline sync` after that is put right sends it.\n")
             throw ExitCode(exitStatus(for: kept.reason))
@@ -83,6 +90,12 @@ struct OutboxRequest {
         case let .follow(handle): return "the follow of @\(TerminalText.line(handle))"
         case let .unfollow(handle): return "the unfollow of @\(TerminalText.line(handle))"
         case let .delete(id): return "the delete of \(named(id))"
+        case let .mute(handle, _): return "the mute of @\(TerminalText.line(handle))"
+        case let .unmute(handle): return "the unmute of @\(TerminalText.line(handle))"
+        case let .block(handle): return "the block of @\(TerminalText.line(handle))"
+        case let .unblock(handle): return "the unblock of @\(TerminalText.line(handle))"
+        case let .muteWord(word, _): return "the mute of the word \u{201C}\(TerminalText.line(word))\u{201D}"
+        case let .unmuteWord(word): return "the unmute of the word \u{201C}\(TerminalText.line(word))\u{201D}"
         }
     }
 }

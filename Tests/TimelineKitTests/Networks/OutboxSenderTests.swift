@@ -42,6 +42,8 @@ import Testing
                 return .following(FollowOutcome(user: FollowedUser(id: handle, handle: handle, name: ""), following: entry.change.kind == "follow"))
             case let .edit(id, _), let .vote(id, _), let .delete(id):
                 return .deleted(id)
+            case .mute, .unmute, .block, .unblock, .muteWord, .unmuteWord:
+                return .moderated(ModerationOutcome(change: entry.change))
             }
         }
 

@@ -32,7 +32,7 @@ struct Config {
 }
 
 /// The stages, numbered as `--only` takes them and as docs/benchmarks.md and tools/bench/README.md name them.
-let stageCount = 15
+let stageCount = 16
 
 var parsed = Config()
 var arguments = CommandLine.arguments.dropFirst()
@@ -100,7 +100,8 @@ do {
     if shouldRun(12) { try stageSync(config, data, report) }
     if shouldRun(13) { try stageBrowsePaint(config, data, report) }
     if shouldRun(14) { try stageShellStart(config, data, report) }
-    if shouldRun(15) { try stageMutedWords(config, report) }
+    if shouldRun(15) { try stageMute(config, data, report) }
+    if shouldRun(16) { try stageMutedWords(config, report) }
 } catch {
     report.save()
     FileHandle.standardError.write(Data("bench: failed: \(error)\n".utf8))

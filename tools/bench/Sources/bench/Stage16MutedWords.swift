@@ -1,13 +1,13 @@
 import Foundation
 import TimelineKit
 
-/// 15. What the person's own rules cost a message (issue 34), in process: the muted-word
+/// 16. What the person's own rules cost a message (issue 34), in process: the muted-word
 /// matcher compiled from 10 and from 10,000 words, the verdict of one ordinary post under each,
 /// of a hostile post (100 KB of `a` against `(a+)+$` and 300 nested words), and of a labelled post
 /// whose person subscribes to 1,000 labelers. A verdict under 10,000 words should cost what one
 /// under 10 does (the words are compiled once, the post read once): the rows say how close.
 func stageMutedWords(_ config: Config, _ report: Report) throws {
-    report.begin("15. Muted words and labels: the verdict of one message (in process)")
+    report.begin("16. Muted words and labels: the verdict of one message (in process)")
     let n = config.iterations
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     func words(_ count: Int) -> [MutedWord] {
