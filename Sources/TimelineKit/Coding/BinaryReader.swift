@@ -189,6 +189,19 @@ final class BinaryReader {
         return string
     }
 
+    /// `body` of the bytes of the string at the cursor, which stays where it is: the message
+    /// or user whose ID it is (both list their ID first: `SnapshotPayload.swift`,
+    /// `SnapshotPreviewTests`) is then made or stepped over. The bytes are not checked to be
+    /// UTF-8 (comparing them with valid UTF-8 tells), and are valid only inside `body`.
+    func peekString<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) throws(BinaryDecodingError) -> Result {
+        let start = cursor
+        let length = try readCount()
+        // In bounds: readCount checked length <= end - cursor, and end <= bytes.count.
+        let utf8 = UnsafeBufferPointer(rebasing: bytes[cursor ..< cursor + length])
+        cursor = start
+        return body(utf8)
+    }
+
     // MARK: Stepping over
 
     /// Moves back to `offset`, a position this reader was at before.

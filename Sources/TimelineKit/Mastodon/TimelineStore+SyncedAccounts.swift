@@ -38,7 +38,9 @@ extension TimelineStore {
                 """)
             defer { statement.reset() }
             try statement.bind(account, at: 1)
-            try statement.bind(max(0, limit), at: 2)
+            // Read past `limit` by as many as the rules may leave out, so that a page is full
+            // unless there is no more (issue 34); bounded, as every read is.
+            try statement.bind(max(0, limit).saturatingAdding(Self.notificationsLeftOutAtMost), at: 2)
             var rows: [(account: String, id: String, kind: String, createdAt: Int64, actorID: String?, messageID: String?)] = []
             while try statement.step() {
                 rows.append((statement.text(at: 0), statement.text(at: 1), statement.text(at: 2), statement.int64(at: 3),
@@ -58,7 +60,7 @@ extension TimelineStore {
                 if rules.blockedAccounts.contains(actor) { return false }
                 if let mute = rules.mutedAccounts[actor], mute.map({ $0 > now }) ?? true { return false }
                 return true
-            }.map { row in
+            }.prefix(max(0, limit)).map { row in
                 TimelineNotification(
                     account: row.account, serverID: row.id, kind: NotificationKind(rawValue: row.kind),
                     createdAt: MillisecondTime.date(fromMilliseconds: row.createdAt),
@@ -67,6 +69,9 @@ extension TimelineStore {
             }
         }
     }
+
+    /// How many notifications the person's rules may leave out of one page before it comes up short.
+    static let notificationsLeftOutAtMost = 500
 
     /// Where the sync of `account` stands; `nil` when it was never synced.
     public func syncedAccount(named account: String) throws(TimelineStoreError) -> SyncedAccountState? {

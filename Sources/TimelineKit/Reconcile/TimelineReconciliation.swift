@@ -23,8 +23,9 @@ public struct TimelineReconciliation: Sendable {
     /// asked for.
     public var snapshot: TimelineSnapshot?
     /// Why the preview was not used although there was one: a part of the window it stepped over
-    /// does not decode (only a file crafted to pass the checksums gets that far). The answer then
-    /// comes from the database, as without a preview.
+    /// does not decode, or the content checksum compared after the paint does not match (only a
+    /// file crafted to pass the block checksums gets that far). The answer then comes from the
+    /// database, as without a preview, and what was painted is to be replaced.
     public var snapshotProblem: SnapshotError?
 }
 
@@ -34,10 +35,13 @@ extension TimelineStore {
     /// that reads the database's state once.
     ///
     /// - When the database is at the preview's generation, the answer is the preview itself
-    ///   (`isSnapshotFresh`, no changes), and nothing else is read.
+    ///   (`isSnapshotFresh`, no changes), and nothing else is read; its content checksum is
+    ///   compared (`SnapshotPreview.checkContent()`), and a mismatch answers as a rest that does
+    ///   not decode (below).
     /// - Otherwise the whole snapshot is decoded and compared with the database's window of the
     ///   same size (`changes`: new, edited and removed messages).
-    /// - Without a preview, or when its rest does not decode (`snapshotProblem`), the answer is
+    /// - Without a preview, or when its rest does not decode or its content checksum does not
+    ///   match (`snapshotProblem`), the answer is
     ///   the newest `max(minimumWindow, TimelineSnapshot.defaultLimit)` messages, with no changes.
     ///
     /// ```swift
@@ -65,12 +69,14 @@ extension TimelineStore {
             let state = try reader.state()
             var problem: SnapshotError?
             if let preview {
-                if !wholeWindow, preview.isFresh(for: state) {
-                    return TimelineReconciliation(window: preview.head, changes: .none(since: preview.headSnapshot),
-                                                  isSnapshotFresh: true, snapshot: nil, snapshotProblem: nil)
-                }
                 var completed: TimelineSnapshot?
                 do throws(SnapshotError) {
+                    if !wholeWindow, preview.isFresh(for: state) {
+                        // The paint is the answer, once the one check left for after it holds.
+                        try preview.checkContent()
+                        return TimelineReconciliation(window: preview.head, changes: .none(since: preview.headSnapshot),
+                                                      isSnapshotFresh: true, snapshot: nil, snapshotProblem: nil)
+                    }
                     completed = try preview.complete()
                 } catch {
                     problem = error

@@ -12,8 +12,9 @@ extension TimelineStore {
     /// it, which takes all of: a stamp beside the snapshot that decodes, written by a library of
     /// this schema version, for the preview's database and generation; and the database file and
     /// its `-wal` as the stamp recorded them, device, inode, size and both times to the
-    /// nanosecond (the `-wal` absent if it was). Reads the stamp and `lstat`s two paths; opens
-    /// nothing else, creates nothing, locks nothing.
+    /// nanosecond (the `-wal` absent if it was); and the preview's content checksum
+    /// (`SnapshotPreview.checkContent()`). Reads the stamp and `lstat`s two paths; opens nothing
+    /// else, creates nothing, locks nothing.
     ///
     /// ```swift
     /// paint(preview.head)
@@ -28,7 +29,10 @@ extension TimelineStore {
               stamp.schemaVersion == latestSchemaVersion,
               preview.state.isShown(bySnapshotOf: stamp.databaseID, at: stamp.generation),
               FileSystem.identity(at: databasePath) == stamp.database,
-              FileSystem.identity(at: databasePath + "-wal") == stamp.writeAheadLog
+              FileSystem.identity(at: databasePath + "-wal") == stamp.writeAheadLog,
+              // The check a preview leaves for after the paint: a mismatch opens the database,
+              // whose reconcile answers from it (`reconcile(_:)`, `snapshotProblem`).
+              (try? preview.checkContent()) != nil
         else { return nil }
         return TimelineReconciliation(window: preview.head, changes: .none(since: preview.headSnapshot),
                                       isSnapshotFresh: true, snapshot: nil, snapshotProblem: nil)

@@ -114,15 +114,50 @@ enum LZ4Frame {
     static func decompress(_ input: ArraySlice<UInt8>, maxContentSize: Int) throws(LZ4FrameError) -> [UInt8] {
         // In bounds: `source` covers exactly the slice's elements, and `decompressFrame` only touches source[0..<source.count].
         let result = input.withUnsafeBytes { source in
-            Result { () throws(LZ4FrameError) in try decompressFrame(source, maxContentSize: maxContentSize) }
+            Result { () throws(LZ4FrameError) in try decompressFrame(source, maxContentSize: maxContentSize, deferringContentChecksum: false) }
+        }
+        return try result.get().bytes
+    }
+
+    /// A frame's content whose content checksum is yet to be compared: every other check of
+    /// ``decompress(_:maxContentSize:)`` has passed, the block checksums included.
+    struct Content: Sendable {
+        /// The decompressed content.
+        let bytes: [UInt8]
+        /// The content checksum the frame carries; `nil` when it was compared already (a frame
+        /// without block checksums gets no deferral) or the frame has none.
+        let deferredChecksum: UInt32?
+
+        /// Whether the content is the one the frame's content checksum vouches for: XXH32 of the
+        /// whole content, what liblz4 would have computed before returning it.
+        var isIntact: Bool {
+            deferredChecksum.map { XXH32.checksum(bytes) == $0 } ?? true
+        }
+    }
+
+    /// ``decompress(_:maxContentSize:)`` with the content checksum left for later
+    /// (`Content.isIntact`): for a reader that shows part of the content before it needs all of
+    /// it (`timeline show`'s first paint).
+    ///
+    /// What still guards the content returned: the header checksum, and every block's checksum
+    /// (XXH32 of its stored bytes, checked here before anything is decompressed), so no damaged
+    /// byte of a block is decompressed; a damaged block size reads the checksum from the wrong
+    /// place, or ends the frame early or late (truncated, trailing bytes, or a content size other
+    /// than declared, all refused as before). The content checksum adds only a check of the
+    /// decompressor itself. A frame without block checksums is checked whole, as by
+    /// ``decompress(_:maxContentSize:)``.
+    static func decompressDeferringContentChecksum(_ input: ArraySlice<UInt8>, maxContentSize: Int) throws(LZ4FrameError) -> Content {
+        // In bounds: as in `decompress`.
+        let result = input.withUnsafeBytes { source in
+            Result { () throws(LZ4FrameError) in try decompressFrame(source, maxContentSize: maxContentSize, deferringContentChecksum: true) }
         }
         return try result.get()
     }
 
     /// The body of ``decompress(_:maxContentSize:)``, working on the input's bytes in place.
     private static func decompressFrame(
-        _ source: UnsafeRawBufferPointer, maxContentSize: Int
-    ) throws(LZ4FrameError) -> [UInt8] {
+        _ source: UnsafeRawBufferPointer, maxContentSize: Int, deferringContentChecksum: Bool
+    ) throws(LZ4FrameError) -> Content {
         // The magic number, or as much of it as there is: a prefix of it is a truncated frame, anything else is not a frame.
         let magicLength = min(source.count, magicNumber.count)
         guard source.prefix(magicLength).elementsEqual(magicNumber.prefix(magicLength)) else { throw .notAFrame }
@@ -161,17 +196,55 @@ enum LZ4Frame {
         let contentSize = Int(declared)  // exact: declared <= maxContentSize <= Int.max
         let capacity = contentSize + slack(contentSize: contentSize, blockSizeID: frameInfo.blockSizeID)
 
+        // Byte 4 (FLG) is vouched for by the header checksum, as above.
+        let deferred = deferringContentChecksum && source[4] & blockChecksumFlag != 0
+        let contentChecksum = deferred ? try checkBlockChecksums(source, startingAt: consumed, contentChecksumFollows: source[4] & contentChecksumFlag != 0) : nil
         var failure: LZ4FrameError?
         let output = [UInt8](unsafeUninitializedCapacity: capacity) { destination, initializedCount in
             // In bounds: decompressBlocks writes only inside `destination` and counts in `initializedCount` what it wrote.
             initializedCount = 0
             failure = decompressBlocks(
                 context, from: source, startingAt: consumed, into: destination, produced: &initializedCount,
-                declared: declared)
+                declared: declared, checkingChecksums: !deferred)
         }
         if let failure { throw failure }
         guard output.count == contentSize else { throw .contentSizeMismatch(declared: declared) }
-        return output
+        return Content(bytes: output, deferredChecksum: contentChecksum)
+    }
+
+    /// Bit 4 of FLG: each block is followed by its checksum. Bit 2: the content checksum follows the end mark.
+    private static let blockChecksumFlag: UInt8 = 0x10
+    private static let contentChecksumFlag: UInt8 = 0x04
+
+    /// Walks the blocks of a frame with block checksums from `start` (just past its header) and
+    /// compares each block's checksum; returns the content checksum after the end mark, if the
+    /// frame has one and it is there. A frame cut short or malformed is not judged here: the walk
+    /// stops, and `decompressBlocks` (liblz4) refuses it as it would have.
+    ///
+    /// The block layout (LZ4 frame format, "Data Blocks"): a little-endian 32-bit size whose
+    /// highest bit marks a block stored uncompressed (0 is the end mark), that many bytes, then
+    /// the block checksum, XXH32 of those bytes as stored.
+    private static func checkBlockChecksums(
+        _ source: UnsafeRawBufferPointer, startingAt start: Int, contentChecksumFollows: Bool
+    ) throws(LZ4FrameError) -> UInt32? {
+        var position = start
+        while source.count - position >= 4 {
+            // In bounds: position + 4 <= source.count.
+            let size = Int(source.loadUnaligned(fromByteOffset: position, as: UInt32.self).littleEndian & 0x7FFF_FFFF)
+            position += 4
+            if size == 0 {
+                guard contentChecksumFollows, source.count - position >= 4 else { return nil }
+                // In bounds: position + 4 <= source.count.
+                return source.loadUnaligned(fromByteOffset: position, as: UInt32.self).littleEndian
+            }
+            guard source.count - position >= size + 4 else { return nil }
+            // In bounds: position + size + 4 <= source.count.
+            let block = UnsafeRawBufferPointer(rebasing: source[position ..< position + size])
+            let stored = source.loadUnaligned(fromByteOffset: position + size, as: UInt32.self).littleEndian
+            guard XXH32.checksum(block) == stored else { throw .corrupt("ERROR_blockChecksum_invalid") }
+            position += size + 4
+        }
+        return nil
     }
 
     /// Runs `LZ4F_decompress` until the frame is complete, writing into `destination` and counting the bytes
@@ -186,10 +259,14 @@ enum LZ4Frame {
         startingAt start: Int,
         into destination: UnsafeMutableBufferPointer<UInt8>,
         produced: inout Int,
-        declared: UInt64
+        declared: UInt64,
+        checkingChecksums: Bool
     ) -> LZ4FrameError? {
         var options = LZ4F_decompressOptions_t()  // all zero: checksums verified, reserved fields zero
         options.stableDst = 1  // `destination` is one buffer that stays put and unmodified between calls
+        // Off only when `checkBlockChecksums` compared the block checksums, and the content
+        // checksum is the caller's (`Content.isIntact`); the header checksum is checked either way.
+        options.skipChecksums = checkingChecksums ? 0 : 1
         var position = start
         while true {
             var written = destination.count - produced

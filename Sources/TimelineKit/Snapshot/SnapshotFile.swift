@@ -87,14 +87,20 @@ public struct SnapshotFile: Sendable {
     }
 
     /// `readPreview(messages:)` of a snapshot file's bytes. `path` is only used in errors.
+    ///
+    /// Every check of a full read is made before the preview is returned but one, left for after
+    /// the paint (`SnapshotPreview.checkContent()`): the LZ4 frame's content checksum, a fifth of
+    /// the reading. The header's CRC and every block's checksum are compared first, so no damaged
+    /// byte reaches the preview (`LZ4Frame.decompressDeferringContentChecksum`).
     public static func decodePreview(_ file: [UInt8], messages count: Int, path: String = "snapshot") throws(SnapshotError) -> SnapshotPreview {
-        let (header, payload) = try verifiedPayload(of: file, path: path)
+        let (header, content) = try verifiedPayload(of: file, path: path, deferringContentChecksum: true)
+        let payload = content.bytes
         let preview: SnapshotPreview
         do {
             preview = try BinaryDecoder().decodeWithReader(from: payload) { reader throws(BinaryDecodingError) in
                 let (snapshot, count, restOffset) = try SnapshotPreviewReader.read(from: reader, messages: count)
                 return SnapshotPreview(windowMessageCount: count, headSnapshot: snapshot, restOffset: restOffset,
-                                       payload: payload, header: header, path: path)
+                                       content: content, header: header, path: path)
             }
         } catch {
             throw .corrupt(path: path, reason: "payload does not decode: \(error)")
@@ -105,6 +111,7 @@ public struct SnapshotFile: Sendable {
 
     /// The whole snapshot of a preview (see `SnapshotPreview.complete()`).
     static func decodeRemainder(of preview: SnapshotPreview) throws(SnapshotError) -> TimelineSnapshot {
+        try preview.checkContent()
         let snapshot: TimelineSnapshot
         do {
             snapshot = try BinaryDecoder().decodeWithReader(from: preview.payload) { reader throws(BinaryDecodingError) in
@@ -119,6 +126,15 @@ public struct SnapshotFile: Sendable {
 
     /// The file's header and its payload, decompressed and checked against the header.
     private static func verifiedPayload(of file: [UInt8], path: String) throws(SnapshotError) -> (SnapshotHeader, [UInt8]) {
+        let (header, content) = try verifiedPayload(of: file, path: path, deferringContentChecksum: false)
+        return (header, content.bytes)
+    }
+
+    /// The file's header and its payload, decompressed and checked against the header; the LZ4
+    /// content checksum compared, or left in `LZ4Frame.Content` for later.
+    private static func verifiedPayload(
+        of file: [UInt8], path: String, deferringContentChecksum: Bool
+    ) throws(SnapshotError) -> (SnapshotHeader, LZ4Frame.Content) {
         let (header, payloadOffset) = try SnapshotHeader.decode(file, path: path)
         // Only this library writes snapshots, always with the same frame flags: anything else is
         // damage, even where LZ4's one-byte header checksum happens to miss it.
@@ -126,18 +142,21 @@ public struct SnapshotFile: Sendable {
         if flags.count == 2, !flags.elementsEqual(LZ4Frame.descriptorFlags) {
             throw .corrupt(path: path, reason: "unexpected LZ4 frame flags")
         }
-        let payload: [UInt8]
+        let content: LZ4Frame.Content
         do throws(LZ4FrameError) {
-            payload = try LZ4Frame.decompress(file[payloadOffset...], maxContentSize: header.payloadLength)
+            let frame = file[payloadOffset...]
+            content = deferringContentChecksum
+                ? try LZ4Frame.decompressDeferringContentChecksum(frame, maxContentSize: header.payloadLength)
+                : LZ4Frame.Content(bytes: try LZ4Frame.decompress(frame, maxContentSize: header.payloadLength), deferredChecksum: nil)
         } catch .truncated {
             throw .truncated(path: path)
         } catch {
             throw .corrupt(path: path, reason: "payload: \(error)")
         }
-        guard payload.count == header.payloadLength else {
-            throw .corrupt(path: path, reason: "payload is \(payload.count) bytes, the header says \(header.payloadLength)")
+        guard content.bytes.count == header.payloadLength else {
+            throw .corrupt(path: path, reason: "payload is \(content.bytes.count) bytes, the header says \(header.payloadLength)")
         }
-        return (header, payload)
+        return (header, content)
     }
 
     /// Decodes a verified payload and checks it against its header.

@@ -8,9 +8,12 @@ import Foundation
 /// window, ready to render, with the whole window one `complete()` away.
 ///
 /// `timeline show` paints a screenful — a few of the window's hundreds of messages — and making
-/// every message's strings was most of its work before the paint. The file is verified as a
-/// whole either way (checksums, header), and `complete()` decodes and checks all of it exactly
-/// as `SnapshotFile.read()` does.
+/// every message's strings was most of its work before the paint. The file is verified before
+/// the preview is made (the header's CRC, every LZ4 block's checksum, the header against the
+/// payload) except for the LZ4 content checksum, which `checkContent()` compares after the paint;
+/// `complete()` checks it and decodes and checks all the rest exactly as `SnapshotFile.read()`
+/// does. An answer built on the preview without completing it (a fresh snapshot) checks it too
+/// (`TimelineStore.reconcile`, `unchangedReconciliation`).
 ///
 /// ```swift
 /// let preview = try SnapshotFile(path: path).readPreview(messages: 20)
@@ -35,7 +38,9 @@ public struct SnapshotPreview: Sendable {
     let headSnapshot: TimelineSnapshot
     /// Where the window's messages after the head start in `payload`.
     let restOffset: Int
-    let payload: [UInt8]
+    /// The payload, its LZ4 content checksum not yet compared.
+    let content: LZ4Frame.Content
+    var payload: [UInt8] { content.bytes }
     let header: SnapshotHeader
     let path: String
 
@@ -52,6 +57,18 @@ public struct SnapshotPreview: Sendable {
     /// Whether the snapshot describes `state`: the same database at the same generation.
     public func isFresh(for state: TimelineState) -> Bool {
         headSnapshot.isFresh(for: state)
+    }
+
+    /// Compares the LZ4 frame's content checksum, the one check of a full read the preview left
+    /// for after the paint (`SnapshotFile.decodePreview`). Every block's checksum passed before
+    /// the preview was made, so this fails only for a decompressor at fault or a file crafted to
+    /// pass the block checksums; what was painted is then not to be trusted: read the database.
+    ///
+    /// - Throws: `SnapshotError.corrupt`.
+    public func checkContent() throws(SnapshotError) {
+        guard content.isIntact else {
+            throw .corrupt(path: path, reason: "payload: the LZ4 content checksum does not match")
+        }
     }
 
     /// The whole snapshot, decoded and checked as `SnapshotFile.read()` does; the head's

@@ -18,7 +18,7 @@ struct SnapshotPreviewReader: BinaryFieldVisitor {
     /// Where the window's messages after the head start in the payload.
     private(set) var restOffset = 0
     /// The users that the messages made so far show: their authors, and the users they reply to.
-    private var shownUserIDs = Set<String>()
+    private var shownUserIDs = UTF8IDSet()
     private var usersRead = false
 
     private init(reader: BinaryReader, count: Int) {
@@ -80,7 +80,7 @@ struct SnapshotPreviewReader: BinaryFieldVisitor {
         messages.reserveCapacity(headCount)
         try messages.append(readingFrom: reader, indices: 0 ..< headCount)
         restOffset = reader.cursor
-        let wanted = TimelinePage.originalIDs(shownWith: messages)
+        let wanted = UTF8IDSet(TimelinePage.originalIDs(shownWith: messages))
         try readListed(headCount ..< windowMessageCount, whoseIDIsIn: wanted, into: &messages)
         return messages
     }
@@ -93,14 +93,15 @@ struct SnapshotPreviewReader: BinaryFieldVisitor {
     }
 
     /// Reads the list elements `indices`, which start at the cursor: those whose ID is in `ids`
-    /// are made, the others stepped over.
+    /// are made, the others stepped over. The ID is compared where it lies in the payload: no
+    /// `String` is made of the ones stepped over.
     private func readListed<Record: BinaryRecord>(
-        _ indices: Range<Int>, whoseIDIsIn ids: Set<String>, into records: inout [Record]
+        _ indices: Range<Int>, whoseIDIsIn ids: UTF8IDSet, into records: inout [Record]
     ) throws(BinaryDecodingError) {
         var scratch = Record.blank
         for index in indices {
             do {
-                if !ids.isEmpty, ids.contains(try peekID()) {
+                if !ids.isEmpty, try reader.peekString({ ids.contains($0) }) {
                     records.append(try Record.read(from: reader))
                 } else {
                     try Record.skip(in: reader, scratch: &scratch)
@@ -109,15 +110,6 @@ struct SnapshotPreviewReader: BinaryFieldVisitor {
                 throw error.prefixed(with: IndexCodingKey(index))
             }
         }
-    }
-
-    /// The ID of the message or user at the cursor, which stays where it is: both list their ID
-    /// first (`SnapshotPayload.swift`; `SnapshotPreviewTests` checks it).
-    private func peekID() throws(BinaryDecodingError) -> String {
-        let start = reader.cursor
-        let id = try reader.readString()
-        reader.rewind(to: start)
-        return id
     }
 }
 

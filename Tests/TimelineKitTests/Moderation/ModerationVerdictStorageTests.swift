@@ -174,5 +174,7 @@ import Testing
             $0.hiddenPosts = ["m2"]
         }
         #expect(try store.notifications(limit: 10).map(\.serverID) == ["n1"])
+        // A page of one is the newest one left, not the newest row left out.
+        #expect(try store.notifications(limit: 1).map(\.serverID) == ["n1"])
     }
 }

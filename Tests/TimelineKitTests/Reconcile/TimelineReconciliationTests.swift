@@ -101,6 +101,26 @@ import Testing
         #expect(answer.window == (try store.timeline(limit: TimelineSnapshot.defaultLimit)))
     }
 
+    /// A fresh preview is the answer only once its content checksum, left for after the paint,
+    /// holds: damaged, what was painted is replaced by the database's window (issue 38).
+    @Test func aFreshPreviewWhoseContentChecksumFailsIsAnsweredFromTheDatabase() throws {
+        let directory = TemporaryDirectory()
+        let (store, _) = try setUp(directory)
+        var file = Array(try Data(contentsOf: URL(fileURLWithPath: store.snapshotFile.path)))
+        file[file.count - 2] ^= 0x10
+        try Data(file).write(to: URL(fileURLWithPath: store.snapshotFile.path))
+        let preview = try store.snapshotFile.readPreview(messages: 3)
+
+        let answer = try store.reconcile(preview)
+        #expect(!answer.isSnapshotFresh)
+        #expect(answer.changes == nil)
+        guard case .corrupt = answer.snapshotProblem else {
+            Issue.record("expected a corrupt snapshot, got \(String(describing: answer.snapshotProblem))")
+            return
+        }
+        #expect(answer.window == (try store.timeline(limit: TimelineSnapshot.defaultLimit)))
+    }
+
     @Test func followingAFreshPreviewAnswersWithTheWholeWindowToFollowFrom() throws {
         let directory = TemporaryDirectory()
         let (store, preview) = try setUp(directory)

@@ -56,6 +56,19 @@ import Testing
         #expect(answer.changes == opened.changes)
     }
 
+    /// The stamp answers only for a preview whose content checksum, left for after the paint,
+    /// holds: a damaged one opens the database, whose reconcile answers from it.
+    @Test func aPreviewWhoseContentChecksumFailsIsNotAnsweredFromTheStamp() throws {
+        let directory = TemporaryDirectory()
+        let (store, _) = try stamped(directory)
+        var file = Array(try Data(contentsOf: URL(fileURLWithPath: store.snapshotFile.path)))
+        file[file.count - 3] ^= 0x04
+        try Data(file).write(to: URL(fileURLWithPath: store.snapshotFile.path))
+        let damaged = try store.snapshotFile.readPreview(messages: 5)
+        #expect(!unchanged(damaged, store))
+        #expect(try store.reconcile(damaged).snapshotProblem != nil)
+    }
+
     @Test func aWriteThroughTheLibraryIsSeen() throws {
         let directory = TemporaryDirectory()
         let (store, preview) = try stamped(directory)

@@ -112,4 +112,40 @@ import Testing
         }
         #expect(throws: SnapshotError.self) { try SnapshotFile.decode(file) }
     }
+
+    /// The one check a preview leaves for after the paint (issue 38): the LZ4 content checksum.
+    /// Damaged, the preview still paints (every block's checksum held), and the check after it,
+    /// completing, and a full read all refuse the file.
+    @Test func aDamagedContentChecksumIsRefusedAfterThePaint() throws {
+        var file = try SnapshotFile.encode(Self.sample())
+        file[file.count - 1] ^= 0x01
+        let preview = try SnapshotFile.decodePreview(file, messages: 3)
+        #expect(preview.head.messages.count == 3)
+        #expect(throws: SnapshotError.self) { try preview.checkContent() }
+        #expect(throws: SnapshotError.self) { try preview.complete() }
+        #expect(throws: SnapshotError.self) { try SnapshotFile.decode(file) }
+        #expect(throws: Never.self) { try SnapshotFile.decodePreview(try SnapshotFile.encode(Self.sample()), messages: 3).checkContent() }
+    }
+
+    /// A corrupt snapshot never paints: every flipped bit of the file is refused before the
+    /// preview is made, except in the four bytes of the content checksum, which the check after
+    /// the paint refuses.
+    @Test func everyFlippedBitIsRefusedBeforeThePaintButTheContentChecksumsAfterIt() throws {
+        let file = try SnapshotFile.encode(Self.sample())
+        var refusedBefore = 0, refusedAfter = 0
+        for offset in file.indices {
+            for bit in 0 ..< 8 {
+                var damaged = file
+                damaged[offset] ^= 1 << bit
+                guard let preview = try? SnapshotFile.decodePreview(damaged, messages: 3) else {
+                    refusedBefore += 1
+                    continue
+                }
+                #expect(offset >= file.count - 4, "a flip of bit \(bit) at byte \(offset) of \(file.count) made a preview")
+                if (try? preview.checkContent()) == nil { refusedAfter += 1 }
+            }
+        }
+        #expect(refusedAfter == 32)
+        #expect(refusedBefore + refusedAfter == file.count * 8)
+    }
 }

@@ -77,7 +77,7 @@ final class LoopbackServer {
 }
 
 /// Runs `body` with extra environment entries for every child the Runner starts.
-private func withEnvironment<T>(_ extra: [String], _ body: () throws -> T) rethrows -> T {
+func withEnvironment<T>(_ extra: [String], _ body: () throws -> T) rethrows -> T {
     let saved = Runner.env
     Runner.env = saved + extra
     defer { Runner.env = saved }

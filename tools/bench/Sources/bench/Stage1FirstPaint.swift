@@ -77,9 +77,11 @@ private func firstPaint(_ config: Config, _ data: DataSets, _ report: Report, me
     }
     // The shortcut must still hold after the runs: otherwise "nothing changed" measured an open.
     let heldAfter = try opensNothing(showCommand, database: db)
-    var paintTimes: [[Double]] = [[], []]
+    // With a baseline, its first paint too, in the same rounds: before and after side by side.
+    let paintCommands = [cat, showCommand] + (baselineCommand.map { [$0] } ?? [])
+    var paintTimes: [[Double]] = paintCommands.map { _ in [] }
     for round in 0..<(config.warmups + config.runs) {
-        for (index, command) in [cat, showCommand].enumerated() {
+        for (index, command) in paintCommands.enumerated() {
             let result = untilMarker(command, marker: marker)
             guard result.status == 0 else { throw BenchError("\(command.joined(separator: " ")) did not paint (status \(result.status))") }
             if round >= config.warmups { paintTimes[index].append(result.wallMs) }
@@ -97,12 +99,17 @@ private func firstPaint(_ config: Config, _ data: DataSets, _ report: Report, me
     report.time("\(key).show_10_new", "show after 10 new messages", new, note: "\(fmtRatio(new.median / catTime.median)) of cat")
     if baselineCommand != nil {
         let before = results[5].time
-        report.time("\(key).baseline_show", "the baseline's show, nothing changed (opens the database)", before,
+        report.time("\(key).baseline_show", "the baseline's show, nothing changed", before,
                     note: "\(fmtRatio(before.median / catTime.median)) of cat")
     }
     report.time("\(key).cat_first_paint", "cat, spawn to its bytes on the terminal", catPaint)
     report.time("\(key).show_first_paint", "show, spawn to its paint on the terminal", showPaint,
                 note: "\(fmtRatio(showPaint.median / catPaint.median)) of cat")
+    if baselineCommand != nil {
+        let before = Summary(paintTimes[2])
+        report.time("\(key).baseline_first_paint", "the baseline's show, spawn to its paint on the terminal", before,
+                    note: "\(fmtRatio(before.median / catPaint.median)) of cat")
+    }
     let paintRatio = showPaint.median / catPaint.median
     let showRatio = unchanged.median / catTime.median
     let newRatio = new.median / catTime.median

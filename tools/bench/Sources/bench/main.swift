@@ -32,7 +32,7 @@ struct Config {
 }
 
 /// The stages, numbered as `--only` takes them and as docs/benchmarks.md and tools/bench/README.md name them.
-let stageCount = 14
+let stageCount = 15
 
 var parsed = Config()
 var arguments = CommandLine.arguments.dropFirst()
@@ -100,6 +100,7 @@ do {
     if shouldRun(12) { try stageSync(config, data, report) }
     if shouldRun(13) { try stageBrowsePaint(config, data, report) }
     if shouldRun(14) { try stageShellStart(config, data, report) }
+    if shouldRun(15) { try stageMute(config, data, report) }
 } catch {
     report.save()
     FileHandle.standardError.write(Data("bench: failed: \(error)\n".utf8))
