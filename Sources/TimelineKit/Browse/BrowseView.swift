@@ -615,13 +615,13 @@ public struct BrowseView: Sendable {
     private func helpLines() -> [String] {
         let table = BrowseKeyAction.keyTable
         let keysWidth = table.map { DisplayWidth.of($0.keys) }.max() ?? 0
-        var lines = ["", Self.gutter + "Keys of timeline browse", ""]
-        for row in table {
+        let rows = table.map { row in
             let padding = String(repeating: " ", count: keysWidth - DisplayWidth.of(row.keys))
-            lines.append(Self.fit(Self.gutter + row.keys + padding + "   " + row.meaning, columns: columns))
+            return Self.fit(Self.gutter + row.keys + padding + "   " + row.meaning, columns: columns)
         }
-        lines += ["", Self.gutter + "Any key goes back."]
-        return lines
+        let framed = ["", Self.gutter + "Keys of timeline browse", ""] + rows + ["", Self.gutter + "Any key goes back."]
+        // A window of 24 rows holds the keys but not the frame: the keys come first.
+        return framed.count <= bodyRows ? framed : rows
     }
 
     /// Where the view is, or the note, or the search being typed; in reverse video with colour.

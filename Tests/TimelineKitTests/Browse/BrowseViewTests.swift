@@ -257,6 +257,16 @@ import Testing
         #expect(view.mode == .list)
     }
 
+    @Test func inAWindowOf80By24TheHelpListsEveryKey() {
+        var view = view(timeline(3), columns: 80, rows: 24)
+        _ = press(&view, .character("?"))
+        let screen = view.screen().joined(separator: "\n")
+        for line in BrowseKeyAction.keyTable {
+            #expect(screen.contains(line.keys) && screen.contains(line.meaning), "\(line)")
+        }
+        checkShape(view)
+    }
+
     @Test func qQuitsFromTheTimelineAndUnboundKeysSayNothingHappened() {
         var view = view(timeline(3))
         #expect(press(&view, .character("x")).isEmpty)
