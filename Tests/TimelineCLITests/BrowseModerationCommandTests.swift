@@ -11,10 +11,18 @@ import TimelineKit
 @Suite(.serialized) struct BrowseModerationCommandTests {
     private typealias Moderation = ModerationCommandTests
 
-    /// A synced account on the loopback server, `browse` running in tmux with a post of a user of
-    /// that server selected, and that user's `acct` (`user4`), as the question `M` asks names it.
+    /// A synced account on the loopback Mastodon server, `browse` running in tmux with a post of
+    /// a user of that server selected, and that user's `acct` (`user4`), as the question `M` asks
+    /// names it.
     private func browsing(_ server: MastodonTestServer) throws -> (home: Scenario, terminal: Tmux, author: String) {
-        let home = try SyncCommandTests.loggedIn(to: server)
+        // The first generated post, by an account the server knows (user1, user2, …): the
+        // sample's newest are by accounts of other servers, which a loopback lookup does not find.
+        try browsing(SyncCommandTests.loggedIn(to: server), search: "Generated")
+    }
+
+    /// `browse` on `home`'s synced timeline, the first match of `search` selected (else the
+    /// newest entry), and its author's handle as the question `M` asks names it.
+    private func browsing(_ home: Scenario, search: String?) throws -> (home: Scenario, terminal: Tmux, author: String) {
         #expect(try home.timeline.run(["sync"]).status == 0)
         var environment = home.timeline.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
@@ -22,10 +30,10 @@ import TimelineKit
         let terminal = try Tmux(command: "env -i \(assignments) '\(TimelineProcess.executable)' browse; echo EXIT=$?; sleep 60",
                                 columns: 160, rows: 40)
         _ = try terminal.waitForScreen(timeout: 30) { Tmux.statusLine($0).contains("timeline · 1/") }
-        // The first generated post, by an account the server knows (user1, user2, …): the
-        // sample's newest are by accounts of other servers, which a loopback lookup does not find.
-        try terminal.sendKeys("/Generated", "Enter")
-        _ = try terminal.waitForScreen(timeout: 30) { Tmux.statusLine($0).contains("n: next match") }
+        if let search {
+            try terminal.sendKeys("/" + search, "Enter")
+            _ = try terminal.waitForScreen(timeout: 30) { Tmux.statusLine($0).contains("n: next match") }
+        }
         // The author of the selected post, from the question `M` asks (answered no here).
         let asked = try terminal.press("M", until: "y/n")
         let question = Tmux.statusLine(asked)
@@ -120,6 +128,23 @@ import TimelineKit
         try terminal.press("R", until: "n no")
         try terminal.press("y", until: "a report needs the server")
         #expect(try #require(Moderation.moderation(server)["reports"] as? [Any]).count == 1)
+        try quit(terminal)
+    }
+
+    @Test(.enabled(if: Tmux.isAvailable, "tmux is installed by `make deps`"))
+    func onBlueskyCapitalBWritesTheBlockRecordAndThePostsLeaveTheView() throws {
+        let server = try BlueskyTestServer.start(posts: 10)
+        let (home, terminal, author) = try browsing(BlueskyCommandTests.loggedIn(to: server), search: nil)
+        defer { withExtendedLifetime(home) {} }
+        var screen = try terminal.press("n", until: "not muted")
+        #expect(linesBy(author, in: screen) > 0, "\(screen)")
+        try terminal.press("B", until: "block @\(author)?")
+        screen = try terminal.press("y", until: "blocked @\(author)")
+        let blocks = try #require(Moderation.moderation(server)["blocks"] as? [[String: Any]])
+        #expect(blocks.count == 1, "\(blocks)")
+        let put = try #require(try OfflineActionCommandTests.calls(server, "com.atproto.repo.putRecord").last?["body"] as? [String: Any])
+        #expect(put["collection"] as? String == "app.bsky.graph.block" && put["rkey"] is String, "\(put)")
+        #expect(linesBy(author, in: screen) == 0, "\(screen)")
         try quit(terminal)
     }
 }

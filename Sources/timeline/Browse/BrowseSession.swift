@@ -323,7 +323,7 @@ struct BrowseSession {
         let verb = switch moderation { case .mute: "mute"; case .block: "block"; case .report: "report" }
         guard let loaded = loadedSessions(verb: verb) else { return }
         let reference = MessageSessions.reference(of: id, in: store)
-        let author: (handle: String, userID: String, session: any AccountSession)
+        let author: (handle: String, user: User, session: any AccountSession)
         switch ModerationTarget.author(of: id, named: reference, among: loaded, in: store) {
         case let .success(found): author = found
         case let .failure(refusal):
@@ -332,7 +332,7 @@ struct BrowseSession {
         }
         paint()
         let session = author.session
-        let named = "@" + author.handle
+        let named = "@" + author.user.handle
         switch moderation {
         case let .report(reason):
             do {
@@ -348,7 +348,7 @@ struct BrowseSession {
             let note: String
             do {
                 let outcome = try waitFor { () async throws -> OutboxOutcome in
-                    try await session.moderate(change, userIDs: [author.userID], in: store)
+                    try await session.moderate(change, userIDs: [author.user.id], in: store)
                 }
                 if case let .done(.moderated(answer)) = outcome.delivery, !answer.changed {
                     note = "\(named) was \(done) already"

@@ -94,18 +94,19 @@ enum ModerationTarget {
         if plain, let id = try? store.resolveMessageReferences([typed]).first, (try? store.message(id: id)) != nil {
             let author = try author(of: id, named: typed, among: MessageSessions(sessions: sessions, account: account, verb: verb),
                                     in: store).orExit()
-            return (typed, author.handle, [author.userID], author.session)
+            return (typed, author.handle, [author.user.id], author.session)
         }
         let (_, handle, session) = try FollowAccountArguments.session(for: typed, among: sessions, named: account, verb: verb)
         return (typed, handle, [], session)
     }
 
     /// The author of the stored message `id` (a repost's: the author of the post it reposts) as
-    /// the account that can mute or block them knows them: the handle to send, their stored ID,
-    /// and the session of the account whose server the post came from; or why not, unsaid
+    /// the account that can mute or block them knows them: the handle to send (a Bluesky
+    /// author's DID), the stored user (to name them to a person), and the session of the account
+    /// whose server the post came from; or why not, unsaid
     /// (`mute REF` says it and exits, `browse`'s `M` and `B` put it on the status line).
     static func author(of id: String, named reference: String, among sessions: MessageSessions, in store: TimelineStore)
-        -> Result<(handle: String, userID: String, session: any AccountSession), MessageSessions.Refusal> {
+        -> Result<(handle: String, user: User, session: any AccountSession), MessageSessions.Refusal> {
         guard let message = try? store.message(id: id) else {
             return .failure(.init(message: "no stored message is \(QuotedValue.quoted(reference)). Nothing was sent.", status: ExitStatus.dataError))
         }
@@ -122,7 +123,7 @@ enum ModerationTarget {
             return .failure(.init(message: "the author of \(QuotedValue.quoted(reference)) (@\(TerminalText.line(author.handle))) is not an account \(TerminalText.line(chosen.account.name)) can \(sessions.verb). Nothing was sent.",
                                   status: ExitStatus.usage))
         }
-        return .success((handle, author.id, chosen))
+        return .success((handle, author, chosen))
     }
 
     /// The session of the account named `name`, or a refusal naming those logged in.
