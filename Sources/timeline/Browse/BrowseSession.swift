@@ -320,9 +320,21 @@ struct BrowseSession {
     /// at once either way), then the timeline read again without the account's posts; the
     /// report as `timeline report` sends it, at once or not at all.
     private mutating func moderate(_ moderation: BrowseModeration, messageID id: String, in store: TimelineStore) {
-        let verb = switch moderation { case .mute: "mute"; case .block: "block"; case .report: "report" }
-        guard let loaded = loadedSessions(verb: verb) else { return }
         let reference = MessageSessions.reference(of: id, in: store)
+        // A report names the post, which its account's session sends as `timeline report` does.
+        if case let .report(reason) = moderation {
+            guard let session = session(for: id, verb: "report", in: store) else { return }
+            paint()
+            do {
+                _ = try waitFor { () async throws -> ReportOutcome in try await session.report(id, reason: reason, comment: nil, in: store) }
+                view.show(note: "reported \(reference) (\(reason.rawValue)) to the moderators of \(session.account.name)'s server")
+            } catch {
+                view.show(note: ReportCommand.notSent(reference, error: error))
+            }
+            return
+        }
+        let verb = moderation == .mute ? "mute" : "block"
+        guard let loaded = loadedSessions(verb: verb) else { return }
         let author: (handle: String, user: User, session: any AccountSession)
         switch ModerationTarget.author(of: id, named: reference, among: loaded, in: store) {
         case let .success(found): author = found
@@ -333,46 +345,35 @@ struct BrowseSession {
         paint()
         let session = author.session
         let named = "@" + author.user.handle
-        switch moderation {
-        case let .report(reason):
-            do {
-                _ = try waitFor { () async throws -> ReportOutcome in try await session.report(id, reason: reason, comment: nil, in: store) }
-                view.show(note: "reported \(reference) (\(reason.rawValue)) to the moderators of \(session.account.name)'s server")
-            } catch {
-                view.show(note: ReportCommand.notSent(reference, error: error))
+        let change: OutboxEntry.Change = moderation == .mute ? .mute(handle: author.handle, until: nil) : .block(handle: author.handle)
+        let done = moderation == .mute ? "muted" : "blocked"
+        let note: String
+        do {
+            let outcome = try waitFor { () async throws -> OutboxOutcome in
+                try await session.moderate(change, userIDs: [author.user.id], in: store)
             }
+            if case let .done(.moderated(answer)) = outcome.delivery, !answer.changed {
+                note = "\(named) was \(done) already"
+            } else if case let .waiting(reason) = outcome.delivery {
+                note = "\(done) here; the \(verb) of \(named) is sent by the next sync (\(reason))"
+            } else {
+                note = "\(done) \(named)"
+            }
+        } catch let kept as OutboxEntryKept {
+            note = "\(done) here; the \(verb) of \(named) is kept, and the first sync after this is put right sends it: \(kept.reason)"
+        } catch {
+            view.show(note: "could not \(verb) \(named): \(error) Nothing was changed.")
             return
-        case .mute, .block:
-            let change: OutboxEntry.Change = moderation == .mute ? .mute(handle: author.handle, until: nil) : .block(handle: author.handle)
-            let done = moderation == .mute ? "muted" : "blocked"
-            let note: String
-            do {
-                let outcome = try waitFor { () async throws -> OutboxOutcome in
-                    try await session.moderate(change, userIDs: [author.user.id], in: store)
-                }
-                if case let .done(.moderated(answer)) = outcome.delivery, !answer.changed {
-                    note = "\(named) was \(done) already"
-                } else if case let .waiting(reason) = outcome.delivery {
-                    note = "\(done) here; the \(verb) of \(named) is sent by the next sync (\(reason))"
-                } else {
-                    note = "\(done) \(named)"
-                }
-            } catch let kept as OutboxEntryKept {
-                note = "\(done) here; the \(verb) of \(named) is kept, and the first sync after this is put right sends it: \(kept.reason)"
-            } catch {
-                view.show(note: "could not \(verb) \(named): \(error) Nothing was changed.")
-                return
-            }
-            // The store hides the account's posts now: the timeline is read again without them.
-            do throws(TimelineStoreError) {
-                let loaded = max(view.listings[0].page.messages.count, Self.pageSize)
-                view.replaceAfterHiding(try store.timeline(limit: loaded, filter: TimelineFilter(unreadOnly: view.isUnreadOnly)))
-            } catch {
-                view.show(note: "\(note); the view could not be read again: \(error)")
-                return
-            }
-            view.show(note: note)
         }
+        // The store hides the account's posts now: the timeline is read again without them.
+        do throws(TimelineStoreError) {
+            let loaded = max(view.listings[0].page.messages.count, Self.pageSize)
+            view.replaceAfterHiding(try store.timeline(limit: loaded, filter: TimelineFilter(unreadOnly: view.isUnreadOnly)))
+        } catch {
+            view.show(note: "\(note); the view could not be read again: \(error)")
+            return
+        }
+        view.show(note: note)
     }
 
     private mutating func open(_ url: String) {
