@@ -7,20 +7,6 @@ import TimelineKit
 /// the server and the entry's line changing in place; the reply written in a (fake) editor that
 /// runs on the normal screen with the terminal's own settings, and the terminal as it was after.
 @Suite(.serialized) struct BrowseActionCommandTests {
-    private func statusLine(_ screen: String) -> String {
-        screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).last { !$0.isEmpty } ?? ""
-    }
-
-    /// Presses `key` and waits until the status line holds `expected`.
-    @discardableResult
-    private func press(_ terminal: Tmux, _ key: String, until expected: String,
-                       sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        try terminal.sendKeys(key)
-        let screen = try terminal.waitForScreen(timeout: 30) { statusLine($0).contains(expected) }
-        #expect(statusLine(screen).contains(expected), "\(key) → \(screen)", sourceLocation: sourceLocation)
-        return screen
-    }
-
     /// The lines of the selected entry (those with the bar).
     private func selectedEntry(_ screen: String) -> String {
         screen.split(separator: "\n").filter { $0.hasPrefix("▌") }.joined(separator: "\n")
@@ -44,29 +30,29 @@ import TimelineKit
         let command = "stty -a > '\(dir)/stty-before'; env -i \(assignments) '\(TimelineProcess.executable)' browse; echo EXIT=$?; "
             + "stty -a > '\(dir)/stty-after'; echo DONE; sleep 60"
         let terminal = try Tmux(command: command, columns: 100, rows: 30)
-        var screen = try terminal.waitForScreen(timeout: 30) { statusLine($0).contains("timeline · 1/") }
+        var screen = try terminal.waitForScreen(timeout: 30) { Tmux.statusLine($0).contains("timeline · 1/") }
         #expect(!selectedEntry(screen).contains("favourited"))
 
         // f: favourited at the server, the mark on the entry's line.
-        screen = try press(terminal, "f", until: "favourited")
+        screen = try terminal.press("f", until: "favourited")
         let favourites = try server.requests().filter { ($0["path"] as? String)?.hasSuffix("/favourite") == true }
         #expect(favourites.count == 1)
         let path = try #require(favourites.first?["path"] as? String)
         let targetID = path.split(separator: "/")[3]
         #expect(selectedEntry(screen).contains("♥ favourited"), "\(screen)")
         // f again: taken back.
-        screen = try press(terminal, "f", until: "unfavourited")
+        screen = try terminal.press("f", until: "unfavourited")
         #expect(!selectedEntry(screen).contains("♥ favourited"), "\(screen)")
         #expect(try server.requests().contains { ($0["path"] as? String) == "/api/v1/statuses/\(targetID)/unfavourite" })
         // b: boosted.
-        screen = try press(terminal, "b", until: "boosted")
+        screen = try terminal.press("b", until: "boosted")
         #expect(selectedEntry(screen).contains("⟲ boosted"), "\(screen)")
         #expect(try server.requests().contains { ($0["path"] as? String) == "/api/v1/statuses/\(targetID)/reblog" })
         // The store says so too: the next `show` paints it from a fresh snapshot.
         #expect(try home.timeline.run(["snapshot", "--check"]).status == 0)
 
         // r: the editor runs on the terminal as the person set it, the reply is posted.
-        screen = try press(terminal, "r", until: "replied: posted")
+        screen = try terminal.press("r", until: "replied: posted")
         let newest = try #require(try server.state()["newest_status_id"] as? String)
         let reply = try #require(try server.status(newest))
         #expect(reply["content"] as? String == "<p>A reply from browse</p>")
@@ -79,10 +65,10 @@ import TimelineKit
 
         // A reply the server refuses is kept: r opens the editor on it again.
         try server.control("faults", ["path": "/api/v1/statuses", "status": 422, "body": ["error": "Validation failed: refused for the test"]])
-        screen = try press(terminal, "r", until: "the reply was not posted (r opens it again)")
+        screen = try terminal.press("r", until: "the reply was not posted (r opens it again)")
         #expect(try server.state()["newest_status_id"] as? String == newest)
         try TestScript.write("#!/bin/sh\ncp \"$1\" '\(dir)/second-template'\n", to: editor)
-        screen = try press(terminal, "r", until: "replied: posted")
+        screen = try terminal.press("r", until: "replied: posted")
         let second = try String(contentsOfFile: dir + "/second-template", encoding: .utf8)
         #expect(second.hasPrefix("A reply from browse\n\n# Write the reply above this line."), "\(second)")
         #expect(try server.state()["newest_status_id"] as? String != newest)
@@ -92,13 +78,13 @@ import TimelineKit
         try TestScript.write("#!/bin/sh\nprintf 'Kept while offline\\n' | cat - \"$1\" > '\(dir)/new' && cat '\(dir)/new' > \"$1\"\n", to: editor)
         let published = try #require(try server.state()["status_ids"] as? [String]).count
         try server.control("faults", ["path": "/api/v1/statuses", "status": 503, "times": 2])
-        screen = try press(terminal, "r", until: "the reply is kept (⋯ pending)")
+        screen = try terminal.press("r", until: "the reply is kept (⋯ pending)")
         #expect(try #require(try server.state()["status_ids"] as? [String]).count == published)
         let waiting = try home.timeline.run(["show", "-n", "1", "--color", "never"]).output
         #expect(waiting.contains("Kept while offline") && waiting.contains("⋯ pending"), "\(waiting)")
 
         // The waiting reply is on the view's top too: the selected entry is one further down.
-        try press(terminal, "j", until: "timeline · 3/")
+        try terminal.press("j", until: "timeline · 3/")
 
         try terminal.sendKeys("q")
         screen = try terminal.waitForScreen(timeout: 30) { $0.contains("DONE") }
@@ -119,8 +105,8 @@ import TimelineKit
         let assignments = scenario.timeline.environment.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
         let terminal = try Tmux(command: "env -i \(assignments) '\(TimelineProcess.executable)' browse; echo DONE; sleep 60",
                                 columns: 100, rows: 30)
-        _ = try terminal.waitForScreen(timeout: 30) { statusLine($0).contains("timeline · 1/") }
-        let screen = try press(terminal, "f", until: "no account is logged in")
+        _ = try terminal.waitForScreen(timeout: 30) { Tmux.statusLine($0).contains("timeline · 1/") }
+        let screen = try terminal.press("f", until: "no account is logged in")
         #expect(!screen.contains("favourited"))
         try terminal.sendKeys("q")
         #expect(try terminal.waitForScreen(timeout: 30) { $0.contains("DONE") }.contains("DONE"))

@@ -19,21 +19,13 @@ import TimelineKit
         return try Tmux(command: command, columns: columns, rows: rows)
     }
 
-    private func statusLine(_ screen: String) -> String {
-        screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).last { !$0.isEmpty } ?? ""
-    }
+    private func statusLine(_ screen: String) -> String { Tmux.statusLine(screen) }
 
     /// Presses `keys` and waits until the status line changed and holds `expected`.
     @discardableResult
     private func press(_ terminal: Tmux, _ keys: String..., until expected: String, changing: Bool = true,
                        sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let before = statusLine(try terminal.screen())
-        for key in keys { try terminal.sendKeys(key) }
-        let screen = try terminal.waitForScreen(timeout: 30) {
-            (!changing || statusLine($0) != before) && statusLine($0).contains(expected)
-        }
-        #expect(statusLine(screen).contains(expected), "\(keys) → \(statusLine(screen))", sourceLocation: sourceLocation)
-        return screen
+        try terminal.press(keys, until: expected, changing: changing, sourceLocation: sourceLocation)
     }
 
     /// After the shell printed DONE: the terminal's settings as before, the normal screen back.

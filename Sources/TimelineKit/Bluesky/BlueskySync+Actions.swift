@@ -85,14 +85,7 @@ extension BlueskySync {
                   let recordCollection = parsed.collection else {
                 throw .invalidResponse(url: client.host.url("/xrpc/app.bsky.feed.getPosts"), problem: "the post's \(action.kind == .favourite ? "like" : "repost") \(QuotedValue.quoted(record)) is not a record of this account.")
             }
-            var body: [UInt8] = Array(#"{"repo":"#.utf8)
-            JSONLineEncoder.appendString(session.did, to: &body)
-            body += Array(#","collection":"#.utf8)
-            JSONLineEncoder.appendString(recordCollection, to: &body)
-            body += Array(#","rkey":"#.utf8)
-            JSONLineEncoder.appendString(key, to: &body)
-            body.append(UInt8(ascii: "}"))
-            _ = try await client.procedure("com.atproto.repo.deleteRecord", json: body)
+            try await deleteRecord(did: session.did, collection: recordCollection, key: key)
             existing = nil
             countChange = counted ? -1 : 0
         }

@@ -80,34 +80,11 @@ extension BlueskySync {
         let (user, record) = (viewed.user, viewed.follow)
         if following {
             guard record == nil else { return FollowOutcome(user: user, following: true, changed: false) }
-            var body: [UInt8] = Array(#"{"repo":"#.utf8)
-            JSONLineEncoder.appendString(session.did, to: &body)
-            body += Array(#","collection":"app.bsky.graph.follow","#.utf8)
-            if let recordKey {
-                body += Array(#""rkey":"#.utf8)
-                JSONLineEncoder.appendString(recordKey, to: &body)
-                body += Array(",".utf8)
-            }
-            body += Array(#""record":{"$type":"app.bsky.graph.follow","subject":"#.utf8)
-            JSONLineEncoder.appendString(user.id, to: &body)
-            body += Array(#","createdAt":"#.utf8)
-            JSONLineEncoder.appendString(ServerError.timestamp(client.clock.now()), to: &body)
-            body += Array("}}".utf8)
-            // With a key of its own, written in place (the same key twice is one record).
-            _ = try await client.procedure(recordKey == nil ? "com.atproto.repo.createRecord" : "com.atproto.repo.putRecord", json: body)
+            try await writeGraphRecord("app.bsky.graph.follow", subject: user.id, did: session.did, recordKey: recordKey)
             return FollowOutcome(user: user, following: true)
         }
         guard let record else { return FollowOutcome(user: user, following: false, changed: false) }
-        guard let parsed = ATURI(record), parsed.authority == session.did, parsed.collection == "app.bsky.graph.follow",
-              let key = parsed.recordKey else {
-            throw .invalidResponse(url: client.host.url("/xrpc/app.bsky.actor.getProfile"), problem: "the follow \(QuotedValue.quoted(record)) is not a follow record of this account.")
-        }
-        var body: [UInt8] = Array(#"{"repo":"#.utf8)
-        JSONLineEncoder.appendString(session.did, to: &body)
-        body += Array(#","collection":"app.bsky.graph.follow","rkey":"#.utf8)
-        JSONLineEncoder.appendString(key, to: &body)
-        body.append(UInt8(ascii: "}"))
-        _ = try await client.procedure("com.atproto.repo.deleteRecord", json: body)
+        try await deleteGraphRecord(record, collection: "app.bsky.graph.follow", did: session.did, what: "follow")
         return FollowOutcome(user: user, following: false)
     }
 

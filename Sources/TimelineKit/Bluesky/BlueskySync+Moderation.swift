@@ -41,41 +41,17 @@ extension BlueskySync {
         let change: OutboxEntry.Change = blocked ? .block(handle: handle) : .unblock(handle: handle)
         if blocked {
             guard viewed.blocking == nil else { return ModerationOutcome(change: change, user: user, storedUserID: user.id, changed: false) }
-            var body: [UInt8] = Array(#"{"repo":"#.utf8)
-            JSONLineEncoder.appendString(session.did, to: &body)
-            body += Array(#","collection":"app.bsky.graph.block","#.utf8)
-            if let recordKey {
-                body += Array(#""rkey":"#.utf8)
-                JSONLineEncoder.appendString(recordKey, to: &body)
-                body += Array(",".utf8)
-            }
-            body += Array(#""record":"#.utf8) + Self.blockRecord(subject: user.id, createdAt: client.clock.now())
-            body.append(UInt8(ascii: "}"))
-            _ = try await client.procedure(recordKey == nil ? "com.atproto.repo.createRecord" : "com.atproto.repo.putRecord", json: body)
+            try await writeGraphRecord("app.bsky.graph.block", subject: user.id, did: session.did, recordKey: recordKey)
             return ModerationOutcome(change: change, user: user, storedUserID: user.id)
         }
         guard let record = viewed.blocking else { return ModerationOutcome(change: change, user: user, storedUserID: user.id, changed: false) }
-        guard let parsed = ATURI(record), parsed.authority == session.did, parsed.collection == "app.bsky.graph.block",
-              let key = parsed.recordKey else {
-            throw .invalidResponse(url: client.host.url("/xrpc/app.bsky.actor.getProfile"), problem: "the block \(QuotedValue.quoted(record)) is not a block record of this account.")
-        }
-        var body: [UInt8] = Array(#"{"repo":"#.utf8)
-        JSONLineEncoder.appendString(session.did, to: &body)
-        body += Array(#","collection":"app.bsky.graph.block","rkey":"#.utf8)
-        JSONLineEncoder.appendString(key, to: &body)
-        body.append(UInt8(ascii: "}"))
-        _ = try await client.procedure("com.atproto.repo.deleteRecord", json: body)
+        try await deleteGraphRecord(record, collection: "app.bsky.graph.block", did: session.did, what: "block")
         return ModerationOutcome(change: change, user: user, storedUserID: user.id)
     }
 
     /// An `app.bsky.graph.block` record of `subject` (a DID), as the lexicon has it.
     static func blockRecord(subject: String, createdAt: Date) -> [UInt8] {
-        var record: [UInt8] = Array(#"{"$type":"app.bsky.graph.block","subject":"#.utf8)
-        JSONLineEncoder.appendString(subject, to: &record)
-        record += Array(#","createdAt":"#.utf8)
-        JSONLineEncoder.appendString(ServerError.timestamp(createdAt), to: &record)
-        record.append(UInt8(ascii: "}"))
-        return record
+        graphRecord("app.bsky.graph.block", subject: subject, createdAt: createdAt)
     }
 
     /// The account's preferences as `app.bsky.actor.getPreferences` answered them: each

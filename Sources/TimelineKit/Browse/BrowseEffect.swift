@@ -23,4 +23,9 @@ public enum BrowseEffect: Sendable, Hashable {
     /// Have the person write a reply to this message in their editor, the terminal given up
     /// meanwhile, and post it (``AccountSession/post(_:in:)``); say how it went with `show(note:)`.
     case reply(to: String)
+    /// Mute or block the author of this message, or report it (``BrowseModeration``), the
+    /// person having said yes (``BrowseQuestion``): ``AccountSession/moderate(_:userIDs:in:at:)``
+    /// or ``AccountSession/report(_:reason:comment:in:)``. After a mute or a block the timeline is
+    /// read again (`BrowseView.replaceAfterHiding`), as the store hides the account's posts.
+    case moderate(BrowseModeration, messageID: String)
 }

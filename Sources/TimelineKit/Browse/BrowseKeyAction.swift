@@ -5,7 +5,9 @@
 /// The keys are those of less and vim (`j`/`k`, `g`/`G`, `/`, `n`, space and Ctrl-F/Ctrl-B for
 /// pages) and of tut (`t`, `o`, `m`, `u`, `f` favourite, `b` boost, `r` reply; `z` unfolds a
 /// content warning, as vim's `z` unfolds a fold). `b` is not a page key here, as it is in less:
-/// it boosts, as in tut.
+/// it boosts, as in tut. What acts on the author rather than the post is a capital that asks
+/// first (`M` mute, `B` block, `R` report; ``BrowseQuestion``): heavier than its lower-case
+/// neighbour and never one slip away.
 public enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
     case down, up
     case pageDown, pageUp
@@ -23,6 +25,12 @@ public enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
     case reply
     /// Show the text behind the entry's content warning, or fold it again (a toggle).
     case unfold
+    /// Mute the entry's author (a boost's: the original's), after a yes.
+    case mute
+    /// Block the entry's author, after a yes.
+    case block
+    /// Report the post to its server's moderators, after the reason or a yes.
+    case report
     case help
     case redraw
     /// Back from a thread or search results; out of the view from the timeline.
@@ -54,6 +62,9 @@ public enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
         case .boost: [.character("b")]
         case .reply: [.character("r")]
         case .unfold: [.character("z")]
+        case .mute: [.character("M")]
+        case .block: [.character("B")]
+        case .report: [.character("R")]
         case .help: [.character("?")]
         case .redraw: [.control("l")]
         case .back: [.character("q"), .escape]
@@ -80,6 +91,9 @@ public enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
         case .boost: ("b", "boost (repost); again: undo")
         case .reply: ("r", "reply, written in your $EDITOR")
         case .unfold: ("z", "unfold a content warning; again: fold")
+        case .mute: ("M", "mute the author, after y: their posts leave")
+        case .block: ("B", "block the author, after y: their posts leave")
+        case .report: ("R", "report the post: s spam, v violation, y other")
         case .help: ("?", "these keys")
         case .redraw: ("Ctrl-L", "redraw the screen")
         case .back: ("q  Esc", "back from a thread or search; quit")

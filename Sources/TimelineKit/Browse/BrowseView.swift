@@ -47,6 +47,8 @@ public struct BrowseView: Sendable {
         case help
         /// A search is being typed after `/`.
         case typingSearch(String)
+        /// A question on the status line (`M`, `B`, `R`): the next key answers it.
+        case asking(BrowseQuestion)
     }
 
     public private(set) var mode: Mode = .list
@@ -99,6 +101,14 @@ public struct BrowseView: Sendable {
             return []
         case let .typingSearch(text):
             return typeSearch(text, key)
+        case let .asking(question):
+            mode = .list
+            guard let moderation = question.answer(key) else {
+                note = question.declined
+                return []
+            }
+            note = Self.progress(of: moderation, question: question)
+            return [.moderate(moderation, messageID: question.messageID)]
         case .list:
             note = nil
             guard let command = BrowseKeyAction(key: key) else {
@@ -182,6 +192,14 @@ public struct BrowseView: Sendable {
             if unfolded.remove(message.id) == nil { unfolded.insert(message.id) }
             render()
             note = unfolded.contains(message.id) ? "unfolded (z: fold)" : "folded"
+        case .mute, .block, .report:
+            guard let message = current.selectedMessage else { return [] }
+            let original = current.shown(message)
+            let kind: BrowseQuestion.Kind = command == .mute ? .mute : command == .block ? .block : .report
+            let author = current.page.usersByID[original.authorID].map { "@" + $0.handle } ?? "the author"
+            let post = original.shortReference.isNone ? original.id : original.shortReference.text
+            mode = .asking(BrowseQuestion(kind: kind, messageID: message.repostOfID ?? message.id,
+                                          author: TerminalText.line(author), post: TerminalText.line(post)))
         case .help:
             mode = .help
         case .redraw:
@@ -357,6 +375,17 @@ public struct BrowseView: Sendable {
         if listings.count == 1 { render() }
     }
 
+    /// The timeline read again after a mute or a block (``BrowseEffect/moderate(_:messageID:)``):
+    /// the store hides the account's posts, so the page read now lacks them. A thread or search
+    /// open over the timeline may still show them, and is closed: the timeline is on the screen,
+    /// the selection on the entry after the one that left.
+    public mutating func replaceAfterHiding(_ page: TimelinePage) {
+        listings = [listings[0]]
+        listings[0].replaceMessages(with: page)
+        olderRequested = false
+        render()
+    }
+
     /// The newest messages as the database has them now (a sync, another terminal): they replace
     /// the top of the timeline and the older messages loaded since stay below them. For an
     /// unread-only view the program reads the view again instead (`replaceTimeline`).
@@ -469,6 +498,15 @@ public struct BrowseView: Sendable {
         }
     }
 
+    /// The status line while a mute, block or report goes to the server.
+    static func progress(of moderation: BrowseModeration, question: BrowseQuestion) -> String {
+        switch moderation {
+        case .mute: "muting \(question.author)…"
+        case .block: "blocking \(question.author)…"
+        case let .report(reason): "reporting \(question.post) (\(reason.rawValue))…"
+        }
+    }
+
     /// Shows `text` (neutralised) on the status line until the next key.
     public mutating func show(note text: String) {
         note = TerminalText.line(text)
@@ -577,13 +615,13 @@ public struct BrowseView: Sendable {
     private func helpLines() -> [String] {
         let table = BrowseKeyAction.keyTable
         let keysWidth = table.map { DisplayWidth.of($0.keys) }.max() ?? 0
-        var lines = ["", Self.gutter + "Keys of timeline browse", ""]
-        for row in table {
+        let rows = table.map { row in
             let padding = String(repeating: " ", count: keysWidth - DisplayWidth.of(row.keys))
-            lines.append(Self.fit(Self.gutter + row.keys + padding + "   " + row.meaning, columns: columns))
+            return Self.fit(Self.gutter + row.keys + padding + "   " + row.meaning, columns: columns)
         }
-        lines += ["", Self.gutter + "Any key goes back."]
-        return lines
+        let framed = ["", Self.gutter + "Keys of timeline browse", ""] + rows + ["", Self.gutter + "Any key goes back."]
+        // A window of 24 rows holds the keys but not the frame: the keys come first.
+        return framed.count <= bodyRows ? framed : rows
     }
 
     /// Where the view is, or the note, or the search being typed; in reverse video with colour.
@@ -591,6 +629,8 @@ public struct BrowseView: Sendable {
         var text: String
         if case let .typingSearch(typed) = mode {
             text = "/" + TerminalText.line(typed)
+        } else if case let .asking(question) = mode {
+            text = " " + question.prompt
         } else {
             let count = current.page.messages.count
             let more = listings.count == 1 && current.page.nextCursor != nil ? "+" : ""

@@ -52,4 +52,13 @@ struct JSONNode {
         if case let .array(elements) = value { return elements }
         return nil
     }
+
+    /// The elements of this array, or a failure that says what was `expected` here (`an array
+    /// of lists`) and what came instead: a server's answer that must be a list.
+    func elements(expected: String) throws(JSONLineFailure) -> [JSONNode] {
+        guard let elements = arrayValue else {
+            throw JSONLineFailure(offset: offset, field: nil, problem: .wrongType(expected: expected, found: found))
+        }
+        return elements
+    }
 }

@@ -40,10 +40,7 @@ extension FetchedPage {
     ) throws(ServerError) -> ([T], DecodedTimeline, PageSkips, answered: Int) {
         let body = try ServerResponseReader.body(of: response, from: url)
         return try ServerResponseReader.read(body: body, from: url) { document throws(JSONLineFailure) in
-            guard let elements = document.arrayValue else {
-                throw JSONLineFailure(offset: document.offset, field: nil,
-                                      problem: .wrongType(expected: "an array of \(kind.many)", found: document.found))
-            }
+            let elements = try document.elements(expected: "an array of \(kind.many)")
             var timeline = DecodedTimeline()
             var values: [T] = []
             var skipped = PageSkips()

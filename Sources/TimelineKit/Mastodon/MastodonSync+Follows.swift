@@ -82,35 +82,12 @@ extension MastodonSync {
         return FollowOutcome(user: user, following: state.following ?? following, requested: state.requested ?? false)
     }
 
-    /// The accounts this account follows (`GET /api/v1/accounts/:id/following`, 80 a page, the
-    /// next page where the answer's `Link: <…>; rel="next"` points: its `max_id` is the follow's
-    /// ID, not an account's), at most `limit`, in at most `limit / 40 + 2` requests, so that a
-    /// server sending one account a page cannot keep it going.
+    /// The accounts this account follows (`GET /api/v1/accounts/:id/following`), at most
+    /// `limit`, paged and bounded as ``accountPages(_:endpoint:feature:limit:_:)`` does.
     public func followedUsers(limit: Int) async throws(ServerError) -> [FollowedUser] {
         let ownID = try await ownAccountServerID()
-        var users: [FollowedUser] = []
-        var next: String? = client.server.url("/api/v1/accounts/" + FormEncoding.escape(ownID) + "/following",
-                                             query: [("limit", String(min(80, max(1, limit))))])
-        var requests = 0
-        while let url = next, users.count < limit, requests < limit / 40 + 2 {
-            requests += 1
-            let response = try await client.send(.get, url, feature: "listing the accounts followed", endpoint: "GET /api/v1/accounts/:id/following")
-            let wanted = limit - users.count
-            let page = try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) -> [FollowedUser] in
-                guard let elements = document.arrayValue else {
-                    throw JSONLineFailure(offset: document.offset, field: nil,
-                                          problem: .wrongType(expected: "an array of accounts", found: document.found))
-                }
-                var page: [FollowedUser] = []
-                for (index, element) in elements.prefix(wanted).enumerated() {
-                    page.append(try user(JSONObjectView(element, path: "[\(index)]", expected: "an account object")))
-                }
-                return page
-            }
-            users += page
-            let fields = response.headers(named: "Link")
-            next = page.isEmpty || fields.isEmpty ? nil : LinkHeader(fields: fields, base: url).first(relation: "next")?.target
-        }
-        return users
+        let url = accountPagesURL("/api/v1/accounts/" + FormEncoding.escape(ownID) + "/following", limit: limit)
+        return try await accountPages(url, endpoint: "GET /api/v1/accounts/:id/following", feature: "listing the accounts followed",
+                                      limit: limit) { view throws(JSONLineFailure) in try user(view) }.accounts
     }
 }

@@ -53,9 +53,7 @@ extension MastodonSync {
         let url = client.server.url("/api/v2/filters")
         let response = try await client.send(.get, url, feature: "muted words (filters)", endpoint: "GET /api/v2/filters")
         return try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) -> [Filter] in
-            guard let elements = document.arrayValue else {
-                throw JSONLineFailure(offset: document.offset, field: nil, problem: .wrongType(expected: "an array of filters", found: document.found))
-            }
+            let elements = try document.elements(expected: "an array of filters")
             var filters: [Filter] = []
             for (index, element) in elements.prefix(1_000).enumerated() {
                 let view = try JSONObjectView(element, path: "[\(index)]", expected: "a filter object")
@@ -128,8 +126,8 @@ extension MastodonSync {
     }
 
     /// The accounts muted (`GET /api/v1/mutes`, with each mute's `mute_expires_at`) and blocked
-    /// (`GET /api/v1/blocks`), as `parts` asks, 80 a page by the `Link` header, at most `limit`
-    /// of each in at most `limit / 80 + 2` requests each; and the keywords of the account's
+    /// (`GET /api/v1/blocks`), as `parts` asks, at most `limit` of each, paged and bounded as
+    /// ``accountPages(_:endpoint:feature:limit:_:)`` does; and the keywords of the account's
     /// filters that hide (a server without v2 filters: none).
     public func moderationLists(_ parts: ModerationLists.Parts, limit: Int) async throws(ServerError) -> ModerationLists {
         var lists = ModerationLists()
@@ -156,33 +154,14 @@ extension MastodonSync {
         return lists
     }
 
+    /// The accounts muted or blocked (`path`), each with its mute's end, paged and bounded as
+    /// ``accountPages(_:endpoint:feature:limit:_:)`` does.
     private func accounts(at path: String, limit: Int, feature: String) async throws(ServerError) -> ([ModeratedAccount], Bool) {
-        var accounts: [ModeratedAccount] = []
-        var next: String? = client.server.url(path, query: [("limit", String(min(80, max(1, limit))))])
-        var requests = 0
-        while let url = next, accounts.count < limit, requests < limit / 80 + 2 {
-            requests += 1
-            let response = try await client.send(.get, url, feature: feature, endpoint: "GET " + path)
-            let wanted = limit - accounts.count
-            let (page, more) = try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
-                guard let elements = document.arrayValue else {
-                    throw JSONLineFailure(offset: document.offset, field: nil, problem: .wrongType(expected: "an array of accounts", found: document.found))
-                }
-                var page: [ModeratedAccount] = []
-                for (index, element) in elements.prefix(wanted).enumerated() {
-                    let view = try JSONObjectView(element, path: "[\(index)]", expected: "an account object")
-                    let found = try user(view)
-                    let until = try Self.optionalTime("mute_expires_at", in: view)
-                    page.append(ModeratedAccount(user: found, storedUserID: namespace.id(found.id), until: until))
-                }
-                return (page, elements.count > wanted)
-            }
-            accounts += page
-            let fields = response.headers(named: "Link")
-            next = page.isEmpty || fields.isEmpty ? nil : LinkHeader(fields: fields, base: url).first(relation: "next")?.target
-            if more || (accounts.count >= limit && next != nil) { return (accounts, true) }
+        try await accountPages(accountPagesURL(path, limit: limit), endpoint: "GET " + path, feature: feature,
+                               limit: limit) { view throws(JSONLineFailure) in
+            let found = try user(view)
+            return ModeratedAccount(user: found, storedUserID: namespace.id(found.id), until: try Self.optionalTime("mute_expires_at", in: view))
         }
-        return (accounts, next != nil && accounts.count >= limit)
     }
 
     /// The time `key` of `view`, `nil` when it is missing or `null` (a filter or mute without end).

@@ -76,10 +76,7 @@ extension MastodonSync {
                                              endpoint: "GET /api/v1/accounts/:id/statuses")
         let decoder = MastodonDecoder(overlongText: .cut)
         let statuses = try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) -> [(String, DecodedTimeline)] in
-            guard let elements = document.arrayValue else {
-                throw JSONLineFailure(offset: document.offset, field: nil,
-                                      problem: .wrongType(expected: "an array of statuses", found: document.found))
-            }
+            let elements = try document.elements(expected: "an array of statuses")
             var statuses: [(String, DecodedTimeline)] = []
             for (index, element) in elements.prefix(Self.publishedPostSearchLimit).enumerated() {
                 var entry = DecodedTimeline()

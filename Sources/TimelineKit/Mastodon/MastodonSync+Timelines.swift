@@ -13,9 +13,7 @@ extension MastodonSync {
         let url = client.server.url("/api/v1/lists")
         let response = try await client.send(.get, url, feature: "lists", endpoint: "GET /api/v1/lists")
         return try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) -> [TimelineList] in
-            guard let elements = document.arrayValue else {
-                throw JSONLineFailure(offset: document.offset, field: nil, problem: .wrongType(expected: "an array of lists", found: document.found))
-            }
+            let elements = try document.elements(expected: "an array of lists")
             var lists: [TimelineList] = []
             for (index, element) in elements.prefix(1_000).enumerated() {
                 let view = try JSONObjectView(element, path: "[\(index)]", expected: "a list object")

@@ -24,7 +24,7 @@ struct BrowseSession {
     /// The lines on the screen, to rewrite only those that change.
     private var painted: [String] = []
     private var snapshotNoteShown = false
-    /// The logged-in accounts' sessions, loaded at the first `f`, `b` or `r`.
+    /// The logged-in accounts' sessions, loaded at the first `f`, `b`, `r`, `M`, `B` or `R`.
     private var sessions: Result<MessageSessions, MessageSessions.Refusal>?
     /// A reply the server did not take, and the message it answers: `r` on that message opens
     /// the editor on it again rather than lose what the person wrote.
@@ -178,12 +178,15 @@ struct BrowseSession {
         case let .reply(id):
             reply(to: id, in: store)
             return nil
+        case let .moderate(moderation, id):
+            moderate(moderation, messageID: id, in: store)
+            return nil
         default:
             break
         }
         do throws(TimelineStoreError) {
             switch effect {
-            case .quit, .open, .act, .reply:
+            case .quit, .open, .act, .reply, .moderate:
                 break
             case let .setRead(ids, read):
                 try store.markRead(ids: ids, read: read)
@@ -219,18 +222,24 @@ struct BrowseSession {
     /// The session that acts on the stored message `id` (the account whose server it came
     /// from), or `nil` with the reason on the status line.
     private mutating func session(for id: String, verb: String, in store: TimelineStore) -> (any AccountSession)? {
+        guard let loaded = loadedSessions(verb: verb) else { return nil }
+        switch loaded.choose(for: id, named: MessageSessions.reference(of: id, in: store)) {
+        case let .success(session): return session
+        case let .failure(refusal): view.show(note: refusal.message)
+        }
+        return nil
+    }
+
+    /// Every logged-in account's session, `verb` saying what is done for the refusals; `nil`
+    /// with the reason on the status line when there is none.
+    private mutating func loadedSessions(verb: String) -> MessageSessions? {
         // A person waits at the view as at a command: one retry, soon (what cannot be sent waits
         // for the next sync).
         if sessions == nil { sessions = MessageSessions.load(account: nil, verb: verb, policy: OutboxRequest.policy) }
         switch sessions {
         case var .success(loaded)?:
             loaded.verb = verb
-            let message = try? store.message(id: id)
-            let name = message.map { $0.shortReference.isNone ? $0.id : $0.shortReference.text } ?? id
-            switch loaded.choose(for: id, named: name) {
-            case let .success(session): return session
-            case let .failure(refusal): view.show(note: refusal.message)
-            }
+            return loaded
         case let .failure(refusal)?:
             view.show(note: refusal.message)
         case nil:
@@ -302,6 +311,69 @@ struct BrowseSession {
             unsentReply = (id, text)
             view.show(note: "the reply was not posted (r opens it again): \(error)")
         }
+    }
+
+    // MARK: Muting, blocking, reporting (M, B, R)
+
+    /// `M`, `B` and `R` once the person said yes: the mute or block as `timeline mute` and
+    /// `block` make it (through the outbox: kept for the next sync offline, the posts hidden here
+    /// at once either way), then the timeline read again without the account's posts; the
+    /// report as `timeline report` sends it, at once or not at all.
+    private mutating func moderate(_ moderation: BrowseModeration, messageID id: String, in store: TimelineStore) {
+        let reference = MessageSessions.reference(of: id, in: store)
+        // A report names the post, which its account's session sends as `timeline report` does.
+        if case let .report(reason) = moderation {
+            guard let session = session(for: id, verb: "report", in: store) else { return }
+            paint()
+            do {
+                _ = try waitFor { () async throws -> ReportOutcome in try await session.report(id, reason: reason, comment: nil, in: store) }
+                view.show(note: "reported \(reference) (\(reason.rawValue)) to the moderators of \(session.account.name)'s server")
+            } catch {
+                view.show(note: ReportCommand.notSent(reference, error: error))
+            }
+            return
+        }
+        let verb = moderation == .mute ? "mute" : "block"
+        guard let loaded = loadedSessions(verb: verb) else { return }
+        let author: (handle: String, user: User, session: any AccountSession)
+        switch ModerationTarget.author(of: id, named: reference, among: loaded, in: store) {
+        case let .success(found): author = found
+        case let .failure(refusal):
+            view.show(note: refusal.message)
+            return
+        }
+        paint()
+        let session = author.session
+        let named = "@" + author.user.handle
+        let change: OutboxEntry.Change = moderation == .mute ? .mute(handle: author.handle, until: nil) : .block(handle: author.handle)
+        let done = moderation == .mute ? "muted" : "blocked"
+        let note: String
+        do {
+            let outcome = try waitFor { () async throws -> OutboxOutcome in
+                try await session.moderate(change, userIDs: [author.user.id], in: store)
+            }
+            if case let .done(.moderated(answer)) = outcome.delivery, !answer.changed {
+                note = "\(named) was \(done) already"
+            } else if case let .waiting(reason) = outcome.delivery {
+                note = "\(done) here; the \(verb) of \(named) is sent by the next sync (\(reason))"
+            } else {
+                note = "\(done) \(named)"
+            }
+        } catch let kept as OutboxEntryKept {
+            note = "\(done) here; the \(verb) of \(named) is kept, and the first sync after this is put right sends it: \(kept.reason)"
+        } catch {
+            view.show(note: "could not \(verb) \(named): \(error) Nothing was changed.")
+            return
+        }
+        // The store hides the account's posts now: the timeline is read again without them.
+        do throws(TimelineStoreError) {
+            let loaded = max(view.listings[0].page.messages.count, Self.pageSize)
+            view.replaceAfterHiding(try store.timeline(limit: loaded, filter: TimelineFilter(unreadOnly: view.isUnreadOnly)))
+        } catch {
+            view.show(note: "\(note); the view could not be read again: \(error)")
+            return
+        }
+        view.show(note: note)
     }
 
     private mutating func open(_ url: String) {

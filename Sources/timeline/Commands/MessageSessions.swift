@@ -91,6 +91,12 @@ struct MessageSessions {
         return refused("several accounts could \(verb) \(QuotedValue.quoted(reference)) (\(names)): say which with --account NAME. Nothing was changed.")
     }
 
+    /// A stored message as its screen names it: its short reference, else its ID.
+    static func reference(of id: String, in store: TimelineStore) -> String {
+        let message = try? store.message(id: id)
+        return message.map { $0.shortReference.isNone ? $0.id : $0.shortReference.text } ?? id
+    }
+
     /// The words naming a stored message for a person: its short reference (else its ID) and
     /// its author's handle.
     static func name(of id: String, in store: TimelineStore) -> String {

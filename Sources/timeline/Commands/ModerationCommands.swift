@@ -91,22 +91,39 @@ enum ModerationTarget {
     static func resolve(_ typed: String, among sessions: [any AccountSession], named account: String?, verb: String,
                         in store: TimelineStore) throws(ExitCode) -> (typed: String, handle: String, userIDs: [String], session: any AccountSession) {
         let plain = !typed.contains(where: { "@.:/".contains($0) })
-        if plain, let id = try? store.resolveMessageReferences([typed]).first,
-           let message = try? store.message(id: id) {
-            let original = message.repostOfID.flatMap { try? store.message(id: $0) } ?? message
-            guard let author = try? store.users(ids: [original.authorID]).first else {
-                Terminal.emitError("timeline: the author of \(QuotedValue.quoted(typed)) is not stored. Nothing was sent.\n")
-                throw ExitCode(ExitStatus.dataError)
-            }
-            let chosen = try MessageSessions(sessions: sessions, account: account, verb: verb).session(for: original.id, named: typed)
-            guard let handle = chosen.moderatableHandle(of: author) else {
-                Terminal.emitError("timeline: the author of \(QuotedValue.quoted(typed)) (@\(TerminalText.line(author.handle))) is not an account \(TerminalText.line(chosen.account.name)) can \(verb). Nothing was sent.\n")
-                throw ExitCode(ExitStatus.usage)
-            }
-            return (typed, handle, [author.id], chosen)
+        if plain, let id = try? store.resolveMessageReferences([typed]).first, (try? store.message(id: id)) != nil {
+            let author = try author(of: id, named: typed, among: MessageSessions(sessions: sessions, account: account, verb: verb),
+                                    in: store).orExit()
+            return (typed, author.handle, [author.user.id], author.session)
         }
         let (_, handle, session) = try FollowAccountArguments.session(for: typed, among: sessions, named: account, verb: verb)
         return (typed, handle, [], session)
+    }
+
+    /// The author of the stored message `id` (a repost's: the author of the post it reposts) as
+    /// the account that can mute or block them knows them: the handle to send (a Bluesky
+    /// author's DID), the stored user (to name them to a person), and the session of the account
+    /// whose server the post came from; or why not, unsaid
+    /// (`mute REF` says it and exits, `browse`'s `M` and `B` put it on the status line).
+    static func author(of id: String, named reference: String, among sessions: MessageSessions, in store: TimelineStore)
+        -> Result<(handle: String, user: User, session: any AccountSession), MessageSessions.Refusal> {
+        guard let message = try? store.message(id: id) else {
+            return .failure(.init(message: "no stored message is \(QuotedValue.quoted(reference)). Nothing was sent.", status: ExitStatus.dataError))
+        }
+        let original = message.repostOfID.flatMap { try? store.message(id: $0) } ?? message
+        guard let author = try? store.users(ids: [original.authorID]).first else {
+            return .failure(.init(message: "the author of \(QuotedValue.quoted(reference)) is not stored. Nothing was sent.", status: ExitStatus.dataError))
+        }
+        let chosen: any AccountSession
+        switch sessions.choose(for: original.id, named: reference) {
+        case let .success(session): chosen = session
+        case let .failure(refusal): return .failure(refusal)
+        }
+        guard let handle = chosen.moderatableHandle(of: author) else {
+            return .failure(.init(message: "the author of \(QuotedValue.quoted(reference)) (@\(TerminalText.line(author.handle))) is not an account \(TerminalText.line(chosen.account.name)) can \(sessions.verb). Nothing was sent.",
+                                  status: ExitStatus.usage))
+        }
+        return .success((handle, author, chosen))
     }
 
     /// The session of the account named `name`, or a refusal naming those logged in.

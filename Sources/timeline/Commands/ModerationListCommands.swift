@@ -173,12 +173,8 @@ struct ReportCommand: ParsableCommand {
                 try await session.report(id, reason: chosen, comment: comment, in: store)
             }
         } catch {
-            if PendingActionFailure(error) == .unreachable {
-                Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): the report of \(QuotedValue.quoted(reference)) was not sent: a report needs the server, and it could not be reached (\(error)). Nothing was kept: report it again when you are online.\n")
-                throw ExitCode(ExitStatus.unavailable)
-            }
-            Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): could not report \(QuotedValue.quoted(reference)): \(error)\n")
-            throw ExitCode(exitStatus(for: error))
+            Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): \(Self.notSent(reference, error: error))\n")
+            throw ExitCode(PendingActionFailure(error) == .unreachable ? ExitStatus.unavailable : exitStatus(for: error))
         }
         if json {
             var object = JSONObjectWriter()
@@ -192,5 +188,14 @@ struct ReportCommand: ParsableCommand {
             return
         }
         Terminal.emit("Reported \(MessageSessions.name(of: outcome.messageID, in: store)) (\(chosen.rawValue)) to the moderators of \(TerminalText.line(session.account.name))'s server.\n")
+    }
+
+    /// Why the report of `reference` was not sent, in a sentence: a server that could not be
+    /// reached is said as such, since nothing is kept (`report` and `browse`'s `R` alike).
+    static func notSent(_ reference: String, error: any Error) -> String {
+        if PendingActionFailure(error) == .unreachable {
+            return "the report of \(QuotedValue.quoted(reference)) was not sent: a report needs the server, and it could not be reached (\(error)). Nothing was kept: report it again when you are online."
+        }
+        return "could not report \(QuotedValue.quoted(reference)): \(error)"
     }
 }

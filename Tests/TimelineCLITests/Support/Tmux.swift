@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A real terminal: a tmux server of our own (its own socket), one window of a fixed size.
 final class Tmux {
@@ -94,5 +95,34 @@ final class Tmux {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         guard capturingOutput else { return "" }
         return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    }
+}
+
+/// What the tests of `timeline browse` do with a window: read its status line, press keys and
+/// wait for the status line to say what they did.
+extension Tmux {
+    /// The last line of `screen` with something on it: `browse`'s status line.
+    static func statusLine(_ screen: String) -> String {
+        screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).last { !$0.isEmpty } ?? ""
+    }
+
+    /// Presses `keys` and waits until the status line holds `expected` (and, when `changing`,
+    /// differs from what it was before); returns the screen.
+    @discardableResult
+    func press(_ keys: [String], until expected: String, changing: Bool = false,
+               sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let before = Self.statusLine(try screen())
+        for key in keys { try sendKeys(key) }
+        let screen = try waitForScreen(timeout: 30) {
+            (!changing || Self.statusLine($0) != before) && Self.statusLine($0).contains(expected)
+        }
+        #expect(Self.statusLine(screen).contains(expected), "\(keys) → \(screen)", sourceLocation: sourceLocation)
+        return screen
+    }
+
+    @discardableResult
+    func press(_ keys: String..., until expected: String, changing: Bool = false,
+               sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try press(keys, until: expected, changing: changing, sourceLocation: sourceLocation)
     }
 }

@@ -20,6 +20,12 @@ import Testing
         #expect(BrowseKeyAction(key: .character("r")) == .reply)
     }
 
+    @Test func capitalMBAndRMuteBlockAndReport() {
+        #expect(BrowseKeyAction(key: .character("M")) == .mute)
+        #expect(BrowseKeyAction(key: .character("B")) == .block)
+        #expect(BrowseKeyAction(key: .character("R")) == .report)
+    }
+
     @Test func theKeysPeopleKnowAreThere() {
         let expected: [(BrowseKey, BrowseKeyAction)] = [
             (.character("j"), .down), (.down, .down), (.character("k"), .up), (.up, .up),

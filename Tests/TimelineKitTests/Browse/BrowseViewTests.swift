@@ -44,6 +44,17 @@ import Testing
         if view.current.selectedMessage != nil { #expect(entryLines != nil, sourceLocation: sourceLocation) }
     }
 
+    /// Three messages under a repost (m60, by alice) of bob's m50, which the page holds as related.
+    private func repostOverTimeline() -> (page: TimelinePage, original: Message) {
+        var page = timeline(3)
+        let original = Samples.message(50, author: Samples.bob, text: "the original")
+        var repost = Samples.message(60, text: "")
+        repost.repostOfID = original.id
+        page.messages.insert(repost, at: 0)
+        page.related = [original]
+        return (page, original)
+    }
+
     @Test func theFirstScreenSelectsTheNewestAndEndsWithTheStatusLine() {
         let view = view(timeline(20))
         let screen = view.screen()
@@ -188,12 +199,7 @@ import Testing
     }
 
     @Test func tAsksForTheThreadOfTheOriginalAndShowsItIndentedAtTheFocus() {
-        var page = timeline(3)
-        let original = Samples.message(50, author: Samples.bob, text: "the original")
-        var repost = Samples.message(60, text: "")
-        repost.repostOfID = original.id
-        page.messages.insert(repost, at: 0)
-        page.related = [original]
+        let (page, original) = repostOverTimeline()
         var view = view(page)
         #expect(press(&view, .character("t")) == [.thread(messageID: "m50")])
         var reply = Samples.message(51, text: "a reply to it")
@@ -251,6 +257,16 @@ import Testing
         #expect(view.mode == .list)
     }
 
+    @Test func inAWindowOf80By24TheHelpListsEveryKey() {
+        var view = view(timeline(3), columns: 80, rows: 24)
+        _ = press(&view, .character("?"))
+        let screen = view.screen().joined(separator: "\n")
+        for line in BrowseKeyAction.keyTable {
+            #expect(screen.contains(line.keys) && screen.contains(line.meaning), "\(line)")
+        }
+        checkShape(view)
+    }
+
     @Test func qQuitsFromTheTimelineAndUnboundKeysSayNothingHappened() {
         var view = view(timeline(3))
         #expect(press(&view, .character("x")).isEmpty)
@@ -260,12 +276,7 @@ import Testing
     }
 
     @Test func fAndBToggleAtTheServerThroughTheOriginalAndTheAnswerMarksTheEntry() {
-        var page = timeline(3)
-        let original = Samples.message(50, author: Samples.bob, text: "the original")
-        var repost = Samples.message(60, text: "")
-        repost.repostOfID = original.id
-        page.messages.insert(repost, at: 0)
-        page.related = [original]
+        let (page, original) = repostOverTimeline()
         var view = view(page, columns: 70, rows: 20)
         // Not favourited yet: f favourites the original a repost shows; the line says so meanwhile.
         #expect(press(&view, .character("f")) == [.act(.favourite, messageID: "m50")])
@@ -293,6 +304,46 @@ import Testing
         #expect(press(&view, .character("r")) == [.reply(to: "m50")])
         _ = press(&view, .character("j"))
         #expect(press(&view, .character("r")) == [.reply(to: "m3")])
+    }
+
+    @Test func capitalMBAndRAskFirstAboutTheOriginalsAuthorAndOnlyYesActs() {
+        let (page, _) = repostOverTimeline()
+        var view = view(page, columns: 120, rows: 20)
+        // M asks about the boosted post's author, on the status line; n sends nothing.
+        #expect(press(&view, .character("M")).isEmpty)
+        #expect(view.screen().last?.contains("mute @\(Samples.bob.handle)? Their posts leave your timeline. y/n") == true, "\(view.screen())")
+        #expect(press(&view, .character("n")).isEmpty)
+        #expect(view.mode == .list && view.note == "not muted: nothing was sent")
+        // Any key but y is a no, even one that does something in the list.
+        #expect(press(&view, .character("B"), .character("j")).isEmpty)
+        #expect(view.note == "not blocked: nothing was sent" && view.current.selected == 0)
+        #expect(press(&view, .character("M"), .character("y")) == [.moderate(.mute, messageID: "m50")])
+        #expect(view.note == "muting @\(Samples.bob.handle)…")
+        #expect(press(&view, .character("B"), .character("Y")) == [.moderate(.block, messageID: "m50")])
+        // R: the reason is the answer; y takes `other`, as `timeline report` does.
+        #expect(press(&view, .character("R")).isEmpty)
+        #expect(view.screen().last?.contains("s spam · v violation · y other · n no") == true)
+        #expect(press(&view, .character("s")) == [.moderate(.report(.spam), messageID: "m50")])
+        #expect(press(&view, .character("R"), .character("v")) == [.moderate(.report(.violation), messageID: "m50")])
+        #expect(press(&view, .character("R"), .character("y")) == [.moderate(.report(.other), messageID: "m50")])
+        #expect(press(&view, .character("R"), .escape).isEmpty)
+        #expect(view.note == "not reported: nothing was sent")
+    }
+
+    @Test func afterAMuteTheTimelineReadAgainReplacesAThreadOverItAndTheSelectionMovesOn() {
+        var view = view(timeline(5), columns: 70, rows: 30)
+        _ = press(&view, .character("j"))
+        #expect(view.current.selectedMessage?.id == "m4")
+        view.showThread(TimelineThread(entries: [.init(message: Samples.message(4), depth: 0)], focusID: "m4", missingParentID: nil,
+                                       isCut: false, page: TimelinePage(messages: [], users: [Samples.alice])), named: "m4")
+        #expect(view.listings.count == 2)
+        var without = timeline(5)
+        without.messages.removeAll { $0.id == "m4" }
+        view.replaceAfterHiding(without)
+        #expect(view.listings.count == 1)
+        #expect(view.current.page.messages.map(\.id) == ["m5", "m3", "m2", "m1"])
+        #expect(view.current.selectedMessage?.id == "m3")
+        #expect(!view.screen().joined().contains("message number 4"))
     }
 
     @Test func aResizeLaysTheEntriesOutAgainAndKeepsTheSelectionOnTheScreen() {

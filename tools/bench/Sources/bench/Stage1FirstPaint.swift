@@ -65,8 +65,16 @@ private func firstPaint(_ config: Config, _ data: DataSets, _ report: Report, me
     try settleStamp(showCommand, database: db)
     // `--baseline REV`: that binary's `show` of the same unchanged data, on a copy of its own (as
     // root, every open moves the -wal's status-change time, which would void this one's stamp).
-    let baselineCommand = try config.baseline.map { baseline in
-        [baseline, "show", "--db", try data.workCopy(messages: messages, name: "paint-baseline-\(messages)")]
+    // A baseline older than the data set's schema refuses to read it (exit 78, newer schema):
+    // then there is no side by side, and the run says so instead of stopping.
+    let baselineCommand = try config.baseline.flatMap { baseline -> [String]? in
+        let command = [baseline, "show", "--db", try data.workCopy(messages: messages, name: "paint-baseline-\(messages)")]
+        let tried = try Runner.capture(command)
+        guard tried.status == 0 else {
+            FileHandle.standardError.write(Data("bench: the baseline cannot show this data set (status \(tried.status)): \(tried.errors.prefix(160))\n".utf8))
+            return nil
+        }
+        return command
     }
     var inserted = 0
     let commands = [cat, paintCommand, showCommand, newCommand, [config.floor]] + (baselineCommand.map { [$0] } ?? [])
