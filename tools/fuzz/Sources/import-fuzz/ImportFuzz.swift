@@ -100,8 +100,17 @@ func readJSONLines(_ bytes: [UInt8]) -> Result<[JSONLinesRecord], ImportError> {
 }
 
 /// What is decoded is what JSON Lines carries: exported as lines and read back, it gives the same
-/// users and messages (the read flag written by the export included).
+/// users and messages (the read flag written by the export included). JSON Lines carries neither
+/// a post's audience nor what its server said for the person's rules (issue 34's visibility and
+/// moderation facts): those are compared without them.
 func checkRoundTrip(users: [User], messages: [Message]) {
+    let messages = messages.map { message in
+        var carried = message
+        carried.visibility = nil
+        carried.moderation = .none
+        carried.warning = nil
+        return carried
+    }
     var text = ""
     for user in users { text += JSONLinesExporter.line(for: user) + "\n" }
     for message in messages { text += JSONLinesExporter.line(for: message) + "\n" }
