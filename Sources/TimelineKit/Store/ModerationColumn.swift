@@ -1,7 +1,9 @@
 /// The `moderation` column of `messages` (migration 16): what a server said of a message that the
 /// person's own rules read, as a JSON object readable from the `sqlite3` shell, NULL when there
-/// is nothing: `{"filters":[{"action":"warn","title":"…"}],"labels":[{"author":true,"src":"did:…","val":"porn"}]}`
-/// (keys sorted, `author` only when true, empty lists left out).
+/// is nothing: `{"filters":[{"action":"warn","id":"host/19972","title":"…"}],"labels":[{"author":true,"src":"did:…","val":"porn"}]}`
+/// (keys sorted, `author` only when true, a filter's `id` only where the server gave one, empty
+/// lists left out). The filter's ID is kept so that a filter the person deletes on the server
+/// stops counting for what is already stored (`ModerationRules.filterCounts`).
 ///
 /// Written and read by hand, as `AttachmentsColumn` is and for its reasons: the upsert compares
 /// the column's text, so the same facts must always be the same bytes.
@@ -15,6 +17,10 @@ enum ModerationColumn {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 bytes += Array(#"{"action":"#.utf8)
                 JSONLineEncoder.appendString(match.action.rawValue, to: &bytes)
+                if let filterID = match.filterID {
+                    bytes += Array(#","id":"#.utf8)
+                    JSONLineEncoder.appendString(filterID, to: &bytes)
+                }
                 bytes += Array(#","title":"#.utf8)
                 JSONLineEncoder.appendString(match.title, to: &bytes)
                 bytes.append(UInt8(ascii: "}"))
@@ -53,7 +59,7 @@ enum ModerationColumn {
             for element in document["filters"]?.arrayValue ?? [] {
                 guard let title = element["title"]?.stringValue else { continue }
                 let action = element["action"]?.stringValue.flatMap(FilterAction.init(rawValue:)) ?? .warn
-                facts.filterMatches.append(FilterMatch(title: title, action: action))
+                facts.filterMatches.append(FilterMatch(title: title, action: action, filterID: element["id"]?.stringValue))
             }
             for element in document["labels"]?.arrayValue ?? [] {
                 guard let source = element["src"]?.stringValue, let value = element["val"]?.stringValue else { continue }

@@ -153,13 +153,34 @@ import Testing
     /// Facts another program wrote that do not read are no facts, not an unreadable timeline.
     @Test func theModerationColumnReadsBackAndForgivesWhatItCannotRead() {
         let facts = ModerationFacts(labels: [ContentLabel(source: "did:plc:x", value: "porn", isOnAuthor: true)],
-                                    filterMatches: [FilterMatch(title: "a \"quoted\" title", action: .blur)])
+                                    filterMatches: [FilterMatch(title: "a \"quoted\" title", action: .blur),
+                                                    FilterMatch(title: "t", action: .hide, filterID: "social.example/7")])
         let json = ModerationColumn.encode(facts)
-        #expect(json == #"{"filters":[{"action":"blur","title":"a \"quoted\" title"}],"labels":[{"author":true,"src":"did:plc:x","val":"porn"}]}"#)
+        #expect(json == #"{"filters":[{"action":"blur","title":"a \"quoted\" title"},{"action":"hide","id":"social.example/7","title":"t"}],"labels":[{"author":true,"src":"did:plc:x","val":"porn"}]}"#)
         #expect(ModerationColumn.decode(json) == facts)
         #expect(ModerationColumn.encode(.none) == nil)
         #expect(ModerationColumn.decode("not json") == .none)
         #expect(ModerationColumn.decode(#"{"filters":[{"title":"t","action":"explode"}]}"#).filterMatches == [FilterMatch(title: "t", action: .warn)])
+    }
+
+    /// A post its server filtered is stored hidden; when the person deletes that filter on the
+    /// server, the next read of the server's filters shows the stored post again: the filter's
+    /// ID must survive the trip through the `moderation` column for that.
+    @Test func aStoredPostFilteredByAFilterTheServerNoLongerHasIsShownAgain() throws {
+        let directory = TemporaryDirectory()
+        let store = try Samples.store(in: directory)
+        try store.updateModerationRules(account: "a") {
+            $0.serverFilters = ["social.example/7": nil]
+            $0.serverFiltersRead = ["social.example"]
+        }
+        var filtered = Samples.message(1)
+        filtered.moderation.filterMatches = [FilterMatch(title: "Spoilers", action: .hide, filterID: "social.example/7")]
+        try store.upsert(messages: [filtered, Samples.message(2)])
+        #expect(ids(try store.timeline(limit: 10)) == ["m2"])
+
+        let change = try store.updateModerationRules(account: "a") { $0.serverFilters = [:] }
+        #expect(change.shown == 1)
+        #expect(ids(try store.timeline(limit: 10)) == ["m2", "m1"])
     }
 
     @Test func notificationsAboutHiddenPostsOrFromMutedAccountsAreLeftOut() throws {
