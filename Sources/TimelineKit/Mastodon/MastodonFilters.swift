@@ -20,6 +20,29 @@ import Foundation
 /// Every filter's ID and expiry, whatever its context, is kept (``ModerationRules/serverFilters``):
 /// a `filtered` result of a filter the person since deleted stops counting.
 public struct MastodonFilters: Sendable, Hashable {
+    /// One filter as the server sent it, in the server's own IDs (which `DELETE` needs).
+    public struct Filter: Sendable, Hashable {
+        /// One keyword of a filter.
+        public struct Keyword: Sendable, Hashable {
+            /// The keyword's ID on the server, where it sent one (`DELETE /api/v2/filters/keywords/:id`).
+            public var id: String?
+            public var keyword: String
+            public var wholeWord: Bool
+        }
+
+        /// The filter's ID on the server.
+        public var id: String
+        public var title: String
+        public var contexts: [String]
+        /// `filter_action`; an unknown one is `warn`, a missing one too (Mastodon's default).
+        public var action: FilterAction
+        public var expiresAt: Date?
+        /// Its keywords, empty ones left out, at most ``MastodonFilters/maximumKeywords``.
+        public var keywords: [Keyword]
+    }
+
+    /// Every filter of the answer, whatever its context, in the server's order.
+    public var all: [Filter] = []
     /// The keywords of the filters of `home`, as muted words, namespaced filter IDs included.
     public var words: [MutedWord] = []
     /// Every filter, by namespaced ID, with when it ends.
@@ -29,36 +52,52 @@ public struct MastodonFilters: Sendable, Hashable {
 
     /// The most filters read: a person has tens; a server sending more is not believed further.
     public static let maximumFilters = 1_000
+    /// The most keywords read of one filter: as many as a person may mute in all.
+    public static let maximumKeywords = MutedWord.maximumCount
 
     public init() {}
 
-    /// Reads the answer of `GET /api/v2/filters` (an array of filters) of the server of `namespace`.
+    /// Reads the answer of `GET /api/v2/filters` (an array of filters) of the server of
+    /// `namespace`: the one reader of it, for the sync's rules and for `mute --word`,
+    /// `unmute --word` and `muted` alike.
     init(_ document: JSONNode, namespace: MastodonNamespace) throws(JSONLineFailure) {
-        guard let elements = document.arrayValue else {
-            throw JSONLineFailure(offset: document.offset, field: nil, problem: .wrongType(expected: "an array of filters", found: document.found))
-        }
+        let elements = try document.elements(expected: "an array of filters")
         leftOut += max(0, elements.count - Self.maximumFilters)
         var words: [MutedWord] = []
         for (index, element) in elements.prefix(Self.maximumFilters).enumerated() {
-            let filter = try JSONObjectView(element, path: "[\(index)]", expected: "a filter object")
-            let id = namespace.id(try filter.requiredID("id"))
-            var expiresAt: Date?
-            if let expiry = try filter.rfc3339Time("expires_at") { expiresAt = MillisecondTime.date(fromMilliseconds: expiry) }
-            filters[id] = expiresAt
-            let contexts = (try filter.array("context", expected: "an array of filter contexts") ?? []).compactMap(\.stringValue)
-            guard contexts.contains("home") else { continue }
-            let title = String((try filter.string("title") ?? "").prefix(MutedWord.maximumTitleLength))
-            let action = try filter.string("filter_action").map { FilterAction(rawValue: $0) ?? .warn } ?? .warn
-            for (keywordIndex, node) in (try filter.array("keywords", expected: "an array of filter keywords") ?? []).enumerated() {
-                let keyword = try JSONObjectView(node, path: filter.path("keywords[\(keywordIndex)]"), expected: "a filter keyword object")
-                guard let value = try keyword.string("keyword"), !value.isEmpty else { continue }
-                words.append(MutedWord(value: value, targetsText: true, targetsTags: false, wholeWord: try keyword.bool("whole_word") ?? true,
-                                       expiresAt: expiresAt, action: action, title: title, filterID: id))
+            let filter = try readFilter(element, path: "[\(index)]")
+            all.append(filter)
+            let id = namespace.id(filter.id)
+            filters[id] = filter.expiresAt
+            guard filter.contexts.contains("home") else { continue }
+            let title = String(filter.title.prefix(MutedWord.maximumTitleLength))
+            for keyword in filter.keywords {
+                words.append(MutedWord(value: keyword.keyword, targetsText: true, targetsTags: false, wholeWord: keyword.wholeWord,
+                                       expiresAt: filter.expiresAt, action: filter.action, title: title, filterID: id))
             }
         }
         let (kept, dropped) = MutedWord.bounded(words)
         self.words = kept
         leftOut += dropped
+    }
+
+    /// One `Filter` object of the answer.
+    private mutating func readFilter(_ element: JSONNode, path: String) throws(JSONLineFailure) -> Filter {
+        let view = try JSONObjectView(element, path: path, expected: "a filter object")
+        var expiresAt: Date?
+        if let expiry = try view.rfc3339Time("expires_at") { expiresAt = MillisecondTime.date(fromMilliseconds: expiry) }
+        let contexts = (try view.array("context", expected: "an array of filter contexts") ?? []).compactMap(\.stringValue)
+        let action = try view.string("filter_action").map { FilterAction(rawValue: $0) ?? .warn } ?? .warn
+        var keywords: [Filter.Keyword] = []
+        let nodes = try view.array("keywords", expected: "an array of filter keywords") ?? []
+        leftOut += max(0, nodes.count - Self.maximumKeywords)
+        for (keywordIndex, node) in nodes.prefix(Self.maximumKeywords).enumerated() {
+            let keyword = try JSONObjectView(node, path: view.path("keywords[\(keywordIndex)]"), expected: "a filter keyword object")
+            guard let value = try keyword.string("keyword"), !value.isEmpty else { continue }
+            keywords.append(Filter.Keyword(id: try keyword.id("id"), keyword: value, wholeWord: try keyword.bool("whole_word") ?? true))
+        }
+        return Filter(id: try view.requiredID("id"), title: try view.string("title") ?? "", contexts: contexts, action: action,
+                      expiresAt: expiresAt, keywords: keywords)
     }
 
     /// `rules` with these filters of the server `authority` in place of those read before:

@@ -37,36 +37,14 @@ extension MastodonSync {
         return ModerationOutcome(change: change, user: user, storedUserID: namespace.id(user.id))
     }
 
-    /// A filter of the account (`GET /api/v2/filters`), as much of it as a muted word needs.
-    struct Filter {
-        var id: String
-        var title: String
-        var keywords: [(id: String, keyword: String, wholeWord: Bool)]
-        var expiresAt: Date?
-        var hides: Bool
-    }
-
-    /// The account's v2 filters (`GET /api/v2/filters`), at most 1,000 of them and 100 keywords
-    /// each. A server without v2 filters (Takahē answers 405) lacks muted words:
-    /// `.serverLacks` naming the endpoint.
-    func filters() async throws(ServerError) -> [Filter] {
+    /// The account's v2 filters (`GET /api/v2/filters`, read by ``MastodonFilters``). A server
+    /// without v2 filters (Takahē answers 405 to making one) lacks muted words: `.serverLacks`
+    /// naming the endpoint.
+    func filters() async throws(ServerError) -> [MastodonFilters.Filter] {
         let url = client.server.url("/api/v2/filters")
         let response = try await client.send(.get, url, feature: "muted words (filters)", endpoint: "GET /api/v2/filters")
-        return try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) -> [Filter] in
-            let elements = try document.elements(expected: "an array of filters")
-            var filters: [Filter] = []
-            for (index, element) in elements.prefix(1_000).enumerated() {
-                let view = try JSONObjectView(element, path: "[\(index)]", expected: "a filter object")
-                var keywords: [(id: String, keyword: String, wholeWord: Bool)] = []
-                for (number, node) in (try view.array("keywords", expected: "an array of keywords") ?? []).prefix(100).enumerated() {
-                    let keyword = try JSONObjectView(node, path: "[\(index)].keywords[\(number)]", expected: "a keyword object")
-                    keywords.append((try keyword.requiredID("id"), try keyword.requiredString("keyword"), try keyword.bool("whole_word") ?? true))
-                }
-                let expires = try Self.optionalTime("expires_at", in: view)
-                filters.append(Filter(id: try view.requiredID("id"), title: try view.string("title") ?? "", keywords: keywords,
-                                      expiresAt: expires, hides: try view.string("filter_action") == "hide"))
-            }
-            return filters
+        return try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
+            try MastodonFilters(document, namespace: namespace).all
         }
     }
 
@@ -115,8 +93,10 @@ extension MastodonSync {
                 let url = client.server.url("/api/v2/filters/" + FormEncoding.escape(filter.id))
                 _ = try await client.send(.delete, url, feature: "muted words (filters)", endpoint: "DELETE /api/v2/filters/:id")
             } else {
+                // A keyword the server gave no ID cannot be deleted by itself.
                 for keyword in matching {
-                    let url = client.server.url("/api/v2/filters/keywords/" + FormEncoding.escape(keyword.id))
+                    guard let id = keyword.id else { continue }
+                    let url = client.server.url("/api/v2/filters/keywords/" + FormEncoding.escape(id))
                     _ = try await client.send(.delete, url, feature: "muted words (filters)", endpoint: "DELETE /api/v2/filters/keywords/:id")
                 }
             }
@@ -142,7 +122,7 @@ extension MastodonSync {
         }
         if parts.contains(.words) {
             do {
-                for filter in try await filters() where filter.hides {
+                for filter in try await filters() where filter.action == .hide {
                     for keyword in filter.keywords {
                         lists.mutedWords.append(MutedWord(value: keyword.keyword, wholeWord: keyword.wholeWord, expiresAt: filter.expiresAt))
                     }
