@@ -188,11 +188,21 @@ extension TimelineReader {
         return try statement.step() ? statement.int64(at: 0) : 0
     }
 
-    static let additionsInTimelineOrderSQL = """
-        SELECT \(MessageColumns.select) FROM messages INDEXED BY messages_by_time
+    static let additionsInTimelineOrderSQL = additionsInTimelineOrder(naming: "INDEXED BY messages_by_time")
+
+    /// The same through the view that reads a database older than migration 16 in a read-only
+    /// place (`TimelineStore.addMissingMessageColumns`): a view has no index to name, and
+    /// SQLite refuses `INDEXED BY` on it ("no such index"); its planner walks the table's
+    /// index by itself for this ORDER BY.
+    static let additionsInTimelineOrderThroughViewSQL = additionsInTimelineOrder(naming: "")
+
+    private static func additionsInTimelineOrder(naming index: String) -> String {
+        """
+        SELECT \(MessageColumns.select) FROM messages \(index)
         WHERE (created_at, id) > (?3, ?4) AND seq > ?1 AND seq <= ?2 AND hidden IS NULL
         ORDER BY created_at, id LIMIT ?5
         """
+    }
 
     /// Up to `limit` messages numbered in `floor + 1 ... top` that come after `after` in
     /// timeline order read oldest first. The walk goes up `messages_by_time`, whose entries hold
@@ -200,7 +210,11 @@ extension TimelineReader {
     func messagesInTimelineOrder(
         numberedAbove floor: Int64, upTo top: Int64, after: TimelineCursor, limit: Int
     ) throws(SQLiteError) -> [Message] {
-        let statement = try connection.statement(Self.additionsInTimelineOrderSQL)
+        // Asked here, on the path of a batch too large to sort, not at every reconcile.
+        let throughView = try connection.statement("SELECT 1 FROM temp.sqlite_master WHERE type = 'view' AND name = 'messages'")
+        let isView = try throughView.step()
+        throughView.reset()
+        let statement = try connection.statement(isView ? Self.additionsInTimelineOrderThroughViewSQL : Self.additionsInTimelineOrderSQL)
         defer { statement.reset() }
         try statement.bind(floor, at: 1)
         try statement.bind(top, at: 2)

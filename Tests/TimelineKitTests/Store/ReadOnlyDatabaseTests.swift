@@ -51,6 +51,22 @@ struct ReadOnlyDatabaseTests {
         #expect(try FileFingerprint(path) == before)
     }
 
+    /// `show --follow` and a reconcile of many new messages page the additions along the time
+    /// index, which the view an older read-only database is read through cannot name.
+    @Test func anOlderDatabaseInAReadOnlyDirectoryListsItsAdditionsPageByPage() throws {
+        let place = try ReadOnlyPlace(.directory) { try Self.fill($0 + "/timeline.sqlite", schemaVersion: 4) }
+        let store = try TimelineStore(path: place.file("timeline.sqlite"), configuration: .init(createIfMissing: false))
+        var cursor = AdditionCursor(anchors: [])
+        var listed: [String] = []
+        for _ in 0..<5 {
+            let additions = try store.additions(after: cursor, limit: 1)
+            listed += additions.page.messages.map(\.id)
+            cursor = additions.cursor
+            if !additions.hasMore { break }
+        }
+        #expect(listed == ["m1", "m2", "m3"])
+    }
+
     @Test func anOlderSchemaThatMustBeRebuiltSaysTheDirectoryCannotBeWritten() throws {
         let place = try ReadOnlyPlace(.directory) { directory in
             try FileManager.default.copyItem(atPath: Fixtures.path("schema-v1.sqlite"), toPath: directory + "/timeline.sqlite")
