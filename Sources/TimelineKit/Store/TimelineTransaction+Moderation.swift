@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Synchronization
 
 /// What the person's own rules make of each message a transaction writes (issue 34): decided
 /// here, once, and stored with the message (`warning`, `hidden`), so that no reader pays for it.
@@ -92,13 +93,27 @@ enum ModerationRulesRow {
     }
 
     /// The rules of every account as one.
+    ///
+    /// Every write transaction that stores a message reads them, and a person's rules rarely
+    /// change: decoding 10,000 muted words and compiling their matcher at every sync page would
+    /// cost milliseconds each time. So the rules last decoded are kept, with the rows' text they
+    /// came from; the same text (compared byte for byte, which is far cheaper than decoding it)
+    /// gives the same rules, compiled matcher included.
     static func merged(on connection: SQLiteConnection) throws(SQLiteError) -> ModerationRules {
-        let statement = try connection.statement("SELECT state FROM synced_timelines WHERE timeline = 'moderation'")
+        let statement = try connection.statement("SELECT state FROM synced_timelines WHERE timeline = 'moderation' ORDER BY account")
         defer { statement.reset() }
-        var all: [ModerationRules] = []
-        while try statement.step() { all.append(decode(statement.text(at: 0))) }
-        return all.count == 1 ? all[0] : .merged(all)
+        var texts: [String] = []
+        while try statement.step() { texts.append(statement.text(at: 0)) }
+        if texts.isEmpty { return .none }
+        if let cached = lastMerged.withLock({ $0 }), cached.texts == texts { return cached.rules }
+        let all = texts.map(decode)
+        let rules = all.count == 1 ? all[0] : .merged(all)
+        lastMerged.withLock { $0 = (texts, rules) }
+        return rules
     }
+
+    /// The rows' text `merged` read last and the rules it made of them.
+    private static let lastMerged = Mutex<(texts: [String], rules: ModerationRules)?>(nil)
 
     static func store(_ rules: ModerationRules, of account: String, on connection: SQLiteConnection) throws(SQLiteError) {
         let statement = try connection.statement(
