@@ -28,6 +28,12 @@ enum MessageColumns {
     /// How many columns `select` returns: a query that adds its own reads them from here on.
     static let count: Int32 = table.count + 2
 
+    /// `select(from:)` for a query that joins `messages` to itself, each column named with
+    /// `alias` (`m.id, m.author_id, …`). Not on `show`'s path (see `StoredColumns` on `map`).
+    static func select(qualifiedBy alias: String) -> String {
+        table.columns.map { alias + "." + $0 }.joined(separator: ", ") + ", \(isRead(alias)), \(alias).seq"
+    }
+
     /// `select(from:)` for a query over `messages` under its own name.
     static let select = select(from: "messages")
 

@@ -83,8 +83,8 @@ extension TimelineTransaction {
         let sql = clause.isEmpty
             ? "SELECT \(MessageColumns.select) FROM messages"
             : """
-              SELECT \(MessageColumns.select) FROM messages WHERE seq IN (
-                  SELECT m.seq FROM messages AS m LEFT JOIN messages AS r ON r.id = m.repost_of_id WHERE \(clause))
+              SELECT \(MessageColumns.select(qualifiedBy: "m")) FROM messages AS m LEFT JOIN messages AS r ON r.id = m.repost_of_id
+              WHERE \(clause)
               """
         let select = try connection.statement(sql)
         defer { select.reset() }
@@ -100,6 +100,7 @@ extension TimelineTransaction {
                 try original.bind(repostOfID, at: 1)
                 if try original.step() { reposted = MessageColumns.message(from: original) }
             }
+            guard candidates.mayHoldAnAddedWord(message, reposting: reposted) else { continue }
             let verdict = verdict(of: message, reposting: reposted, rules: rules, now: now)
             if verdict != message.storedVerdict { changed.append((message, verdict)) }
         }
@@ -123,45 +124,5 @@ extension Message {
         if let hiddenBecause { return .hidden(reason: hiddenBecause) }
         if let warning { return .collapsed(reason: warning) }
         return .shown
-    }
-}
-
-/// Which stored messages a change of the rules can concern.
-struct ModerationCandidates {
-    /// Authors muted, blocked or freed: their posts and the reposts of them.
-    var accounts: Set<String> = []
-    /// Posts hidden or shown again: themselves and their reposts.
-    var posts: Set<String> = []
-    /// Whether every message must be read again (a word or a label choice changed).
-    var everything = false
-    /// Whether the messages hidden or collapsed now must be read again (something was removed).
-    var decidedOnes = false
-
-    init(before: ModerationRules, after: ModerationRules) {
-        for key in Set(before.mutedAccounts.keys).union(after.mutedAccounts.keys)
-        where before.mutedAccounts[key] != after.mutedAccounts[key] {
-            accounts.insert(key)
-        }
-        accounts.formUnion(before.blockedAccounts.symmetricDifference(after.blockedAccounts))
-        posts = before.hiddenPosts.symmetricDifference(after.hiddenPosts)
-        if before.mutedWords != after.mutedWords || before.labels != after.labels || before.following != after.following
-            || before.serverFilters != after.serverFilters || before.serverFiltersRead != after.serverFiltersRead {
-            everything = true
-        }
-    }
-
-    /// The WHERE clause over `m` (a message) and `r` (what it reposts), with `?1` the accounts and
-    /// `?2` the posts as JSON arrays; `""` for every message, `nil` for none.
-    var clause: String? {
-        if everything { return "" }
-        var parts: [String] = []
-        if !accounts.isEmpty {
-            parts.append("m.author_id IN (SELECT value FROM json_each(?1)) OR r.author_id IN (SELECT value FROM json_each(?1))")
-        }
-        if !posts.isEmpty {
-            // `?2` even without `?1`: SQLite numbers the parameters by the highest one named.
-            parts.append("m.id IN (SELECT value FROM json_each(?2)) OR m.repost_of_id IN (SELECT value FROM json_each(?2))")
-        }
-        return parts.isEmpty ? nil : parts.joined(separator: " OR ")
     }
 }
