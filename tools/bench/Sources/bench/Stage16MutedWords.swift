@@ -6,7 +6,12 @@ import TimelineKit
 /// of a hostile post (100 KB of `a` against `(a+)+$` and 300 nested words), and of a labelled post
 /// whose person subscribes to 1,000 labelers. A verdict under 10,000 words should cost what one
 /// under 10 does (the words are compiled once, the post read once): the rows say how close.
-func stageMutedWords(_ config: Config, _ report: Report) throws {
+/// Then what muting one more word costs a stored timeline: `updateModerationRules` on a copy of
+/// the 10k and 1M data sets, which must read every stored message again (a word can be in any),
+/// each run a word found in none (`absentab`, …), so that every run does the whole work and changes
+/// nothing. The words are ASCII: a word beyond ASCII reads every message (24 s at 1M, measured
+/// by hand in docs/benchmarks.md), too long for this suite.
+func stageMutedWords(_ config: Config, _ data: DataSets, _ report: Report) throws {
     report.begin("16. Muted words and labels: the verdict of one message (in process)")
     let n = config.iterations
     let now = Date(timeIntervalSince1970: 1_800_000_000)
@@ -50,5 +55,21 @@ func stageMutedWords(_ config: Config, _ report: Report) throws {
     _ = labelled.verdict(for: post, facts: facts, now: now)
     report.time("labels.verdict.1000", "64 labels, 1,000 labelers and 3,000 choices",
                 timeInProcess(iterations: n * 10) { _ = labelled.verdict(for: post, facts: facts, now: now) })
+
+    for size in [config.small, config.large] {
+        let copy = try data.workCopy(messages: size, name: "mutedwords-\(size)")
+        let store = try TimelineStore(path: copy)
+        var run = 0
+        // Common letters, so that SQLite's narrowing by letters in order lets many texts through.
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        let redecide = try timeInProcess(iterations: size >= 1_000_000 ? 3 : min(20, max(3, n / 5)), warmup: 1) {
+            let word = "absent" + String(letters[run % letters.count]) + String(letters[run / letters.count % letters.count])
+            run += 1
+            let change = try store.updateModerationRules(account: "bench") { $0.mutedWords.append(MutedWord(value: word)) }
+            guard change == ModerationChange(rulesChanged: true) else { throw BenchError("a word found in no message changed \(change)") }
+        }
+        report.time("mutedwords.redecide.\(size)", "one more muted word, every stored message decided again, \(fmtCount(Double(size))) messages", redecide,
+                    note: String(format: "%.2f µs a message", redecide.median * 1e3 / Double(size)))
+    }
     report.end()
 }

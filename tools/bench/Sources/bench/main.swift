@@ -101,7 +101,7 @@ do {
     if shouldRun(13) { try stageBrowsePaint(config, data, report) }
     if shouldRun(14) { try stageShellStart(config, data, report) }
     if shouldRun(15) { try stageMute(config, data, report) }
-    if shouldRun(16) { try stageMutedWords(config, report) }
+    if shouldRun(16) { try stageMutedWords(config, data, report) }
 } catch {
     report.save()
     FileHandle.standardError.write(Data("bench: failed: \(error)\n".utf8))
