@@ -134,7 +134,7 @@ import TimelineKit
 
     // MARK: Versions
 
-    @Test(arguments: [0, 1, 2, 3, 4, 6, 0xFFFF])
+    @Test(arguments: [0, 1, 2, 3, 4, 5, 7, 0xFFFF])
     func aSnapshotOfAnotherFormatVersionIsRefusedAndRewrittenByShow(version: Int) throws {
         let scenario = Scenario()
         try scenario.importSample()

@@ -157,7 +157,7 @@ extension BlueskySync {
                               replyToID: reply?.parent.uri, replyToUserID: reply.flatMap { ATURI($0.parent.uri)?.did },
                               quoteOfID: quoted?.uri,
                               url: BlueskyDecoder.webURL(handle: session.handle, did: session.did, recordKey: post.recordKey),
-                              isRead: true)
+                              isRead: true, source: .bluesky)
         try pager.storeCall { () throws(TimelineStoreError) in
             // The account's user as the AppView describes it (its display name) stays when known.
             let known = try !store.users(ids: [session.did]).isEmpty

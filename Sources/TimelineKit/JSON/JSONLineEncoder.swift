@@ -82,6 +82,9 @@ package enum JSONLineEncoder {
                 append(",\"visibility\":", to: &bytes)
                 appendString(visibility.rawValue, to: &bytes)
             }
+            // `show --json` only: where it came from (issue 35).
+            append(",\"source\":", to: &bytes)
+            appendString(message.source.rawValue, to: &bytes)
             // `show --json` only, and only what is set: the account's state at its server (the
             // import ignores it: a file cannot favourite anything there).
             if let interaction {

@@ -55,6 +55,9 @@ public struct Message: Sendable, Codable, Hashable, Identifiable {
     /// or instead of its ``contentWarning``. Set by the store from ``ModerationRules`` when the
     /// message is written: a value given to the store is replaced.
     public var warning: String?
+    /// Where it came from (issue 35): `mastodon`, `bluesky`, `feed`, `import`, or an embedder's
+    /// own ``MessageSource``. A message stored before sources were is told by its ID.
+    public var source: MessageSource
     /// Why the person's own rules hide it, as the store decided when it was written: readers of
     /// the timeline never return a hidden message, so this is `nil` but for a message looked up
     /// by its ID or reference (a command can then say why it is not painted).
@@ -80,7 +83,8 @@ public struct Message: Sendable, Codable, Hashable, Identifiable {
         shortReference: ShortReference = .none,
         visibility: PostVisibility? = nil,
         moderation: ModerationFacts = .none,
-        warning: String? = nil
+        warning: String? = nil,
+        source: MessageSource = .import
     ) {
         self.id = id
         self.authorID = authorID
@@ -102,12 +106,43 @@ public struct Message: Sendable, Codable, Hashable, Identifiable {
         self.visibility = visibility
         self.moderation = moderation
         self.warning = warning
+        self.source = source
     }
 
     /// Every stored property but `hiddenBecause`, which is the store's verdict and never leaves it.
     private enum CodingKeys: String, CodingKey {
         case id, authorID, text, createdAt, editedAt, replyToID, replyToUserID, repostOfID, quoteOfID, contentWarning,
-             url, attachments, likeCount, repostCount, replyCount, isRead, shortReference, visibility, moderation, warning
+             url, attachments, likeCount, repostCount, replyCount, isRead, shortReference, visibility, moderation, warning,
+             source
+    }
+
+    /// Reads what ``encode(to:)`` writes. The fields added since the first version (`visibility`,
+    /// `moderation`, `warning`, `source`) may be missing, as in JSON an older version wrote: they
+    /// read as unknown, none, none and `import`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(String.self, forKey: .id),
+            authorID: try container.decode(String.self, forKey: .authorID),
+            text: try container.decode(String.self, forKey: .text),
+            createdAt: try container.decode(Date.self, forKey: .createdAt),
+            editedAt: try container.decodeIfPresent(Date.self, forKey: .editedAt),
+            replyToID: try container.decodeIfPresent(String.self, forKey: .replyToID),
+            replyToUserID: try container.decodeIfPresent(String.self, forKey: .replyToUserID),
+            repostOfID: try container.decodeIfPresent(String.self, forKey: .repostOfID),
+            quoteOfID: try container.decodeIfPresent(String.self, forKey: .quoteOfID),
+            contentWarning: try container.decodeIfPresent(String.self, forKey: .contentWarning),
+            url: try container.decodeIfPresent(String.self, forKey: .url),
+            attachments: try container.decode([Attachment].self, forKey: .attachments),
+            likeCount: try container.decode(Int.self, forKey: .likeCount),
+            repostCount: try container.decode(Int.self, forKey: .repostCount),
+            replyCount: try container.decode(Int.self, forKey: .replyCount),
+            isRead: try container.decode(Bool.self, forKey: .isRead),
+            shortReference: try container.decode(ShortReference.self, forKey: .shortReference),
+            visibility: try container.decodeIfPresent(PostVisibility.self, forKey: .visibility),
+            moderation: try container.decodeIfPresent(ModerationFacts.self, forKey: .moderation) ?? .none,
+            warning: try container.decodeIfPresent(String.self, forKey: .warning),
+            source: try container.decodeIfPresent(MessageSource.self, forKey: .source) ?? .import)
     }
 
     /// The position of this message in the timeline order, usable as a page cursor.

@@ -33,6 +33,8 @@ public struct RenderSymbols: Sendable, Hashable {
     /// (issue 34).
     public var direct: String
     public var followersOnly: String
+    /// Whether these are the ASCII symbols: a source's mark is then its ASCII form.
+    public var asciiOnly = false
 
     public static let unicode = RenderSymbols(
         unread: "●", separator: " · ", repost: "⟲", reply: "↩", quote: "❝", attachment: "📎",
@@ -44,7 +46,18 @@ public struct RenderSymbols: Sendable, Hashable {
         unread: "*", separator: " - ", repost: "RT", reply: "<-", quote: ">", attachment: "[media]",
         replies: "re", reposts: "rt", likes: "fav", bluesky: "bsky", mastodon: "masto",
         favourited: "[favourited]", boosted: "[boosted]", bookmarked: "[bookmarked]", pending: "[pending]",
-        direct: "[direct]", followersOnly: "[followers only]")
+        direct: "[direct]", followersOnly: "[followers only]", asciiOnly: true)
+
+    /// The mark painted after the age of a message from `source` where a timeline mixes
+    /// sources: `bluesky` and `mastodon` for theirs, a registered source's own mark, or `nil`
+    /// for a source without one (``MessageSource/register(_:mark:asciiMark:label:)``).
+    public func mark(for source: MessageSource) -> String? {
+        switch source {
+        case .bluesky: bluesky
+        case .mastodon: mastodon
+        default: source.presentation.map { asciiOnly ? $0.asciiMark : $0.mark }
+        }
+    }
 
     /// The symbols a terminal with this environment shows, decided as the C library decides
     /// the character set: the first of `LC_ALL`, `LC_CTYPE` and `LANG` that is set and not

@@ -202,12 +202,14 @@ public struct TimelineRenderer: Sendable {
             self.userIndices = userIndices
             self.time = time
             self.width = width
-            var bluesky = false, other = false
-            for message in page.messages {
-                if MessageOrigin.isBluesky(message.id) { bluesky = true } else { other = true }
-                if bluesky && other { break }
+            // Marked where the page mixes sources; each source paints its own mark, if it has one.
+            let first = page.messages.first?.source
+            var mixed = false
+            for message in page.messages where message.source != first {
+                mixed = true
+                break
             }
-            marksNetworks = bluesky && other
+            marksNetworks = mixed
         }
 
         func message(_ id: String) -> Message? {
@@ -434,13 +436,10 @@ public struct TimelineRenderer: Sendable {
         return line
     }
 
-    /// ` · 🦋` or ` · 🐘` after the age, `nil` for a message that came from neither network.
+    /// ` · 🦋` or ` · 🐘` (the source's mark) after the age, `nil` for a message whose source
+    /// has none.
     private func networkMark(for message: Message) -> String? {
-        switch MessageOrigin(id: message.id) {
-        case .bluesky: options.symbols.separator + options.symbols.bluesky
-        case .mastodon: options.symbols.separator + options.symbols.mastodon
-        case .other: nil
-        }
+        options.symbols.mark(for: message.source).map { options.symbols.separator + $0 }
     }
 
     private static let botMarker = " [bot]"

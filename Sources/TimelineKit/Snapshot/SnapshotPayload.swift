@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-// The snapshot's payload, format version 5 (`TimelineSnapshot.formatVersion`): each type's
+// The snapshot's payload, format version 6 (`TimelineSnapshot.formatVersion`): each type's
 // fields in the order they are written, read and stepped over, listed once here (see
 // `BinaryRecord`; `BinaryEncoder` has the bytes of each kind of field). The names are the
 // Codable keys, as errors report them; the lists follow the order of declaration.
@@ -107,7 +107,20 @@ extension Message: BinaryRecord {
         try visitor.visit(&visibility, "visibility")
         try visitor.visit(&moderation, "moderation")
         try visitor.visit(&warning, "warning")
+        // Format 6 (issue 35): where it came from, by its name.
+        try visitor.visit(&source, "source")
     }
+}
+
+/// Its name, as a string; a name that cannot name a source (the file was altered) reads as
+/// `import`, as the database column does.
+extension MessageSource: BinaryField {
+    func write(to writer: BinaryWriter) { rawValue.write(to: writer) }
+    static func read(from reader: BinaryReader) throws(BinaryDecodingError) -> MessageSource {
+        let name = try String.read(from: reader)
+        return isValidName(name) ? MessageSource(unchecked: name) : .import
+    }
+    static func skip(in reader: BinaryReader) throws(BinaryDecodingError) { try String.skip(in: reader) }
 }
 
 /// One byte, its place in `allCases`; a byte that names none fails the read.

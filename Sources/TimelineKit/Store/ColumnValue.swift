@@ -83,6 +83,17 @@ extension PostVisibility: ColumnValue {
     }
 }
 
+/// Its name; a name another program wrote that cannot name a source reads as `import`.
+extension MessageSource: ColumnValue {
+    @inline(__always)
+    func bind(to statement: SQLiteStatement, at index: Int32) throws(SQLiteError) { try statement.bind(rawValue, at: index) }
+    @inline(__always)
+    static func read(from row: SQLiteStatement, at index: Int32) -> MessageSource {
+        let name = row.text(at: index)
+        return isValidName(name) ? MessageSource(unchecked: name) : .import
+    }
+}
+
 /// A message's moderation facts: the `moderation` column's JSON (`ModerationColumn`), NULL when
 /// there are none (nearly every message).
 extension ModerationFacts: ColumnValue {

@@ -103,6 +103,11 @@ extension Message: StoredRecord {
         try visitor.visit(&moderation, "moderation")
         try visitor.visit(&warning, "warning")
         try visitor.visit(&hiddenBecause, "hidden")
+        // Migration 17 (issue 35): where it came from. NULL for a message stored before, whose
+        // source is told by its ID (read after it, above) as it was before the column.
+        var stored: MessageSource? = source
+        try visitor.visit(&stored, "source")
+        source = stored ?? .toldByID(id)
     }
 }
 

@@ -651,6 +651,14 @@ struct Migration: Sendable {
             ALTER TABLE messages ADD COLUMN warning TEXT;
             ALTER TABLE messages ADD COLUMN hidden TEXT;
             """#, changesTables: false),
+        // Issue 35: a message carries where it came from, a registered name, instead of the
+        // shape of its ID saying it. The rows stored before keep NULL, read as their ID tells
+        // (`MessageSource.toldByID`): filling them would rewrite every row and fire the word
+        // index's update triggers for each, minutes at a million, for what the ID already says.
+        Migration(version: 17, name: "where a message came from", sql: #"""
+            -- `source`: mastodon, bluesky, feed, import or an embedder's own name.
+            ALTER TABLE messages ADD COLUMN source TEXT;
+            """#, changesTables: false),
     ]
 
     /// Whether a database at `version` still needs a migration that changes tables.

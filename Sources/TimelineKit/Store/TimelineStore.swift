@@ -140,11 +140,13 @@ public final class TimelineStore: Sendable {
     }
 
     /// Why a database that was opened only for reading cannot be written.
-    /// A database older than migration 16 that cannot be written is read as if it had the columns
-    /// that migration adds, all NULL (no visibility known, nothing hidden): a temporary view of
+    /// A database older than migration 17 that cannot be written is read as if it had the columns
+    /// migrations 16 and 17 add, all NULL (no visibility known, nothing hidden): a temporary view of
     /// the same name goes before the table for this connection alone, writing nothing to the file.
     private static func addMissingMessageColumns(to connection: SQLiteConnection, version: Int) throws(TimelineStoreError) {
-        guard version < 16 else { return }
+        guard version < 17 else { return }
+        // Migration 16's four columns, then 17's source.
+        let missing = (version < 16 ? "NULL AS visibility, NULL AS moderation, NULL AS warning, NULL AS hidden, " : "") + "NULL AS source"
         try connection.reportingStoreErrors { () throws(SQLiteError) in
             // In memory: the view's schema needs a temporary database, and the directories a
             // temporary file would go to may be read-only too.
@@ -153,8 +155,7 @@ public final class TimelineStore: Sendable {
             try connection.execute("PRAGMA query_only = 0")
             defer { try? connection.execute("PRAGMA query_only = 1") }
             try connection.execute("""
-                CREATE TEMP VIEW messages AS SELECT *, NULL AS visibility, NULL AS moderation, NULL AS warning,
-                    NULL AS hidden FROM main.messages
+                CREATE TEMP VIEW messages AS SELECT *, \(missing) FROM main.messages
                 """)
         }
     }

@@ -79,6 +79,13 @@ struct ImportErrorTests {
         try expectFailure(lines: [#"{"type":"user","id":"u2","handle":"b","name":"B","n":01}"#], line: 1, field: "n")
     }
 
+    /// A line may name where its message came from (`show --json` writes `source`); a name
+    /// that cannot be one is refused, naming the line and the field, and nothing is imported.
+    @Test func aSourceThatCannotBeANameIsRefusedNamingTheField() throws {
+        let error = try expectFailure(lines: validStart + [F.message("m3", extra: #","source":"RSS Feed""#)], line: 4, field: "source")
+        #expect(error.description.contains("`source` must be a source's name"))
+    }
+
     @Test func aWrongTypeNamesTheFieldAndWhatWasFound() throws {
         let error = try expectFailure(lines: validStart + [F.message("m3", extra: #","likes":"12""#)], line: 4, field: "likes")
         #expect(error.problem == .wrongType(expected: "a non-negative integer", found: #"a string, "12""#))

@@ -108,11 +108,11 @@ struct JSONLinesExportTests {
         let message = Message(id: "m1", authorID: "u1", text: "hello", createdAt: Date(timeIntervalSince1970: 1_795_168_800))
         let line = JSONLinesExporter.line(for: message, author: alice)
 
-        #expect(line.hasSuffix(#","read":false,"user":{"type":"user","id":"u1","handle":"alice","name":"Alice \u001b[1m","bot":true}}"#))
+        #expect(line.hasSuffix(#","read":false,"user":{"type":"user","id":"u1","handle":"alice","name":"Alice \u001b[1m","bot":true},"source":"import"}"#))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let user = try #require(object["user"] as? [String: Any])
         #expect(user["name"] as? String == "Alice \u{1b}[1m")
-        #expect(JSONLinesExporter.line(for: message, author: nil).hasSuffix(#","user":null}"#))
+        #expect(JSONLinesExporter.line(for: message, author: nil).hasSuffix(#","user":null,"source":"import"}"#))
 
         let directory = TemporaryDirectory()
         let store = try directory.store()

@@ -29,8 +29,19 @@ enum Samples {
 }
 
 extension Samples {
-    /// Migration 16 undone: no visibility, moderation facts or verdicts stored with messages.
+    /// Migration 17 undone: no source stored with messages.
+    static func undoMigration17(_ path: String) throws {
+        try SQLiteShell.run(path, """
+            BEGIN;
+            ALTER TABLE messages DROP COLUMN source;
+            PRAGMA user_version = 16;
+            COMMIT;
+            """)
+    }
+
+    /// Migrations 17 and 16 undone: no visibility, moderation facts or verdicts stored with messages.
     static func undoMigration16(_ path: String) throws {
+        try undoMigration17(path)
         try SQLiteShell.run(path, """
             BEGIN;
             ALTER TABLE messages DROP COLUMN visibility;

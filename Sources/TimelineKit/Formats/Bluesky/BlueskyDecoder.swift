@@ -101,7 +101,7 @@ public struct BlueskyDecoder: TimelineDecoder {
         let id = Self.repostEntryID(recordURI: try reason.string("uri"), postID: postID, reposterID: reposter.id)
         timeline.add(reposter)
         timeline.add(Message(id: id, authorID: reposter.id, text: "", createdAt: MillisecondTime.date(fromMilliseconds: indexed),
-                             repostOfID: postID, url: timeline.message(id: postID)?.url))
+                             repostOfID: postID, url: timeline.message(id: postID)?.url, source: .bluesky))
         return id
     }
 
@@ -180,7 +180,8 @@ public struct BlueskyDecoder: TimelineDecoder {
             likeCount: try view.count("likeCount"),
             repostCount: try view.count("repostCount"),
             replyCount: try view.count("replyCount"),
-            moderation: ModerationFacts(labels: labels)))
+            moderation: ModerationFacts(labels: labels),
+            source: .bluesky))
         // The account's like and repost, as the AppView tells the account that asked.
         if let viewer = try? view.object("viewer", expected: "a viewer state object") {
             timeline.add(MessageInteraction(messageID: uri, favourited: (try? viewer.string("like")) != nil,

@@ -103,7 +103,8 @@ struct JSONLineParser {
             likeCount: try count(.likes),
             repostCount: try count(.reposts),
             replyCount: try count(.replies),
-            isRead: read ?? false
+            isRead: read ?? false,
+            source: try source()
         )
         return .message(message, readState: read == nil ? .keepStored : .overwrite)
     }
@@ -123,6 +124,17 @@ struct JSONLineParser {
 
     private func optionalString(_ field: RecordField) throws(JSONLineFailure) -> String? {
         try value(field)?.string(at: field.key)
+    }
+
+    /// `source`: a source's name (`MessageSource`); absent or `null` is `import`.
+    private func source() throws(JSONLineFailure) -> MessageSource {
+        guard let name = try optionalString(.source) else { return .import }
+        guard MessageSource.isValidName(name) else {
+            throw JSONLineFailure(offset: value(.source)?.offset, field: RecordField.source.key, problem: .wrongType(
+                expected: "a source's name (1 to 32 lowercase ASCII letters, digits and '-', starting with a letter)",
+                found: QuotedValue.quoted(name)))
+        }
+        return MessageSource(unchecked: name)
     }
 
     private func requiredID(_ field: RecordField) throws(JSONLineFailure) -> String {

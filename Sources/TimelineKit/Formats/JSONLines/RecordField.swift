@@ -12,6 +12,8 @@ enum RecordField: Int, CaseIterable {
     case type, id, handle, name, url, bot
     case author, text, createdAt, editedAt, replyTo, replyToUser, repostOf, quoteOf
     case likes, reposts, replies, read, contentWarning, attachments
+    // Issue 35: where the message came from (`show --json` writes it).
+    case source
 
     private static let table = FieldKeyTable<RecordField>()
 

@@ -172,7 +172,8 @@ public struct MastodonDecoder: TimelineDecoder {
                 id: id, authorID: author.id, text: "", createdAt: createdAt, repostOfID: originalID, url: url,
                 likeCount: try view.count("favourites_count"), repostCount: try view.count("reblogs_count"),
                 replyCount: try view.count("replies_count"),
-                visibility: (try? view.string("visibility")).flatMap { $0.flatMap(PostVisibility.init(rawValue:)) }))
+                visibility: (try? view.string("visibility")).flatMap { $0.flatMap(PostVisibility.init(rawValue:)) },
+                source: .mastodon))
             return id
         }
         try interaction(of: view, id: id, into: &timeline)
@@ -199,7 +200,8 @@ public struct MastodonDecoder: TimelineDecoder {
             // An audience this library does not know (Pleroma's `local`) is left unknown: painted
             // as public, the widest, never as more private than it is.
             visibility: (try? view.string("visibility")).flatMap { $0.flatMap(PostVisibility.init(rawValue:)) },
-            moderation: ModerationFacts(filterMatches: try filterMatches(of: view)))
+            moderation: ModerationFacts(filterMatches: try filterMatches(of: view)),
+            source: .mastodon)
         timeline.add(author)
         timeline.add(message)
         return id
