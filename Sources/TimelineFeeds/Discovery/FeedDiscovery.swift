@@ -36,7 +36,7 @@ public enum FeedDiscovery {
                 index += 1
                 continue
             }
-            let (attributes, next) = Self.attributes(bytes, from: index + 1 + name.utf8.count)
+            guard let (attributes, next) = Self.attributes(bytes, from: index + 1 + name.utf8.count) else { break }
             index = next
             if name == "base" {
                 // The first `<base href>` counts (HTML: "the first base element with an href").
@@ -77,8 +77,9 @@ public enum FeedDiscovery {
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C }
 
     /// The attributes of a tag whose name ends at `start` (lowercased names, decoded values,
-    /// the first of a repeated name), and the index after its `>`.
-    private static func attributes(_ bytes: [UInt8], from start: Int) -> ([String: String], Int) {
+    /// the first of a repeated name), and the index after its `>`; `nil` when the scanned bytes
+    /// end inside the tag (a page cut short names nothing by half a tag).
+    private static func attributes(_ bytes: [UInt8], from start: Int) -> ([String: String], Int)? {
         var result: [String: String] = [:]
         var index = start
         while index < bytes.count {
@@ -108,6 +109,6 @@ public enum FeedDiscovery {
             }
             if result[name] == nil { result[name] = HTMLEntities.decode(value) }
         }
-        return (result, index)
+        return nil
     }
 }
