@@ -42,6 +42,25 @@ import TimelineFeeds
         #expect(feed.items[1].authors == [FeedAuthor(name: "Bob", email: "bob@example.com")])
     }
 
+    @Test func atom03IsReadWithItsOwnDatesAndContentModes() throws {
+        let feed = try FeedParser.parse(FeedFixtures.bytes("atom03.atom"), url: nil)
+        #expect(feed.format == .atom)
+        #expect(feed.title == "Old <Atom> 0.3")
+        #expect(feed.items.map(\.published) == [Date(timeIntervalSince1970: 1_122_812_969), Date(timeIntervalSince1970: 1_122_710_400)])
+        #expect(feed.items[0].updated == Date(timeIntervalSince1970: 1_122_812_969))
+        #expect(feed.items[0].content == .html("<p>Escaped &amp; HTML</p>"))
+        #expect(feed.items[1].content == .html("<p>Inline</p>"))
+        #expect(feed.items[0].authors == [FeedAuthor(name: "Old Author", url: "http://old.example.org/about")])
+    }
+
+    @Test func rss2InUserLandsNamespaceIsStillRSS() throws {
+        let document = #"<rss xmlns="http://backend.userland.com/rss2" version="2.0"><channel><title>T</title><ttl>60</ttl><item><guid>g</guid></item></channel></rss>"#
+        let feed = try FeedParser.parse(Array(document.utf8), url: nil)
+        #expect(feed.title == "T")
+        #expect(feed.refreshInterval == .seconds(3600))
+        #expect(feed.items.map(\.id) == ["g"])
+    }
+
     @Test func anItemWithNeitherGuidNorLinkGetsTheSameHashEachTime() throws {
         let document = "<rss><channel><item><title>A</title></item><item><title>B</title></item></channel></rss>"
         let first = try FeedParser.parse(Array(document.utf8), url: nil).items.map(\.id)

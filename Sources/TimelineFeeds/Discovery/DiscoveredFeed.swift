@@ -7,6 +7,7 @@ public struct DiscoveredFeed: Sendable, Hashable {
     /// The `title` the page gives the link, if any.
     public var title: String?
 
+    /// A feed named by a page.
     public init(url: String, format: FeedFormat, title: String? = nil) {
         self.url = url
         self.format = format

@@ -35,6 +35,7 @@ public struct FeedMessages: Sendable, Hashable {
     /// whatever a feed writes in its guid.
     public static let maximumItemIDBytes = 200
 
+    /// The messages of `feed`'s items for `subscription`, dating an undated item `fetchedAt`.
     public init(feed: ParsedFeed, subscription: FeedSubscriptionIdentity, fetchedAt: Date) {
         var users: [User] = []
         var seen: Set<String> = []

@@ -9,6 +9,7 @@ public struct FeedSubscriptionIdentity: Sendable, Hashable {
     /// shown as the handle of its authors.
     public var name: String
 
+    /// The identity of a subscription the storage keeps.
     public init(id: String, name: String) {
         self.id = id
         self.name = name

@@ -7,6 +7,7 @@ public struct FeedAuthor: Sendable, Hashable {
     /// Their e-mail address (RSS `author` is one, often with the name in parentheses).
     public var email: String?
 
+    /// An author; at least one field should be set for it to be shown.
     public init(name: String? = nil, url: String? = nil, email: String? = nil) {
         self.name = name
         self.url = url

@@ -28,6 +28,7 @@ public struct FeedItem: Sendable, Hashable {
     /// Its authors, in order; empty when the item names none (the feed's may apply).
     public var authors: [FeedAuthor]
 
+    /// An item with the given fields.
     public init(id: String, title: String? = nil, link: String? = nil, summary: FeedText? = nil, content: FeedText? = nil,
                 published: Date? = nil, updated: Date? = nil, authors: [FeedAuthor] = []) {
         self.id = id

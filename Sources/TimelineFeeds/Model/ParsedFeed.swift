@@ -29,6 +29,7 @@ public struct ParsedFeed: Sendable, Hashable {
     /// The items in document order.
     public var items: [FeedItem]
 
+    /// A feed with the given fields (the parsers make these; tests and other sources may too).
     public init(format: FeedFormat, title: String? = nil, homeURL: String? = nil, feedURL: String? = nil,
                 refreshInterval: Duration? = nil, items: [FeedItem] = []) {
         self.format = format

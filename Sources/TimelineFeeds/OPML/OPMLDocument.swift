@@ -12,6 +12,7 @@ public struct OPMLDocument: Sendable, Hashable {
     /// Every outline with an `xmlUrl`, in document order.
     public var subscriptions: [OPMLSubscription]
 
+    /// A list to write with ``xml()``.
     public init(title: String? = nil, subscriptions: [OPMLSubscription]) {
         self.title = title
         self.subscriptions = subscriptions

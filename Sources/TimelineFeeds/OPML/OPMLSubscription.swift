@@ -9,6 +9,7 @@ public struct OPMLSubscription: Sendable, Hashable {
     /// The names of the outlines it is nested in, outermost first: its folders.
     public var folders: [String]
 
+    /// A subscription to write into a list.
     public init(feedURL: String, title: String? = nil, homeURL: String? = nil, folders: [String] = []) {
         self.feedURL = feedURL
         self.title = title

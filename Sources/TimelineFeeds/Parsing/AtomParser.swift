@@ -7,28 +7,34 @@ import Foundation
 /// Atom 1.0 (RFC 4287). Every address is resolved against the `xml:base` in scope where it is
 /// written (section 2: `xml:base` on any element), then the feed's URL. An entry without an
 /// author has the feed's (section 4.2.1).
+///
+/// Atom 0.3, its draft, is read too: some old blogs still serve it. It differs in its namespace,
+/// its dates (`issued`, `modified`) and its texts (`mode="escaped"` for HTML, `"xml"` for XHTML).
 enum AtomParser {
+    static let namespace03 = "http://purl.org/atom/ns#"
+
     static func parse(_ root: XMLElement, url: String?) -> ParsedFeed {
+        let atom = root.namespace
         let base = FeedURL.base(of: root, within: url)
         var feed = ParsedFeed(format: .atom)
-        feed.title = root.child("title", in: XMLNamespace.atom).flatMap(title)
-        feed.homeURL = link(in: root, rel: "alternate", base: base)
-        feed.feedURL = link(in: root, rel: "self", base: base)
-        let feedAuthors = authors(in: root, base: base)
-        feed.items = root.children("entry", in: XMLNamespace.atom).map { entry(from: $0, base: base, feedAuthors: feedAuthors) }
+        feed.title = root.child("title", in: atom).flatMap(title)
+        feed.homeURL = link(in: root, atom, rel: "alternate", base: base)
+        feed.feedURL = link(in: root, atom, rel: "self", base: base)
+        let feedAuthors = authors(in: root, atom, base: base)
+        feed.items = root.children("entry", in: atom).map { entry(from: $0, in: atom, base: base, feedAuthors: feedAuthors) }
         return feed
     }
 
-    private static func entry(from element: XMLElement, base parentBase: String?, feedAuthors: [FeedAuthor]) -> FeedItem {
+    private static func entry(from element: XMLElement, in atom: String, base parentBase: String?, feedAuthors: [FeedAuthor]) -> FeedItem {
         let base = FeedURL.base(of: element, within: parentBase)
-        let link = link(in: element, rel: "alternate", base: base)
-        let title = element.child("title", in: XMLNamespace.atom).flatMap(title)
-        let summary = element.child("summary", in: XMLNamespace.atom).flatMap { text($0, base: base) }
-        let content = element.child("content", in: XMLNamespace.atom).flatMap { text($0, base: base) }
-        let published = element.child("published", in: XMLNamespace.atom).flatMap { FeedDate.parse($0.text) }
-        let updated = element.child("updated", in: XMLNamespace.atom).flatMap { FeedDate.parse($0.text) }
-        let own = authors(in: element, base: base)
-        let id = element.child("id", in: XMLNamespace.atom)?.trimmedText ?? link ?? FeedItemID.hash([
+        let link = link(in: element, atom, rel: "alternate", base: base)
+        let title = element.child("title", in: atom).flatMap(title)
+        let summary = element.child("summary", in: atom).flatMap(text)
+        let content = element.child("content", in: atom).flatMap(text)
+        let published = (element.child("published", in: atom) ?? element.child("issued", in: atom)).flatMap { FeedDate.parse($0.text) }
+        let updated = (element.child("updated", in: atom) ?? element.child("modified", in: atom)).flatMap { FeedDate.parse($0.text) }
+        let own = authors(in: element, atom, base: base)
+        let id = element.child("id", in: atom)?.trimmedText ?? link ?? FeedItemID.hash([
             title ?? "", summary?.source ?? "", content?.source ?? "",
             (published ?? updated).map { "\($0.timeIntervalSince1970)" } ?? "",
         ])
@@ -38,19 +44,19 @@ enum AtomParser {
 
     /// The `href` of the first `link` with relation `rel` (no `rel` means `alternate`), an HTML
     /// one preferred among alternates (an entry may link its PDF or its translation first).
-    private static func link(in element: XMLElement, rel: String, base: String?) -> String? {
-        let links = element.children("link", in: XMLNamespace.atom).filter { ($0.attribute("rel") ?? "alternate") == rel }
+    private static func link(in element: XMLElement, _ atom: String, rel: String, base: String?) -> String? {
+        let links = element.children("link", in: atom).filter { ($0.attribute("rel") ?? "alternate") == rel }
         let chosen = links.first { ["text/html", "application/xhtml+xml"].contains($0.attribute("type")?.lowercased()) } ?? links.first
         guard let chosen, let href = chosen.attribute("href") else { return nil }
         return FeedURL.resolve(href, against: FeedURL.base(of: chosen, within: base))
     }
 
-    private static func authors(in element: XMLElement, base: String?) -> [FeedAuthor] {
-        element.children("author", in: XMLNamespace.atom).compactMap { author in
+    private static func authors(in element: XMLElement, _ atom: String, base: String?) -> [FeedAuthor] {
+        element.children("author", in: atom).compactMap { author in
             let found = FeedAuthor(
-                name: author.child("name", in: XMLNamespace.atom)?.trimmedText,
-                url: author.child("uri", in: XMLNamespace.atom)?.trimmedText.flatMap { FeedURL.resolve($0, against: FeedURL.base(of: author, within: base)) },
-                email: author.child("email", in: XMLNamespace.atom)?.trimmedText
+                name: author.child("name", in: atom)?.trimmedText,
+                url: (author.child("uri", in: atom) ?? author.child("url", in: atom))?.trimmedText.flatMap { FeedURL.resolve($0, against: FeedURL.base(of: author, within: base)) },
+                email: author.child("email", in: atom)?.trimmedText
             )
             return found.displayName == nil ? nil : found
         }
@@ -66,9 +72,9 @@ enum AtomParser {
     }
 
     /// A text construct, or a `content` (section 4.1.3), as a `FeedText`. A `content` with
-    /// `src` (the text is elsewhere) or a binary type has nothing to show here.
-    private static func text(_ element: XMLElement, base: String?) -> FeedText? {
-        guard element.attribute("src") == nil else { return nil }
+    /// `src` (the text is elsewhere) or in base64 (Atom 0.3) has nothing to show here.
+    private static func text(_ element: XMLElement) -> FeedText? {
+        guard element.attribute("src") == nil, element.attribute("mode")?.lowercased() != "base64" else { return nil }
         switch kind(of: element) {
         case .text: return element.trimmedText.map(FeedText.plain)
         case .html: return element.trimmedText.map(FeedText.html)
@@ -81,9 +87,15 @@ enum AtomParser {
     private enum Kind { case text, html, xhtml }
 
     /// `type` is `text` (the default), `html` or `xhtml`; `content` may also give a media type,
-    /// where HTML and XML types are markup and other `text/` types plain text.
+    /// where HTML and XML types are markup and other `text/` types plain text. In Atom 0.3 a
+    /// media type with `mode="escaped"` is escaped markup, and `mode="xml"` is inline XHTML.
     private static func kind(of element: XMLElement) -> Kind {
         let type = element.attribute("type")?.lowercased() ?? "text"
+        switch element.attribute("mode")?.lowercased() {
+        case "xml": return .xhtml
+        case "escaped" where type.contains("html"): return .html
+        default: break
+        }
         switch type {
         case "html", "text/html": return .html
         case "xhtml", "application/xhtml+xml": return .xhtml

@@ -29,9 +29,10 @@ public enum FeedParser {
         case .xml:
             let root = try ExpatReader.read(bytes, limits: limits)
             switch (root.namespace, root.name) {
-            case ("", "rss"), (XMLNamespace.rdf, "RDF"):
+            // `rss` in any namespace: a few feeds put RSS 2.0 in UserLand's (`http://backend.userland.com/rss2`).
+            case (_, "rss"), (XMLNamespace.rdf, "RDF"):
                 return RSSParser.parse(root, url: url)
-            case (XMLNamespace.atom, "feed"):
+            case (XMLNamespace.atom, "feed"), (AtomParser.namespace03, "feed"):
                 return AtomParser.parse(root, url: url)
             case (_, "html"):
                 throw FeedError(.notAFeed(found: FeedError.Problem.htmlPage), line: root.line)

@@ -28,7 +28,7 @@ enum RSSParser {
         feed.homeURL = channel.child("link", in: namespace)?.trimmedText.flatMap { FeedURL.resolve($0, against: channelBase) }
         feed.feedURL = channel.children("link", in: XMLNamespace.atom).first { $0.attribute("rel") == "self" }?
             .attribute("href").flatMap { FeedURL.resolve($0, against: channelBase) }
-        feed.refreshInterval = refreshInterval(channel, root: root)
+        feed.refreshInterval = refreshInterval(channel, namespace: namespace, root: root)
         feed.items = items.map { item(from: $0, namespace: namespace, base: channelBase) }
         return feed
     }
@@ -93,8 +93,8 @@ enum RSSParser {
 
     /// RSS 2.0's `ttl` (minutes), or the syndication module's `updatePeriod` divided by its
     /// `updateFrequency` (RSS 1.0, and RSS 2.0 feeds from WordPress); the longer when both are given.
-    private static func refreshInterval(_ channel: XMLElement, root: XMLElement) -> Duration? {
-        let ttl = channel.child("ttl")?.trimmedText.flatMap(Int.init).flatMap { $0 > 0 ? Duration.seconds($0 * 60) : nil }
+    private static func refreshInterval(_ channel: XMLElement, namespace: String, root: XMLElement) -> Duration? {
+        let ttl = channel.child("ttl", in: namespace)?.trimmedText.flatMap(Int.init).flatMap { $0 > 0 ? Duration.seconds($0 * 60) : nil }
         let periodElement = channel.child("updatePeriod", in: XMLNamespace.syndication) ?? root.child("updatePeriod", in: XMLNamespace.syndication)
         let frequencyElement = channel.child("updateFrequency", in: XMLNamespace.syndication) ?? root.child("updateFrequency", in: XMLNamespace.syndication)
         var syndication: Duration?
