@@ -52,7 +52,7 @@ enum ExpatReader {
         XML_SetUserData(parser, userData)
         // Without this, expat passes the external-entity handler the parser instead.
         XML_SetExternalEntityRefHandlerArg(parser, userData)
-        configure(parser, limits: limits)
+        configure(parser, limits: limits, userData: userData)
 
         let status = withExtendedLifetime(builder) {
             bytes.withUnsafeBufferPointer { buffer in
@@ -69,7 +69,7 @@ enum ExpatReader {
         return root
     }
 
-    private static func configure(_ parser: XML_Parser, limits: FeedLimits) {
+    private static func configure(_ parser: XML_Parser, limits: FeedLimits, userData: UnsafeMutableRawPointer) {
         XML_SetParamEntityParsing(parser, XML_PARAM_ENTITY_PARSING_NEVER)
         _ = XML_UseForeignDTD(parser, XML_Bool(XML_TRUE))
         _ = XML_SetBillionLaughsAttackProtectionMaximumAmplification(parser, limits.maximumEntityAmplification)
@@ -106,10 +106,13 @@ enum ExpatReader {
         XML_SetXmlDeclHandler(parser) { data, _, encoding, _ in
             TreeBuilder.from(data).declaredEncoding = encoding.map { String(cString: $0) }
         }
-        XML_SetUnknownEncodingHandler(parser, { _, name, info in
-            guard let name, let info, let map = SingleByteEncoding.map(named: String(cString: name)) else {
-                return Int32(XML_STATUS_ERROR.rawValue)
-            }
+        // The builder is the handler's data too: it keeps the name for the error when the
+        // encoding is not one described here.
+        XML_SetUnknownEncodingHandler(parser, { data, name, info in
+            guard let name, let info else { return Int32(XML_STATUS_ERROR.rawValue) }
+            let encoding = String(cString: name)
+            TreeBuilder.from(data).declaredEncoding = encoding
+            guard let map = SingleByteEncoding.map(named: encoding) else { return Int32(XML_STATUS_ERROR.rawValue) }
             withUnsafeMutableBytes(of: &info.pointee.map) { raw in
                 let entries = raw.bindMemory(to: Int32.self)
                 for index in 0 ..< 256 { entries[index] = map[index] }
@@ -118,7 +121,7 @@ enum ExpatReader {
             info.pointee.convert = nil
             info.pointee.release = nil
             return Int32(XML_STATUS_OK.rawValue)
-        }, nil)
+        }, userData)
     }
 
     /// Expat's failure as a `FeedError` at its line and column.
