@@ -9,7 +9,7 @@ import Foundation
 public struct FeedItem: Sendable, Hashable {
     /// An ID that stays the same each time the item is fetched: the item's `guid` (RSS), `id`
     /// (Atom, JSON Feed) or `rdf:about` (RSS 1.0); else its link; else a hash of its title,
-    /// content and dates (``FeedItemID``). Unique within one feed only: ``FeedMessages``
+    /// content and dates, the same at every fetch. Unique within one feed only: ``FeedMessages``
     /// namespaces it by subscription.
     public var id: String
     /// The title as plain text (markup and character references decoded, white space runs

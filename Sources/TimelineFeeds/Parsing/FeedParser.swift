@@ -3,7 +3,7 @@
 /// file name or a `Content-Type` (servers label feeds `text/html`, `application/octet-stream`…).
 ///
 /// ```swift
-/// do {
+/// do throws(FeedError) {
 ///     let feed = try FeedParser.parse(body, url: "https://example.com/feed")
 /// } catch let error where error.problem.isHTMLPage {
 ///     // A page, not a feed: look for the feed it names (FeedDiscovery).
