@@ -6,8 +6,9 @@
 public struct FeedLimits: Sendable, Hashable {
     /// The largest document read, in bytes: what issue 35 lets a fetch bring (10 MB).
     public var maximumBytes: Int
-    /// How deeply elements (or JSON values) may nest. Real feeds nest under 20 levels (an Atom
-    /// entry's XHTML content adds its HTML's depth).
+    /// How deeply XML elements may nest. Real feeds nest under 20 levels (an Atom entry's XHTML
+    /// content adds its HTML's depth). JSON Feed is held to TimelineKit's JSON reader's own
+    /// depth limit, which every import and sync shares.
     public var maximumDepth: Int
     /// The longest attribute value, in bytes of UTF-8.
     public var maximumAttributeBytes: Int

@@ -63,6 +63,20 @@ import TimelineFeeds
         }
     }
 
+    @Test func deeplyNestedJSONIsRefusedQuicklyByTheReadersDepthLimit() {
+        let document = #"{"version": "https://jsonfeed.org/version/1", "items": "# + String(repeating: "[", count: 100_000)
+        let start = ContinuousClock.now
+        do throws(FeedError) {
+            _ = try FeedParser.parse(Array(document.utf8), url: nil)
+            Issue.record("100,000 nested arrays were read")
+        } catch {
+            guard case let .malformedJSON(sentence) = error.problem else { return #expect(Bool(false), "\(error)") }
+            #expect(sentence.contains("nested more than"))
+            #expect(error.line == 1)
+        }
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+
     @Test func malformedJSONSaysWhereInTheReadersWords() {
         do throws(FeedError) {
             _ = try FeedParser.parse(Array("{\"version\": \"https://jsonfeed.org/version/1\",\n \"items\": [,]}".utf8), url: nil)
