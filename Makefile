@@ -23,8 +23,9 @@ RELEASE_FLAGS := -c release
 endif
 
 # curl is what `timeline login` and `sync` run to reach servers (see docs/network.md). macOS
-# ships curl and python3, so Homebrew installs neither.
-SYSTEM_PACKAGES := libsqlite3-dev liblz4-dev curl
+# ships curl and python3, so Homebrew installs neither. expat reads feeds' XML (TimelineFeeds,
+# issue 35); its .a ships with libexpat1-dev, so the static release links it.
+SYSTEM_PACKAGES := libsqlite3-dev liblz4-dev libexpat1-dev curl
 # The real programs the end-to-end tests drive: the sqlite3 shell (writes from another
 # process), lz4 (the snapshot is a standard frame), tmux (a real terminal), the shells whose
 # start-up `timeline init` writes for, man (the installed manual page is read), curl (the network
@@ -55,11 +56,13 @@ all: build
 deps:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(SYSTEM_PACKAGES)"
 
-## test-deps: deps, plus the programs the end-to-end tests run, and the pinned atproto SDK (from
-## PyPI, in .build/atproto-sdk) the Bluesky tests compare with; a failed pip install stops here.
+## test-deps: deps, plus the programs the end-to-end tests run, the pinned atproto SDK (from
+## PyPI, in .build/atproto-sdk) the Bluesky tests compare with, and the pinned feedparser (in
+## .build/feedparser) the feed tests compare with; a failed pip install stops here.
 test-deps: deps
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(TEST_PACKAGES)"
 	tools/atproto-sdk/setup
+	tools/feedparser/setup
 
 install-packages:
 	@if command -v dpkg-query >/dev/null 2>&1; then \
@@ -74,7 +77,7 @@ install-packages:
 	  fi; \
 	elif command -v brew >/dev/null 2>&1; then \
 	  for p in $(PACKAGES); do \
-	    case $$p in libsqlite3-dev) p=sqlite;; liblz4-dev) p=lz4;; curl|python3|python3-venv) continue;; esac; \
+	    case $$p in libsqlite3-dev) p=sqlite;; liblz4-dev) p=lz4;; libexpat1-dev) p=expat;; curl|python3|python3-venv) continue;; esac; \
 	    brew list $$p >/dev/null 2>&1 || brew install $$p; \
 	  done; \
 	fi
@@ -132,8 +135,11 @@ bench-smoke: deps
 ## its seeds first: each real file, and each with every number set to each extreme of
 ## tools/fuzz/numbers.dict (issue 33), then at most 4,000 inputs a format from a fixed random
 ## seed, so that it repeats itself. A crash, a hang or an allocation past 64 MB fails it.
+## Then the feed fuzzer (issue 35: XML through expat, JSON Feed, OPML, discovery): the real
+## feeds, then at most 4,000 inputs from a fixed seed, within 10 seconds.
 fuzz-smoke: deps
 	FUZZ_RUNS=4000 tools/fuzz/run-import 42
+	FUZZ_RUNS=4000 tools/fuzz/run-feeds 10
 
 ## release: the binary people run at every terminal start.
 release: deps

@@ -6,6 +6,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "TimelineKit", targets: ["TimelineKit"]),
+        // Feeds (RSS, Atom, JSON Feed, OPML), parsed into values TimelineKit stores: built on
+        // TimelineKit's public API only, as any embedder's source would be (issue 35).
+        .library(name: "TimelineFeeds", targets: ["TimelineFeeds"]),
         .executable(name: "timeline", targets: ["timeline"]),
     ],
     dependencies: [
@@ -26,11 +29,21 @@ let package = Package(
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]
         ),
+        // expat reads feeds' XML; only the feeds target links it, so `timeline show` never does.
+        .systemLibrary(
+            name: "TimelineExpat",
+            pkgConfig: "expat",
+            providers: [.apt(["libexpat1-dev"]), .brew(["expat"])]
+        ),
         // `statfs` on Linux, whose header Swift's Glibc module leaves out (Files/FileSystem.swift).
         .systemLibrary(name: "CFileSystem"),
         .target(
             name: "TimelineKit",
             dependencies: ["CSQLite", "CLZ4", "CFileSystem"]
+        ),
+        .target(
+            name: "TimelineFeeds",
+            dependencies: ["TimelineKit", "TimelineExpat"]
         ),
         .executableTarget(
             name: "timeline",
@@ -39,6 +52,10 @@ let package = Package(
         .testTarget(
             name: "TimelineKitTests",
             dependencies: ["TimelineKit"]
+        ),
+        .testTarget(
+            name: "TimelineFeedsTests",
+            dependencies: ["TimelineFeeds", "TimelineKit"]
         ),
         // End-to-end tests: they run the built `timeline` binary as a process, on pipes, under a
         // pseudo-terminal and in tmux.

@@ -29,6 +29,10 @@ let package = Package(
         .target(name: "FuzzSupport"),
         .executableTarget(name: "html-fuzz", dependencies: ["FuzzSupport", .product(name: "TimelineKit", package: rootPackage)]),
         .executableTarget(name: "render-fuzz", dependencies: ["FuzzSupport", .product(name: "TimelineKit", package: rootPackage)]),
+        // Issue 35: feeds (expat's XML, JSON Feed, OPML, page discovery) through TimelineFeeds; `run-feeds`.
+        .executableTarget(name: "feed-fuzz", dependencies: [
+            "FuzzSupport", .product(name: "TimelineFeeds", package: rootPackage), .product(name: "TimelineKit", package: rootPackage),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,8 +4,18 @@
 /// The JSON Lines import never builds these (it reads fields straight from the line's bytes); the
 /// API decoders do, because Mastodon and Twitter objects nest statuses inside statuses and are
 /// read field by field in whatever order the server wrote them.
-struct JSONNode {
-    enum Value {
+///
+/// Public so that a source outside TimelineKit reads JSON with the same strict reader and the
+/// same error sentences (issue 35: the feeds target reads JSON Feed with it). Make one with
+/// ``init(parsing:)``:
+///
+/// ```swift
+/// let feed = try JSONNode(parsing: Array(#"{"title": "News", "items": []}"#.utf8))
+/// let title = feed["title"]?.stringValue  // "News"
+/// ```
+public struct JSONNode: Sendable {
+    /// What a JSON value is, with its contents.
+    public enum Value: Sendable {
         case null
         case bool(Bool)
         /// The number exactly as written: IDs must keep every digit.
@@ -16,13 +26,14 @@ struct JSONNode {
         case object([(key: String, value: JSONNode)])
     }
 
-    var value: Value
+    /// The value and, for arrays and objects, what they hold.
+    public var value: Value
     /// The offset of the value's first byte in the input.
-    var offset: Int
+    public var offset: Int
 
     /// The member `key` of an object; `nil` for a missing key or a value that is not an object.
     /// A key written twice gives its last value, as most JSON readers (and servers) do.
-    subscript(key: String) -> JSONNode? {
+    public subscript(key: String) -> JSONNode? {
         guard case let .object(members) = value else { return nil }
         return members.last { $0.key == key }?.value
     }
@@ -31,7 +42,7 @@ struct JSONNode {
     func has(_ key: String) -> Bool { self[key] != nil }
 
     /// The value, or `nil` when it is `null`.
-    var nonNull: JSONNode? {
+    public var nonNull: JSONNode? {
         if case .null = value { return nil }
         return self
     }
@@ -42,13 +53,13 @@ struct JSONNode {
     }
 
     /// The string, when this is one.
-    var stringValue: String? {
+    public var stringValue: String? {
         if case let .string(text) = value { return text }
         return nil
     }
 
     /// The elements, when this is an array.
-    var arrayValue: [JSONNode]? {
+    public var arrayValue: [JSONNode]? {
         if case let .array(elements) = value { return elements }
         return nil
     }

@@ -53,3 +53,33 @@ struct JSONTreeParser {
         }
     }
 }
+
+extension JSONNode {
+    /// Parses `bytes` as one whole JSON document (RFC 8259, UTF-8, at most
+    /// `JSONScanner.maximumDepth` levels deep; a UTF-8 byte order mark before it is skipped) with
+    /// the reader every import and sync uses.
+    ///
+    /// - Throws: ``JSONDocumentError`` naming the line, column and problem: malformed JSON,
+    ///   invalid UTF-8, nesting too deep, no document at all, or content after the document.
+    public init(parsing bytes: [UInt8]) throws(JSONDocumentError) {
+        let result: Result<JSONNode, JSONLineFailure> = bytes.withUnsafeBufferPointer { buffer in
+            let start = buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF ? 3 : 0
+            var parser = JSONTreeParser(buffer, at: start)
+            do throws(JSONLineFailure) {
+                guard let document = try parser.nextDocument() else {
+                    throw JSONLineFailure(offset: parser.index, field: nil, problem: .malformedJSON("the input holds no JSON value"))
+                }
+                if try parser.nextDocument() != nil {
+                    throw JSONLineFailure(offset: nil, field: nil, problem: .unexpectedContent("more than one JSON value; a document is one value"))
+                }
+                return .success(document)
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch result {
+        case let .success(document): self = document
+        case let .failure(failure): throw JSONDocumentError(failure, in: bytes)
+        }
+    }
+}
