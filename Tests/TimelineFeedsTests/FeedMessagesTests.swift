@@ -14,6 +14,8 @@ import TimelineKit
         #expect(message.text == "Title\n\n" + MastodonHTML.plainText("<p>One &amp; two</p><p>three<br>four</p>"))
         #expect(message.text.contains("One & two"))
         #expect(message.url == "https://example.com/a")
+        // Painted with the feed's mark beside other sources, never a network's (issue 35).
+        #expect(message.source == .feed)
     }
 
     @Test func theDateIsPublishedElseUpdatedElseTheFetchAndALaterUpdateIsAnEdit() {

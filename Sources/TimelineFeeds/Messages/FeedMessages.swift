@@ -54,7 +54,7 @@ public struct FeedMessages: Sendable, Hashable {
             let created = item.published ?? item.updated ?? fetchedAt
             let edited = item.updated.flatMap { updated in item.published.flatMap { updated > $0 ? updated : nil } }
             return Message(id: Self.messageID(subscription: subscription.id, itemID: item.id), authorID: user.id,
-                           text: Self.text(of: item), createdAt: created, editedAt: edited, url: item.link)
+                           text: Self.text(of: item), createdAt: created, editedAt: edited, url: item.link, source: .feed)
         }
         self.users = users
     }
