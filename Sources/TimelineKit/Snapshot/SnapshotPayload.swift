@@ -112,13 +112,13 @@ extension Message: BinaryRecord {
     }
 }
 
-/// Its name, as a string; a name that cannot name a source (the file was altered) reads as
-/// `import`, as the database column does.
+/// Its name, as a string, read back unchecked: `show` reads one per message it paints, and a
+/// name reaches the terminal only as the mark a registered source has (an altered file's name
+/// has none), or escaped in `--json`.
 extension MessageSource: BinaryField {
     func write(to writer: BinaryWriter) { rawValue.write(to: writer) }
     static func read(from reader: BinaryReader) throws(BinaryDecodingError) -> MessageSource {
-        let name = try String.read(from: reader)
-        return isValidName(name) ? MessageSource(unchecked: name) : .import
+        MessageSource(unchecked: try String.read(from: reader))
     }
     static func skip(in reader: BinaryReader) throws(BinaryDecodingError) { try String.skip(in: reader) }
 }
