@@ -48,7 +48,7 @@ DIST_STAGE       := .build/dist
 # The demo keeps its database inside the repository, never in the user's real data.
 DEMO_DB := $(CURDIR)/demo/timeline.sqlite
 
-.PHONY: all deps test-deps build test layers-check test-takahe first-day-check bench bench-smoke fuzz-smoke release demo install uninstall dist dist-check man completions clean
+.PHONY: all deps test-deps build test layers-check example-check test-takahe first-day-check bench bench-smoke fuzz-smoke release demo install uninstall dist dist-check man completions clean
 
 all: build
 
@@ -98,11 +98,19 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter 'TimelineKitTests\.'
 	$(SWIFT) test --skip-build --skip 'TimelineKitTests\.'
+	$(MAKE) --no-print-directory example-check
 	$(MAKE) --no-print-directory test-takahe
 	$(MAKE) --no-print-directory bench-smoke
 	$(MAKE) --no-print-directory fuzz-smoke
 	$(MAKE) --no-print-directory dist-check
 	$(MAKE) --no-print-directory first-day-check
+
+## example-check: Examples/Embedder, a package that depends on this one by path and imports
+## TimelineKit plainly, built and run; `timeline show` paints the messages it stored under its
+## own source (issue 35). About 1.5 minutes from scratch (it builds TimelineKit again).
+example-check: deps
+	$(SWIFT) build
+	Examples/Embedder/check "$$($(SWIFT) build --show-bin-path)/timeline"
 
 ## layers-check: TimelineKit's folders use only the layers below their own, as docs/architecture.md
 ## declares, and do not loop (a second or so; ArchitectureTests runs it too).

@@ -49,13 +49,18 @@ public struct RenderSymbols: Sendable, Hashable {
         direct: "[direct]", followersOnly: "[followers only]", asciiOnly: true)
 
     /// The mark painted after the age of a message from `source` where a timeline mixes
-    /// sources: `bluesky` and `mastodon` for theirs, a registered source's own mark, or `nil`
-    /// for a source without one (``MessageSource/register(_:mark:asciiMark:label:)``).
+    /// sources: `bluesky` and `mastodon` for theirs, a registered source's own mark
+    /// (``MessageSource/register(_:mark:asciiMark:label:)``), the name of a source this process
+    /// has not registered (an embedder's, read from its messages), and `nil` for `import`.
     public func mark(for source: MessageSource) -> String? {
         switch source {
-        case .bluesky: bluesky
-        case .mastodon: mastodon
-        default: source.presentation.map { asciiOnly ? $0.asciiMark : $0.mark }
+        case .bluesky: return bluesky
+        case .mastodon: return mastodon
+        case .import: return nil
+        default:
+            if let presentation = source.presentation { return asciiOnly ? presentation.asciiMark : presentation.mark }
+            // Checked again: a snapshot's names are read unchecked, and this one reaches the terminal.
+            return MessageSource.isValidName(source.rawValue) ? source.rawValue : nil
         }
     }
 

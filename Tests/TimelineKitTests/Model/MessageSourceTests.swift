@@ -32,9 +32,10 @@ import Testing
         #expect(MessageSourceError.invalidName(name).description.contains("lowercase ASCII letters"))
     }
 
-    @Test func aRegisteredSourcePaintsItsOwnMarkAndAnUnregisteredOneNone() throws {
+    @Test func aRegisteredSourcePaintsItsOwnMarkAndAnUnregisteredOneItsName() throws {
         let weather = try MessageSource("weather-test")
-        #expect(RenderSymbols.unicode.mark(for: weather) == nil)
+        #expect(RenderSymbols.unicode.mark(for: weather) == "weather-test")
+        #expect(RenderSymbols.unicode.mark(for: MessageSource(unchecked: "evil\u{1B}[2J")) == nil)
         #expect(weather.label == "weather-test")
         MessageSource.register(weather, mark: "☁", asciiMark: "[weather]", label: "Weather")
         #expect(RenderSymbols.unicode.mark(for: weather) == "☁")

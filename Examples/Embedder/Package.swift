@@ -1,0 +1,20 @@
+// swift-tools-version:6.0
+// An embedder of TimelineKit, as another project would write one (issue 35): it depends on this
+// repository by path and imports TimelineKit plainly (no @testable, nothing internal). `make
+// example-check` builds and runs it, then `timeline show` paints what it stored.
+import PackageDescription
+
+let package = Package(
+    name: "weather-station",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "timeline", path: "../.."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "weather-station",
+            dependencies: [.product(name: "TimelineKit", package: "timeline")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
