@@ -18,14 +18,16 @@ let package = Package(
     ],
     targets: [
         // SQLite and LZ4 come from the system so that a fully static build can link their
-        // `.a` archives (shipped by the -dev packages) and launch as fast as `cat`.
+        // `.a` archives (shipped by the -dev packages) and launch as fast as `cat`. Their modules
+        // are named for this package (not `CSQLite`, which other packages' targets are also
+        // called: two modules of one name cannot be built into one program).
         .systemLibrary(
-            name: "CSQLite",
+            name: "TimelineSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .systemLibrary(
-            name: "CLZ4",
+            name: "TimelineLZ4",
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]
         ),
@@ -36,10 +38,10 @@ let package = Package(
             providers: [.apt(["libexpat1-dev"]), .brew(["expat"])]
         ),
         // `statfs` on Linux, whose header Swift's Glibc module leaves out (Files/FileSystem.swift).
-        .systemLibrary(name: "CFileSystem"),
+        .systemLibrary(name: "TimelineFileSystem"),
         .target(
             name: "TimelineKit",
-            dependencies: ["CSQLite", "CLZ4", "CFileSystem"]
+            dependencies: ["TimelineSQLite", "TimelineLZ4", "TimelineFileSystem"]
         ),
         .target(
             name: "TimelineFeeds",

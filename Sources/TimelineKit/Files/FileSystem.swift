@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import CFileSystem
+import TimelineFileSystem
 import Glibc
 #elseif canImport(Musl)
 import Musl

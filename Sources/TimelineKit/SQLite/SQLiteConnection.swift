@@ -1,4 +1,4 @@
-import CSQLite
+import TimelineSQLite
 
 /// One SQLite connection and its prepared-statement cache: the only owner of a `sqlite3*`.
 ///

@@ -1,4 +1,4 @@
-import CSQLite
+import TimelineSQLite
 
 /// An SQLite result code, kept faithful to the integer SQLite returned, with the primary code
 /// (the low byte) available for matching: `SQLITE_BUSY_SNAPSHOT` is still `.busy` at heart.

@@ -1,4 +1,4 @@
-import CSQLite
+import TimelineSQLite
 
 /// SQLite's "copy this buffer now" destructor. Swift cannot import the `SQLITE_TRANSIENT` macro,
 /// which is `((sqlite3_destructor_type)-1)`.

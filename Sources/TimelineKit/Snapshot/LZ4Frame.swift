@@ -1,4 +1,4 @@
-import CLZ4
+import TimelineLZ4
 
 /// Standard LZ4 frames (the `.lz4` file format), compressed and decompressed in one call.
 ///
