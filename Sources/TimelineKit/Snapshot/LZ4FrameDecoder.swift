@@ -29,6 +29,8 @@ final class LZ4FrameDecoder: @unchecked Sendable {
     private let blocks: [Block]
     /// The content checksum the frame carries, if it has one and it is not compared yet.
     private let contentChecksum: UInt32?
+    /// The most content one block may hold (the frame header's block size).
+    private let maximumBlockSize: Int
     /// The content, `contentSize` bytes, made from the front.
     private let content: UnsafeMutableRawBufferPointer
     private let progress: Mutex<Progress>
@@ -59,7 +61,7 @@ final class LZ4FrameDecoder: @unchecked Sendable {
               header[4] & requiredFlags == requiredFlags, header[4] & dictionaryIDFlag == 0 else {
             // Not one of ours, or too short to tell: the whole frame, the whole way.
             let whole = try LZ4Frame.decompress(input, maxContentSize: maxContentSize)
-            return LZ4FrameDecoder(frame: input, contentSize: whole.count, blocks: [], contentChecksum: nil, whole: whole)
+            return LZ4FrameDecoder(frame: input, contentSize: whole.count, maximumBlockSize: 0, blocks: [], contentChecksum: nil, whole: whole)
         }
         let flags = header[4], blockDescriptor = header[5]
         guard flags & 0xC0 == 0x40, flags & 0x02 == 0 else { throw .corrupt("ERROR_headerVersion_wrong") }
@@ -81,7 +83,8 @@ final class LZ4FrameDecoder: @unchecked Sendable {
         guard declared <= UInt64(blocks.count) * UInt64(maximumBlockSize) else { throw .contentSizeMismatch(declared: declared) }
         let shifted = blocks.map { Block(start: input.startIndex + $0.start, size: $0.size, isCompressed: $0.isCompressed) }
         // Exact: declared <= maxContentSize <= Int.max.
-        return LZ4FrameDecoder(frame: input, contentSize: Int(declared), blocks: shifted, contentChecksum: checksum, whole: nil)
+        return LZ4FrameDecoder(frame: input, contentSize: Int(declared), maximumBlockSize: maximumBlockSize, blocks: shifted,
+                               contentChecksum: checksum, whole: nil)
     }
 
     /// The blocks of the frame in `source` after its header, each block's checksum compared, and
@@ -122,9 +125,12 @@ final class LZ4FrameDecoder: @unchecked Sendable {
     }
 
     /// A decoder of `frame`: with `whole`, the content liblz4 decompressed and checked.
-    private init(frame: ArraySlice<UInt8>, contentSize: Int, blocks: [Block], contentChecksum: UInt32?, whole: [UInt8]?) {
+    private init(
+        frame: ArraySlice<UInt8>, contentSize: Int, maximumBlockSize: Int, blocks: [Block], contentChecksum: UInt32?, whole: [UInt8]?
+    ) {
         self.frame = frame
         self.contentSize = contentSize
+        self.maximumBlockSize = maximumBlockSize
         self.blocks = blocks
         self.contentChecksum = contentChecksum
         let content = UnsafeMutableRawBufferPointer.allocate(byteCount: contentSize, alignment: 16)
@@ -159,7 +165,9 @@ final class LZ4FrameDecoder: @unchecked Sendable {
                     let start = block.start - frame.startIndex
                     // In bounds: the init found each block inside the frame.
                     let stored = UnsafeRawBufferPointer(rebasing: source[start ..< start + block.size])
-                    let room = UnsafeMutableRawBufferPointer(rebasing: content[progress.produced...])
+                    // A block holds at most the frame's block size, as liblz4's frame decoder demands.
+                    let room = UnsafeMutableRawBufferPointer(
+                        rebasing: content[progress.produced ..< min(contentSize, progress.produced + maximumBlockSize)])
                     if !block.isCompressed {
                         guard stored.count <= room.count else {
                             progress.failure = .contentSizeMismatch(declared: UInt64(contentSize))

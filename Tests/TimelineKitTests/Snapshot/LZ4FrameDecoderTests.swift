@@ -60,6 +60,28 @@ import Testing
         #expect(throws: LZ4FrameError.corrupt("ERROR_decompressionFailed")) { try decoder.finish() }
     }
 
+    /// A block may hold no more than the frame's block size (64 KB here), as liblz4's frame
+    /// decoder demands: one crafted to decompress to more, with right checksums and a content
+    /// size that two blocks could hold, is refused by both decoders alike.
+    @Test func aBlockThatDecompressesPastTheBlockSizeIsRefused() throws {
+        // A literal `a`, then a match of it 71,419 bytes long (offset 1; 4 + 15 + 280 × 255),
+        // then five literals: 71,425 bytes from 291.
+        let block: [UInt8] = [0x1F, 0x61, 0x01, 0x00] + Array(repeating: 0xFF, count: 280) + [0x00, 0x50] + Array("bbbbb".utf8)
+        let content = [UInt8](repeating: 0x61, count: 71_420) + Array("bbbbb".utf8) + [0x63]
+        var frame = Array(try LZ4Frame.compress(content).prefix(15))  // a header declaring content.count
+        frame.appendLittleEndian(UInt32(block.count))
+        frame += block
+        frame.appendLittleEndian(XXH32.checksum(block))
+        frame.appendLittleEndian(UInt32(1) | 0x8000_0000)  // one byte, stored
+        frame += [0x63]
+        frame.appendLittleEndian(XXH32.checksum([0x63]))
+        frame.appendLittleEndian(UInt32(0))
+        frame.appendLittleEndian(XXH32.checksum(content))
+        #expect(throws: LZ4FrameError.self) { try LZ4Frame.decompress(frame[...], maxContentSize: content.count) }
+        let decoder = try LZ4FrameDecoder.open(frame[...], maxContentSize: content.count)
+        #expect(throws: LZ4FrameError.corrupt("ERROR_decompressionFailed")) { try decoder.finish() }
+    }
+
     /// A frame `lz4` writes by default (no block checksums) is not one `compress` writes: it is
     /// decompressed whole by liblz4 when the decoder is made.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/lz4")))
