@@ -26,6 +26,7 @@ struct SnapshotPreviewReader: BinaryFieldVisitor {
     /// The related messages and users the head shows, made once the head is read.
     private var related: [Message] = []
     private var users: [User] = []
+    private var headRead = false
 
     private init(reader: BinaryReader, count: Int) {
         self.reader = reader
@@ -57,9 +58,11 @@ struct SnapshotPreviewReader: BinaryFieldVisitor {
             } else if isWindowMessages(Field.self, name) {
                 field = try readHead() as! Field
             } else if Field.self == [Message].self {
+                precondition(!headRead, "a page lists its messages last: the preview picks related messages and users by the head")
                 relatedOffsets = try offsets(of: Message.self)
                 field = [Message]() as! Field
             } else if Field.self == [User].self {
+                precondition(!headRead, "a page lists its messages last: the preview picks related messages and users by the head")
                 userOffsets = try offsets(of: User.self)
                 field = [User]() as! Field
             } else {
@@ -91,6 +94,7 @@ struct SnapshotPreviewReader: BinaryFieldVisitor {
     /// window; then the related messages and users they show, made from where they were noted.
     /// The reader is left after the head.
     private mutating func readHead() throws(BinaryDecodingError) -> [Message] {
+        headRead = true
         windowMessageCount = try reader.readCount()
         headCount = min(count, windowMessageCount)
         var messages: [Message] = []
