@@ -32,9 +32,12 @@ let package = Package(
             name: "TimelineKit",
             dependencies: ["CSQLite", "CLZ4", "CFileSystem"]
         ),
+        // Where the standard library finds the command line, kept by a constructor instead of
+        // read from /proc/self/maps before `main` (Sources/CLaunchArguments/arguments.c).
+        .target(name: "CLaunchArguments"),
         .executableTarget(
             name: "timeline",
-            dependencies: ["TimelineKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["TimelineKit", "CLaunchArguments", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "TimelineKitTests",
