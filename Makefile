@@ -12,9 +12,12 @@ UNAME_S  := $(shell uname -s)
 # lld (it ships with Swift): gold, the default, accepted --section-ordering-file and moved nothing.
 # Generic types' metadata through their accessors, not looked up by mangled name: the lookup's
 # first `String: Hashable` scanned every conformance in the binary, 5% of `show` (docs/internals.md,
-# Launch order). tools/launch-order/generate builds with the same LAUNCH_FLAGS.
+# Launch order). tools/launch-order/generate builds with the same LAUNCH_FLAGS. C is compiled
+# with DWARF 4 debug information: clang's default, DWARF 5, in the one C object the binary has
+# (Sources/CLaunchArguments) stops valgrind 3.19 reading the binary at all, and callgrind is how
+# the launch order is made and `show`'s instructions are counted (bench stage 12).
 LAUNCH_FLAGS := -Xswiftc -Xfrontend -Xswiftc -function-sections \
-	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
+	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors -Xcc -gdwarf-4
 ifeq ($(UNAME_S),Linux)
 RELEASE_FLAGS := -c release -Xswiftc -static-executable $(LAUNCH_FLAGS) -Xswiftc -use-ld=lld \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/tools/launch-order/show.order -Xlinker --no-warn-symbol-ordering

@@ -47,9 +47,12 @@ let package = Package(
             name: "TimelineFeeds",
             dependencies: ["TimelineKit", "TimelineExpat"]
         ),
+        // Where the standard library finds the command line, kept by a constructor instead of
+        // read from /proc/self/maps before `main` (Sources/CLaunchArguments/arguments.c).
+        .target(name: "CLaunchArguments"),
         .executableTarget(
             name: "timeline",
-            dependencies: ["TimelineKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["TimelineKit", "CLaunchArguments", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "TimelineKitTests",

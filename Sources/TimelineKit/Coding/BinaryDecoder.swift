@@ -28,14 +28,21 @@ public struct BinaryDecoder: Sendable {
         from bytes: [UInt8], _ body: (BinaryReader) throws(BinaryDecodingError) -> T
     ) throws(BinaryDecodingError) -> T {
         try bytes.withUnsafeBufferPointer { (buffer) throws(BinaryDecodingError) -> T in
-            let reader = BinaryReader(buffer)
-            // The buffer is only valid during this call: make sure nothing reads it afterwards.
-            defer { reader.invalidate() }
-            let value = try body(reader)
-            guard reader.remaining == 0 else {
-                throw BinaryDecodingError(.trailingBytes(count: reader.remaining), offset: reader.cursor)
-            }
-            return value
+            try decodeWithReader(from: buffer, body)
         }
+    }
+
+    /// `decodeWithReader(from:_:)` of bytes in memory that stays valid during the call.
+    func decodeWithReader<T>(
+        from buffer: UnsafeBufferPointer<UInt8>, _ body: (BinaryReader) throws(BinaryDecodingError) -> T
+    ) throws(BinaryDecodingError) -> T {
+        let reader = BinaryReader(buffer)
+        // The buffer is only valid during this call: make sure nothing reads it afterwards.
+        defer { reader.invalidate() }
+        let value = try body(reader)
+        guard reader.remaining == 0 else {
+            throw BinaryDecodingError(.trailingBytes(count: reader.remaining), offset: reader.cursor)
+        }
+        return value
     }
 }

@@ -2,10 +2,16 @@
 /// from, in order (see `BinaryEncoder` for the format).
 ///
 /// Safety: the input is read through an unsafe buffer pointer, for speed. Every read first checks
-/// `cursor + size <= end`, and `end <= bytes.count` always holds (`end` starts at `bytes.count`
-/// and only ever drops, to 0, in `invalidate()`), so no read leaves the buffer. The buffer is
-/// valid only while `BinaryDecoder` runs; it calls `invalidate()` before returning, so a reader
-/// kept by mistake reads nothing afterwards instead of freed memory.
+/// `cursor + size <= end`, and `end <= bytes.count` always holds (`end` starts at `bytes.count`,
+/// or at what a growing input has ready, grows only through `grow(toAtLeast:)`, which keeps it
+/// within `bytes.count`, and drops to 0 in `invalidate()`), so no read leaves the buffer. The
+/// buffer is valid only while `BinaryDecoder` runs; it calls `invalidate()` before returning, so a
+/// reader kept by mistake reads nothing afterwards instead of freed memory.
+///
+/// A growing input (`init(_:ready:more:)`) is one whose bytes are made as they are read: a
+/// snapshot's payload decompressed block by block, so that a first screen decompresses only the
+/// blocks it reads. A read that runs past `end` asks `more` for the bytes it needs before it
+/// calls them missing.
 ///
 /// Field paths: the reader does not track where it is while decoding (that bookkeeping cost
 /// several percent of the decoding time). A failure's path is built instead as its
@@ -19,19 +25,44 @@ final class BinaryReader {
     private let bytes: UnsafeBufferPointer<UInt8>
     /// The position of the next byte to read; `0 <= cursor <= end`.
     @exclusivity(unchecked) private(set) var cursor = 0
-    /// The end of the readable input: `bytes.count`, or 0 once invalidated.
+    /// The end of the readable input: `bytes.count` (a growing input: what it has ready), or 0
+    /// once invalidated.
     @exclusivity(unchecked) private(set) var end: Int
+    /// A growing input's source: asked for the bytes up to an offset, it makes at least those it
+    /// can below `bytes.count` and answers where its ready bytes end. `nil` for an input that is
+    /// all there, and once invalidated.
+    @exclusivity(unchecked) private var more: ((Int) -> Int)?
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         self.end = bytes.count
     }
 
+    /// A growing input: `bytes[..<ready]` is there, the rest is made by `more` as reads need it.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, ready: Int, more: @escaping (Int) -> Int) {
+        self.bytes = bytes
+        self.end = min(max(0, ready), bytes.count)
+        self.more = more
+    }
+
     /// Makes every later read fail: called before the input's memory goes away.
     func invalidate() {
         end = 0
         cursor = 0
+        more = nil
     }
+
+    /// Whether the bytes up to `needed` are readable, after asking a growing input for them.
+    /// Off the hot path: reads call it only when their bytes are not ready.
+    @inline(never)
+    private func grow(toAtLeast needed: Int) -> Bool {
+        guard let more, needed <= bytes.count else { return false }
+        end = min(bytes.count, max(end, more(needed)))
+        return end >= needed
+    }
+
+    /// How many bytes the input holds past the cursor, ready or not.
+    private var remainingInInput: Int { (more == nil ? end : bytes.count) - cursor }
 
     /// How many bytes are left to read.
     @inline(__always)
@@ -53,7 +84,7 @@ final class BinaryReader {
 
     @inline(__always)
     func readByte() throws(BinaryDecodingError) -> UInt8 {
-        guard cursor < end else { throw truncated(1, at: cursor) }
+        guard cursor < end || grow(toAtLeast: cursor + 1) else { throw truncated(1, at: cursor) }
         // In bounds: 0 <= cursor < end <= bytes.count.
         let byte = bytes[cursor]
         cursor += 1
@@ -102,7 +133,7 @@ final class BinaryReader {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
-            guard position < end else { throw truncated(1, at: position) }
+            guard position < end || grow(toAtLeast: position + 1) else { throw truncated(1, at: position) }
             // In bounds: 0 <= cursor <= position < end <= bytes.count.
             let byte = bytes[position]
             position += 1
@@ -144,7 +175,7 @@ final class BinaryReader {
     @inline(__always)
     private func readLittleEndian<I: FixedWidthInteger>(_: I.Type) throws(BinaryDecodingError) -> I {
         let size = MemoryLayout<I>.size
-        guard end - cursor >= size else { throw truncated(size, at: cursor) }
+        guard end - cursor >= size || grow(toAtLeast: cursor + size) else { throw truncated(size, at: cursor) }
         // In bounds: cursor + size <= end <= bytes.count.
         let value = UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: cursor, as: I.self)
         cursor += size
@@ -162,13 +193,16 @@ final class BinaryReader {
 
     /// A varint count or length, refused if larger than the bytes left. Every element and every
     /// byte of a string takes at least one byte, so valid data never declares more; checking
-    /// here means no count can make the decoder allocate or loop beyond the input's size.
+    /// here means no count can make the decoder allocate or loop beyond the input's size. The
+    /// bytes counted are ready when it returns (a growing input makes them), so a string's can
+    /// be read or stepped over at once.
     @inline(__always)
     func readCount() throws(BinaryDecodingError) -> Int {
         let start = cursor
         let declared = try readVarint()
-        guard declared <= UInt64(remaining) else {
-            throw fail(.countTooLarge(declared: declared, remainingBytes: remaining), at: start)
+        guard declared <= UInt64(remaining)
+            || (declared <= UInt64(remainingInInput) && grow(toAtLeast: cursor + Int(declared))) else {
+            throw fail(.countTooLarge(declared: declared, remainingBytes: remainingInInput), at: start)
         }
         return Int(declared)
     }
@@ -224,7 +258,9 @@ final class BinaryReader {
 
     /// Steps over `count` bytes, refusing to step past the end.
     func skipBytes(_ count: Int) throws(BinaryDecodingError) {
-        guard end - cursor >= count else { throw truncated(count, at: cursor) }
+        guard end - cursor >= count || (count <= bytes.count - cursor && grow(toAtLeast: cursor + count)) else {
+            throw truncated(count, at: cursor)
+        }
         cursor += count
     }
 

@@ -88,21 +88,35 @@ public struct SnapshotFile: Sendable {
 
     /// `readPreview(messages:)` of a snapshot file's bytes. `path` is only used in errors.
     ///
-    /// Every check of a full read is made before the preview is returned but one, left for after
-    /// the paint (`SnapshotPreview.checkContent()`): the LZ4 frame's content checksum, a fifth of
-    /// the reading. The header's CRC and every block's checksum are compared first, so no damaged
-    /// byte reaches the preview (`LZ4Frame.decompressDeferringContentChecksum`).
+    /// The file's whole structure is checked before the preview is returned: the header's CRC,
+    /// the LZ4 frame's header, and every block's checksum, so no damaged byte reaches the
+    /// preview. Only the blocks the preview reads are decompressed (`LZ4FrameDecoder`); the rest,
+    /// and the frame's content checksum, are left for after the paint
+    /// (`SnapshotPreview.checkContent()`, `complete()`).
     public static func decodePreview(_ file: [UInt8], messages count: Int, path: String = "snapshot") throws(SnapshotError) -> SnapshotPreview {
-        let (header, content) = try verifiedPayload(of: file, path: path, deferringContentChecksum: true)
-        let payload = content.bytes
+        let (header, payloadOffset) = try verifiedHeader(of: file, path: path)
+        let frame: LZ4FrameDecoder
+        do throws(LZ4FrameError) {
+            frame = try LZ4FrameDecoder.open(file[payloadOffset...], maxContentSize: header.payloadLength)
+        } catch {
+            throw payloadProblem(error, path: path)
+        }
+        guard frame.contentSize == header.payloadLength else {
+            throw .corrupt(path: path, reason: "payload is \(frame.contentSize) bytes, the header says \(header.payloadLength)")
+        }
         let preview: SnapshotPreview
         do {
-            preview = try BinaryDecoder().decodeWithReader(from: payload) { reader throws(BinaryDecodingError) in
+            preview = try frame.withContent { (buffer) throws(BinaryDecodingError) -> SnapshotPreview in
+                let reader = BinaryReader(buffer, ready: frame.produced, more: { frame.decompress(upTo: $0) })
+                // The memory is the frame's, which may go before the reader: nothing reads it afterwards.
+                defer { reader.invalidate() }
                 let (snapshot, count, restOffset) = try SnapshotPreviewReader.read(from: reader, messages: count)
                 return SnapshotPreview(windowMessageCount: count, headSnapshot: snapshot, restOffset: restOffset,
-                                       content: content, header: header, path: path)
+                                       frame: frame, header: header, path: path)
             }
         } catch {
+            // A block that would not decompress ends the bytes early: that, not the end, is the fault.
+            if let failure = frame.failure { throw payloadProblem(failure, path: path) }
             throw .corrupt(path: path, reason: "payload does not decode: \(error)")
         }
         try check(preview.headSnapshot, against: header, path: path)
@@ -114,8 +128,10 @@ public struct SnapshotFile: Sendable {
         try preview.checkContent()
         let snapshot: TimelineSnapshot
         do {
-            snapshot = try BinaryDecoder().decodeWithReader(from: preview.payload) { reader throws(BinaryDecodingError) in
-                try SnapshotRemainderReader.read(from: reader, head: preview.head.messages, restOffset: preview.restOffset)
+            snapshot = try preview.frame.withContent { (buffer) throws(BinaryDecodingError) -> TimelineSnapshot in
+                try BinaryDecoder().decodeWithReader(from: buffer) { reader throws(BinaryDecodingError) in
+                    try SnapshotRemainderReader.read(from: reader, head: preview.head.messages, restOffset: preview.restOffset)
+                }
             }
         } catch {
             throw .corrupt(path: preview.path, reason: "payload does not decode: \(error)")
@@ -126,15 +142,21 @@ public struct SnapshotFile: Sendable {
 
     /// The file's header and its payload, decompressed and checked against the header.
     private static func verifiedPayload(of file: [UInt8], path: String) throws(SnapshotError) -> (SnapshotHeader, [UInt8]) {
-        let (header, content) = try verifiedPayload(of: file, path: path, deferringContentChecksum: false)
-        return (header, content.bytes)
+        let (header, payloadOffset) = try verifiedHeader(of: file, path: path)
+        let payload: [UInt8]
+        do throws(LZ4FrameError) {
+            payload = try LZ4Frame.decompress(file[payloadOffset...], maxContentSize: header.payloadLength)
+        } catch {
+            throw payloadProblem(error, path: path)
+        }
+        guard payload.count == header.payloadLength else {
+            throw .corrupt(path: path, reason: "payload is \(payload.count) bytes, the header says \(header.payloadLength)")
+        }
+        return (header, payload)
     }
 
-    /// The file's header and its payload, decompressed and checked against the header; the LZ4
-    /// content checksum compared, or left in `LZ4Frame.Content` for later.
-    private static func verifiedPayload(
-        of file: [UInt8], path: String, deferringContentChecksum: Bool
-    ) throws(SnapshotError) -> (SnapshotHeader, LZ4Frame.Content) {
+    /// The file's header, and where its payload's frame starts.
+    private static func verifiedHeader(of file: [UInt8], path: String) throws(SnapshotError) -> (SnapshotHeader, Int) {
         let (header, payloadOffset) = try SnapshotHeader.decode(file, path: path)
         // Only this library writes snapshots, always with the same frame flags: anything else is
         // damage, even where LZ4's one-byte header checksum happens to miss it.
@@ -142,21 +164,13 @@ public struct SnapshotFile: Sendable {
         if flags.count == 2, !flags.elementsEqual(LZ4Frame.descriptorFlags) {
             throw .corrupt(path: path, reason: "unexpected LZ4 frame flags")
         }
-        let content: LZ4Frame.Content
-        do throws(LZ4FrameError) {
-            let frame = file[payloadOffset...]
-            content = deferringContentChecksum
-                ? try LZ4Frame.decompressDeferringContentChecksum(frame, maxContentSize: header.payloadLength)
-                : LZ4Frame.Content(bytes: try LZ4Frame.decompress(frame, maxContentSize: header.payloadLength), deferredChecksum: nil)
-        } catch .truncated {
-            throw .truncated(path: path)
-        } catch {
-            throw .corrupt(path: path, reason: "payload: \(error)")
-        }
-        guard content.bytes.count == header.payloadLength else {
-            throw .corrupt(path: path, reason: "payload is \(content.bytes.count) bytes, the header says \(header.payloadLength)")
-        }
-        return (header, content)
+        return (header, payloadOffset)
+    }
+
+    /// What a payload's frame that cannot be read is to a snapshot's reader.
+    static func payloadProblem(_ error: LZ4FrameError, path: String) -> SnapshotError {
+        if case .truncated = error { return .truncated(path: path) }
+        return .corrupt(path: path, reason: "payload: \(error)")
     }
 
     /// Decodes a verified payload and checks it against its header.

@@ -12,7 +12,7 @@ import Foundation
 // Changing a list changes the format: bump `TimelineSnapshot.formatVersion`, keep the old
 // version's file in `Fixtures/`, and see `SnapshotFormatVersionTests`. `SnapshotPreviewReader`
 // chooses what to make by two things these lists keep: `Message` and `User` begin with their ID,
-// and a page lists its users after its messages.
+// and a page lists its messages last (format 6), so that a first screen reads only a prefix.
 
 extension TimelineSnapshot: BinaryRecord {
     static var blank: TimelineSnapshot {
@@ -45,12 +45,14 @@ extension TimelinePage: BinaryRecord {
     static var blank: TimelinePage { TimelinePage(messages: []) }
 
     mutating func visitFields<Visitor: BinaryFieldVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
-        try visitor.visit(&messages, "messages")
         try visitor.visit(&related, "related")
         try visitor.visit(&users, "users")
         try visitor.visit(&nextCursor, "nextCursor")
         // Format 3: what the person's accounts did to the page's messages.
         try visitor.visit(&interactions, "interactions")
+        // Last since format 6: a first screen needs only the head of the messages, and what comes
+        // before it (a snapshot is decompressed only as far as it is read, `LZ4FrameDecoder`).
+        try visitor.visit(&messages, "messages")
     }
 }
 

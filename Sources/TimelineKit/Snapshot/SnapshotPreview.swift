@@ -10,9 +10,10 @@ import Foundation
 /// `timeline show` paints a screenful — a few of the window's hundreds of messages — and making
 /// every message's strings was most of its work before the paint. The file is verified before
 /// the preview is made (the header's CRC, every LZ4 block's checksum, the header against the
-/// payload) except for the LZ4 content checksum, which `checkContent()` compares after the paint;
-/// `complete()` checks it and decodes and checks all the rest exactly as `SnapshotFile.read()`
-/// does. An answer built on the preview without completing it (a fresh snapshot) checks it too
+/// payload), but only the blocks the head is read from are decompressed; `checkContent()`
+/// decompresses the rest after the paint and compares the LZ4 content checksum; `complete()`
+/// checks it and decodes and checks all the rest exactly as `SnapshotFile.read()` does. An
+/// answer built on the preview without completing it (a fresh snapshot) checks it too
 /// (`TimelineStore.reconcile`, `unchangedReconciliation`).
 ///
 /// ```swift
@@ -38,9 +39,8 @@ public struct SnapshotPreview: Sendable {
     let headSnapshot: TimelineSnapshot
     /// Where the window's messages after the head start in `payload`.
     let restOffset: Int
-    /// The payload, its LZ4 content checksum not yet compared.
-    let content: LZ4Frame.Content
-    var payload: [UInt8] { content.bytes }
+    /// The payload's frame, decompressed as far as the preview read.
+    let frame: LZ4FrameDecoder
     let header: SnapshotHeader
     let path: String
 
@@ -59,14 +59,20 @@ public struct SnapshotPreview: Sendable {
         headSnapshot.isFresh(for: state)
     }
 
-    /// Compares the LZ4 frame's content checksum, the one check of a full read the preview left
-    /// for after the paint (`SnapshotFile.decodePreview`). Every block's checksum passed before
-    /// the preview was made, so this fails only for a decompressor at fault or a file crafted to
-    /// pass the block checksums; what was painted is then not to be trusted: read the database.
+    /// Decompresses what the preview did not read and compares the LZ4 frame's content checksum,
+    /// the checks of a full read the preview left for after the paint (`SnapshotFile.decodePreview`).
+    /// Every block's checksum passed before the preview was made, so this fails only for a
+    /// decompressor at fault or a file crafted to pass the block checksums; what was painted is
+    /// then not to be trusted: read the database.
     ///
     /// - Throws: `SnapshotError.corrupt`.
     public func checkContent() throws(SnapshotError) {
-        guard content.isIntact else {
+        do throws(LZ4FrameError) {
+            try frame.finish()
+        } catch {
+            throw SnapshotFile.payloadProblem(error, path: path)
+        }
+        guard frame.isIntact else {
             throw .corrupt(path: path, reason: "payload: the LZ4 content checksum does not match")
         }
     }

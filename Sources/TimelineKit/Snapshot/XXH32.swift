@@ -2,9 +2,10 @@
 /// checksums and content checksum are all XXH32 with seed 0. `XXH32.checksum([]) == 0x02CC5D05`.
 ///
 /// The algorithm as the xxHash specification (`doc/xxhash_spec.md`) writes it: four lanes over
-/// 16-byte stripes, then the 4-byte and single-byte tail, then the avalanche. liblz4 computes it
-/// inside `LZ4F_decompress` for every checksum at once; `LZ4Frame` asks it for none and checks
-/// the block checksums here before a paint, and the content checksum after (`LZ4Frame.Blocks`).
+/// 16-byte stripes, then the 4-byte and single-byte tail, then the avalanche. liblz4's frame
+/// decoder computes it for every checksum of a frame read whole; `LZ4FrameDecoder`, which
+/// decompresses a frame block by block with liblz4's block decoder, computes the header and block
+/// checksums here before a paint, and the content checksum after.
 /// `XXH32Tests` holds it to every checksum liblz4 writes.
 enum XXH32 {
     private static let prime1: UInt32 = 0x9E37_79B1

@@ -98,7 +98,8 @@ import Testing
     }
 
     /// The value in `Fixtures/snapshot-v6.snapshot`: version 5's, with where three of its
-    /// messages came from (two networks and a feed; the rest `import`).
+    /// messages came from (two networks and a feed; the rest `import`), in version 6's layout (a
+    /// page's messages after its related messages, users, cursor and interactions).
     static func version6Sample() -> TimelineSnapshot {
         var snapshot = version5Sample()
         snapshot.window.messages[0].source = .mastodon
@@ -118,7 +119,9 @@ import Testing
         let preview = try file.readPreview(messages: 1)
         #expect(preview.head.messages == [expected.window.messages[0]])
         #expect(preview.head.messages.map(\.shortReference.text) == ["bfz"])
-        #expect(preview.head.related.map(\.id) == ["r1", "117000000000000001"])
+        // The original the first message reposts, later in the window; not `r1`, which only the
+        // second quotes.
+        #expect(preview.head.related.map(\.id) == ["117000000000000001"])
         #expect(preview.head.interactions == expected.window.interactions)
         let completed = try preview.complete()
         #expect(completed == expected)
@@ -142,9 +145,9 @@ import Testing
     }
 
     /// Versions 1 (before short references), 2 (before interactions), 3 (before pending
-    /// actions), 4 (before visibility and moderation) and 5 (before sources) are no longer read:
-    /// each is refused as an older format, which `show` answers by painting from the database and
-    /// writing a new snapshot.
+    /// actions), 4 (before visibility and moderation) and 5 (before sources, a page's messages
+    /// first) are no longer read: each is refused as an older format, which `show` answers by
+    /// painting from the database and writing a new snapshot.
     @Test(arguments: [1, 2, 3, 4, 5]) func anOlderSnapshotIsRefusedAsAnOlderFormat(version: Int) throws {
         let file = SnapshotFile(path: Fixtures.path("snapshot-v\(version).snapshot"))
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file.path)))

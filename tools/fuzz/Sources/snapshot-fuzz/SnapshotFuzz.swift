@@ -53,8 +53,11 @@ func encoded(_ snapshot: TimelineSnapshot) -> [UInt8] {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size))
-    // Refused: what a damaged or hostile input must get.
-    guard let snapshot = accepted(bytes) else { return 0 }
+    // Refused: what a damaged or hostile input must get, by the preview too.
+    guard let snapshot = accepted(bytes) else {
+        if !payloadMode { checkPreview(of: bytes, agreesWith: nil) }
+        return 0
+    }
     // To look at a finding: SNAPSHOT_FUZZ_WRITE=FILE writes what was decoded as a snapshot file.
     if let path = getenv("SNAPSHOT_FUZZ_WRITE") {
         do {
@@ -68,8 +71,29 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let file = encoded(snapshot)
     guard let again = try? SnapshotFile.decode(file) else { fatalError("an accepted snapshot is refused once written again") }
     guard encoded(again) == file else { fatalError("a decoded snapshot does not round-trip") }
+    checkPreview(of: file, agreesWith: again)
+    if !payloadMode { checkPreview(of: bytes, agreesWith: snapshot) }
     if strict, let problem = impossibleValue(in: snapshot) { fatalError("decoded an impossible snapshot: \(problem)") }
     return 0
+}
+
+/// `timeline show`'s path (a preview of the head, decompressed and read only as far as it needs,
+/// then completed) must agree with the whole read: a file the whole read takes gives the same
+/// head and the same snapshot; a file it refuses is refused by the preview or by its completion.
+func checkPreview(of file: [UInt8], agreesWith whole: TimelineSnapshot?) {
+    for count in [0, 3, 1_000] {
+        let preview = try? SnapshotFile.decodePreview(file, messages: count)
+        let completed = try? preview?.complete()
+        guard let whole else {
+            if completed != nil { fatalError("the preview completes a snapshot the whole read refuses") }
+            continue
+        }
+        guard let preview, let completed else { fatalError("the preview refuses a snapshot the whole read takes") }
+        guard encoded(completed) == encoded(whole) else { fatalError("the completed preview is another snapshot") }
+        guard preview.head.messages.map(\.id) == whole.window.messages.prefix(count).map(\.id) else {
+            fatalError("the preview's head is not the window's first messages")
+        }
+    }
 }
 
 /// libFuzzer's driver: parses the command line and runs the fuzzing loop.
