@@ -47,7 +47,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "timeline",
-            dependencies: ["TimelineKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["TimelineKit", "TimelineFeeds", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "TimelineKitTests",
