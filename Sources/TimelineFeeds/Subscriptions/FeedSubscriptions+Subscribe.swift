@@ -42,6 +42,7 @@ extension FeedSubscriptions {
             throw FeedSubscriptionError.notAFeed(url: url, reason: error)
         }
         let feedURL = fetched.feedURL
+        let now = Self.stored(now)
         let chosenName = name
         return try store.write { transaction -> FeedSubscribeOutcome in
             // Decided again inside the transaction: another process may have subscribed meanwhile.

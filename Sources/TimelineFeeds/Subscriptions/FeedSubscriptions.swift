@@ -70,7 +70,9 @@ public struct FeedSubscriptions: Sendable {
 
     static func decode(_ states: [String: String]) throws -> [FeedSubscription] {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .millisecondsSince1970
+        decoder.dateDecodingStrategy = .custom { decoder in
+            wholeMilliseconds(try Int64(from: decoder))
+        }
         return try states.map { key, json in
             guard let subscription = try? decoder.decode(FeedSubscription.self, from: Data(json.utf8)) else {
                 throw FeedSubscriptionError.unreadable(key: key)
@@ -81,10 +83,22 @@ public struct FeedSubscriptions: Sendable {
 
     static func encode(_ subscription: FeedSubscription) throws -> String {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .millisecondsSince1970
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(milliseconds(date))
+        }
         encoder.outputFormatting = .sortedKeys
         return String(decoding: try encoder.encode(subscription), as: UTF8.self)
     }
+
+    /// Times are stored in whole milliseconds, as integers: a `Date` with a fraction of a
+    /// millisecond, or a floating-point round trip, would read back unequal to what was stored.
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    static func wholeMilliseconds(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+
+    /// `date` as it reads back once stored.
+    static func stored(_ date: Date) -> Date { wholeMilliseconds(milliseconds(date)) }
 
     /// Whether `name` can name a subscription: 1 to ``maximumNameLength`` characters, none a
     /// space or a control character (it is typed as one shell word and painted as a handle).
