@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "CLaunchArguments"),
         .executableTarget(
             name: "timeline",
-            dependencies: ["TimelineKit", "CLaunchArguments", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["TimelineKit", "TimelineFeeds", "CLaunchArguments", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "TimelineKitTests",

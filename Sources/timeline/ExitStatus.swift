@@ -1,4 +1,5 @@
 import ArgumentParser
+import TimelineFeeds
 import TimelineKit
 
 /// The exit statuses `timeline` uses, as docs/user-guide.md ("Exit statuses") documents them.
@@ -95,6 +96,15 @@ func exitStatus(for error: any Error) -> Int32 {
         case .serverLacks: ExitStatus.unavailable
         case .cancelled: ExitStatus.failure
         case .rateLimited, .timelineBeingRebuilt, .serverFailed, .markerConflict, .timeLimitReached: ExitStatus.busy
+        }
+    case let error as FeedSubscriptionError:
+        switch error {
+        case .notAFeed: ExitStatus.dataError
+        case .fetch(.transport(.responseTooLarge)): ExitStatus.dataError
+        case let .fetch(.transport(transportError)): exitStatus(for: transportError)
+        case .fetch: ExitStatus.unavailable
+        case .unknown, .nameTaken, .invalidName: ExitStatus.usage
+        case .unreadable: ExitStatus.configuration
         }
     case is SourceDatabaseNameError: ExitStatus.usage
     case is SyncGate.Failure: ExitStatus.failure

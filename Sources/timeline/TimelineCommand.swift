@@ -30,6 +30,7 @@ struct TimelineCommand: ParsableCommand {
             CommandGroup(name: "Your accounts", subcommands: [
                 LoginCommand.self, SyncCommand.self, PostCommand.self, AccountsCommand.self, LogoutCommand.self, InitCommand.self,
             ]),
+            CommandGroup(name: "Feeds", subcommands: [SubscribeCommand.self, SubscriptionsCommand.self, UnsubscribeCommand.self]),
             CommandGroup(name: "Acting on messages", subcommands: [
                 FavouriteCommand.self, UnfavouriteCommand.self, BoostCommand.self, UnboostCommand.self,
                 BookmarkCommand.self, UnbookmarkCommand.self, BookmarksCommand.self,

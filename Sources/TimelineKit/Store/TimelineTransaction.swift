@@ -284,7 +284,7 @@ public final class TimelineTransaction {
         }
     }
 
-    private func sqlite<T>(_ body: () throws(SQLiteError) -> T) throws(TimelineStoreError) -> T {
+    func sqlite<T>(_ body: () throws(SQLiteError) -> T) throws(TimelineStoreError) -> T {
         checkOpen()
         return try connection.reportingStoreErrors(body)
     }
