@@ -87,6 +87,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--idle-timeout", type=float, default=600)
+    # Accepted and unused: the Swift tests start every loopback server alike (MastodonTestServer).
+    parser.add_argument("--statuses", type=int, default=0)
     options = parser.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", options.port), Handler)
     server.daemon_threads = True

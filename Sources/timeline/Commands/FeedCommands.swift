@@ -50,10 +50,10 @@ struct SubscribeCommand: ParsableCommand {
         }
         switch outcome {
         case let .subscribed(subscription, items):
-            let title = subscription.title.map(TerminalText.line) ?? subscription.url
+            let title = TerminalText.line(subscription.title ?? subscription.url)
             Terminal.emit("Subscribed to \(title) as \(TerminalText.line(subscription.name)): \(Counted(items, "item")).\n")
         case let .alreadySubscribed(subscription):
-            Terminal.emit("Already subscribed to \(subscription.url) as \(TerminalText.line(subscription.name)).\n")
+            Terminal.emit("Already subscribed to \(TerminalText.line(subscription.url)) as \(TerminalText.line(subscription.name)).\n")
         }
     }
 }
