@@ -19,6 +19,9 @@ import TimelineKit
 /// costs both alike, so the second must give up 0.5 s (within a quarter) after the first,
 /// whatever the load, and a timeout taken as half as long again fails. The two tests run one
 /// after the other (`.serialized`): each starts a burst of processes that would be the other's load.
+/// A run that is late (never one that is early, which load cannot cause) is measured again, up to
+/// three times: a machine that stalls every process for a moment makes one burst late, while a
+/// timeout that is not honoured is late in all three.
 @Suite(.serialized) struct ReliabilityLockTests {
     /// What a locked run may take beyond `timeout` (seconds), given its control's time.
     private static func allowedOverrun(timeout: Double, control: Double) -> Double {
@@ -54,6 +57,26 @@ import TimelineKit
         let batch = scenario.directory + "/while-locked.jsonl"
         try ImportLine.write([ImportLine.message(id: "while-locked", author: "me", text: "must not land", createdAt: 1_900_000_000_000)], to: batch)
         let before = try fingerprint(scenario)
+
+        // Every attempt checks the exits, the messages and that nothing changed; only the clock's
+        // figures get a second and third try. CI's machine once stalled every process for 0.6 s
+        // (mark-read --all with 0.5 s and 1 s timeouts both gave up at 1.15 s, its control 0.15 s):
+        // a stall makes a run late, never early, so a timeout that is not honoured fails all three.
+        var lateness: [String] = []
+        for _ in 1...3 {
+            lateness = try writeCommandsUnderALock(scenario, unread: unread, batch: batch)
+            #expect(try fingerprint(scenario) == before)
+            if lateness.isEmpty { break }
+        }
+        for problem in lateness {
+            Issue.record(Comment(rawValue: problem))
+        }
+        #expect(try scenario.timeline.run(["snapshot", "--check"]).status == 0)
+    }
+
+    /// One run of every write command (and `show` on a pipe) against `scenario` held locked, with
+    /// two timeouts and an unlocked control each; what the clock said wrong, as sentences.
+    private func writeCommandsUnderALock(_ scenario: Scenario, unread: String, batch: String) throws -> [String] {
         let control = try controlScenario(withUser: true)
 
         // The write commands wait 5 s by default (tools/stress checks that); here
@@ -77,6 +100,7 @@ import TimelineKit
             try runs[index / n].timed(commands[index % n], inTerminal: false)
         }
 
+        var lateness: [String] = []
         for (index, command) in commands.enumerated() {
             let name = command.prefix(2).joined(separator: " ")
             let (controlResult, controlSeconds) = try results[2 * n + index].get()
@@ -93,9 +117,12 @@ import TimelineKit
                 // One line says it, the last one: no error wall.
                 #expect(result.errors.split(separator: "\n").last?.contains("stayed locked") == true, "\(name): \(result.errors)")
                 #expect(result.errors.split(separator: "\n").filter { $0.contains("locked") }.count == 1, "\(name): \(result.errors)")
+                // Early is never load's doing: it fails at once.
+                #expect(seconds >= 0.95 * waited, "\(name) gave up after \(seconds) s, before its timeout of \(waited) s")
                 let allowed = Self.allowedOverrun(timeout: waited, control: controlSeconds)
-                #expect(seconds >= 0.95 * waited && seconds - waited <= allowed,
-                        "\(name) gave up after \(seconds) s: its timeout is \(waited) s, and it may take \(allowed) s more (its control took \(controlSeconds) s)")
+                if seconds - waited > allowed {
+                    lateness.append("\(name) gave up after \(seconds) s: its timeout is \(waited) s, and it may take \(allowed) s more (its control took \(controlSeconds) s)")
+                }
                 if command[0] == "show" {
                     #expect(result.output.isEmpty, "show on a pipe printed while the database was locked")
                 }
@@ -105,13 +132,13 @@ import TimelineKit
                 // the same command took on the unlocked copy in the same moment, at least 1/4.
                 let difference = took[1] - took[0]
                 let slack = max(timeout / 4, controlSeconds)
-                #expect(abs(difference - timeout) <= slack,
-                        "\(name) with a 1 s timeout gave up \(difference) s after the same with 0.5 s, not 0.5 s later (slack \(slack) s)")
+                if abs(difference - timeout) > slack {
+                    lateness.append("\(name) with a 1 s timeout gave up \(difference) s after the same with 0.5 s, not 0.5 s later (slack \(slack) s)")
+                }
             }
         }
         holder.waitUntilExit()
-        #expect(try fingerprint(scenario) == before)
-        #expect(try scenario.timeline.run(["snapshot", "--check"]).status == 0)
+        return lateness
     }
 
     @Test func showOnATerminalPaintsBeforeTheLockedDatabaseAnswersAndStaysWithinItsBound() throws {
@@ -120,9 +147,23 @@ import TimelineKit
         let expected = try scenario.timeline.run(["show", "-n", "4", "--color", "never"]).output
         let snapshotBefore = scenario.fileBytes(scenario.snapshotPath)
         let control = try controlScenario(withUser: false)
+        // As for the write commands: lateness alone gets a second and third try.
+        var lateness: [String] = []
+        for _ in 1...3 {
+            lateness = try showsUnderALock(scenario, control: control, expected: expected)
+            if lateness.isEmpty { break }
+        }
+        for problem in lateness {
+            Issue.record(Comment(rawValue: problem))
+        }
+        #expect(scenario.fileBytes(scenario.snapshotPath) == snapshotBefore)
+    }
+
+    /// `show` on a terminal with two busy timeouts under one hold; what the clock said wrong.
+    private func showsUnderALock(_ scenario: Scenario, control: Scenario, expected: String) throws -> [String] {
         let holder = try scenario.holdExclusively(seconds: 2)
         defer { holder.waitUntilExit() }
-
+        var lateness: [String] = []
         for timeout in ["100", "400"] {
             var timed = scenario.timeline, unlocked = control.timeline
             timed.environment["TIMELINE_BUSY_TIMEOUT_MS"] = timeout
@@ -139,10 +180,12 @@ import TimelineKit
             // Its bound: the busy timeout, plus what start-up and the paint take now (the control).
             let waited = Double(timeout)! / 1000
             let allowed = Self.allowedOverrun(timeout: waited, control: controlSeconds)
-            #expect(seconds - waited <= allowed, "show with a \(timeout) ms timeout took \(seconds) s, more than \(allowed) s beyond it (its control took \(controlSeconds) s)")
+            if seconds - waited > allowed {
+                lateness.append("show with a \(timeout) ms timeout took \(seconds) s, more than \(allowed) s beyond it (its control took \(controlSeconds) s)")
+            }
             #expect(seconds >= waited, "show returned after \(seconds) s: did it wait at all?")
         }
-        #expect(scenario.fileBytes(scenario.snapshotPath) == snapshotBefore)
+        return lateness
     }
 
     /// Issue 26: a filtered page (`--unread`, `--author`, `--before`) waits as long as
