@@ -51,7 +51,7 @@ DIST_STAGE       := .build/dist
 # The demo keeps its database inside the repository, never in the user's real data.
 DEMO_DB := $(CURDIR)/demo/timeline.sqlite
 
-.PHONY: all deps test-deps build test layers-check example-check test-takahe first-day-check bench bench-smoke fuzz-smoke release demo install uninstall dist dist-check man completions clean
+.PHONY: all deps test-deps build test layers-check docs example-check test-takahe first-day-check bench bench-smoke fuzz-smoke release demo install uninstall dist dist-check man completions clean
 
 all: build
 
@@ -110,6 +110,7 @@ test: test-deps
 	wait $$example; example_status=$$?; \
 	echo "--- make example-check (run beside test-takahe), exit $$example_status:"; cat "$$log"; \
 	[ $$takahe -eq 0 ] && [ $$example_status -eq 0 ]
+	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory bench-smoke
 	$(MAKE) --no-print-directory fuzz-smoke
 	$(MAKE) --no-print-directory dist-check
@@ -121,6 +122,11 @@ test: test-deps
 example-check: deps
 	$(SWIFT) build
 	Examples/Embedder/check "$$($(SWIFT) build --show-bin-path)/timeline"
+
+## docs: TimelineKit's DocC documentation (the catalog and every public doc comment) as a static
+## archive in .build/documentation, by the toolchain's docc from the debug build's module (20 s).
+docs: build
+	tools/docs/build
 
 ## layers-check: TimelineKit's folders use only the layers below their own, as docs/architecture.md
 ## declares, and do not loop (a second or so; ArchitectureTests runs it too).

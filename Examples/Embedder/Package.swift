@@ -15,6 +15,18 @@ let package = Package(
             name: "weather-station",
             dependencies: [.product(name: "TimelineKit", package: "timeline")]
         ),
+        // Every example of the public API, from the doc comments and the pages
+        // (tools/doc-examples/extract writes Generated.swift; `check` builds it). Examples are
+        // fragments that compute values they do not use: the compiler's "never used" warnings
+        // are expected there, and silenced in this target only.
+        .target(
+            name: "DocExamples",
+            dependencies: [
+                .product(name: "TimelineKit", package: "timeline"),
+                .product(name: "TimelineFeeds", package: "timeline"),
+            ],
+            swiftSettings: [.unsafeFlags(["-suppress-warnings"])]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,7 +11,7 @@ import TimelineKit
 ///
 /// ```swift
 /// let fetcher = FeedFetcher(transport: CurlTransport())
-/// let result = try await fetcher.fetch("https://example.com/feed.xml", validators: stored.validators)
+/// let result = try await fetcher.fetch("https://example.com/feed.xml", validators: subscription.validators)
 /// if case let .fetched(body) = result.outcome { let feed = try FeedParser.parse(body, url: result.finalURL) }
 /// ```
 public struct FeedFetcher: Sendable {

@@ -7,11 +7,11 @@ import Synchronization
 
 /// Requests to Bluesky (any AT Protocol PDS) as one account: XRPC queries and procedures with
 /// the session's access token, the session refreshed when it expires, and the server's limits
-/// and faults handled as for Mastodon (``ServerRequester``: retries, back-off, `429` and the
+/// and faults handled as for Mastodon (`ServerRequester`: retries, back-off, `429` and the
 /// `RateLimit-*` headers).
 ///
 /// ```swift
-/// let client = BlueskyClient(service: try ServerAddress("https://bsky.social"), session: stored,
+/// let client = BlueskyClient(service: try ServerAddress("https://bsky.social"), session: blueskySession,
 ///                            transport: transport) { renewed in try? save(renewed) }
 /// let page = try await client.query("app.bsky.feed.getTimeline", [("limit", "100")])
 /// ```

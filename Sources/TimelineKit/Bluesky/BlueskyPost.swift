@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Links (`https://…`, `example.com`), mentions (`@alice.bsky.social`), hashtags (`#swift`,
 /// `＃日本語`) and cashtags (`$AAPL`) in the text become the record's facets, found exactly as the
-/// official SDK finds them (``BlueskyRichText``), with byte offsets in UTF-8 as the lexicon
+/// official SDK finds them (`BlueskyRichText`), with byte offsets in UTF-8 as the lexicon
 /// wants, so they show as links in every Bluesky app; a mention whose handle does not resolve
 /// stays plain text.
 ///

@@ -65,7 +65,7 @@ extension BlueskySync {
         }
     }
 
-    /// Follows or unfollows `handle`: the profile first (``profile(_:)``), whose viewer state
+    /// Follows or unfollows `handle`: the profile first (`profile(_:)`), whose viewer state
     /// names the account's follow record when there is one, so that a follow is never made twice
     /// and an unfollow deletes the record that exists. A follow is an `app.bsky.graph.follow`
     /// record in the account's repository (`com.atproto.repo.createRecord`, subject: the DID);

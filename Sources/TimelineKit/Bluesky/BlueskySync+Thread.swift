@@ -45,9 +45,9 @@ extension BlueskySync {
     }
 
     /// Fetches the conversation around the stored post `id` (a repost's through the post it
-    /// reposts): `app.bsky.feed.getPostThread` with `depth` ``threadDepth`` and `parentHeight`
-    /// ``threadParentHeight``; its parents (up to the root) and replies are stored
-    /// (``TimelinePager/storeThread(_:entryIDs:)``), at most `limit` of them (parents first),
+    /// reposts): `app.bsky.feed.getPostThread` with `depth` `threadDepth` and `parentHeight`
+    /// `threadParentHeight`; its parents (up to the root) and replies are stored
+    /// (`TimelinePager.storeThread(_:entryIDs:)`), at most `limit` of them (parents first),
     /// and the post itself with its counts as they now are. Posts not found or blocked are
     /// passed over.
     ///

@@ -8,7 +8,7 @@ import Foundation
 /// `timeline sync` does for a Bluesky account.
 ///
 /// ```swift
-/// let client = BlueskyClient(service: try ServerAddress("https://bsky.social"), session: session,
+/// let client = BlueskyClient(service: try ServerAddress("https://bsky.social"), session: blueskySession,
 ///                            transport: transport) { renewed in save(renewed) }
 /// let summary = try await BlueskySync(store: store, account: "alice.bsky.social", client: client).run()
 /// ```

@@ -19,8 +19,8 @@ import Foundation
 ///
 /// ```swift
 /// var view = BrowseView(timeline: page, columns: 80, rows: 24, options: RenderOptions(), now: Date())
-/// for effect in view.handle(.character("j")) { perform(effect) }
-/// write(view.screen())
+/// for effect in view.handle(.character("j")) { print(effect) }
+/// print(view.screen())
 /// ```
 public struct BrowseView: Sendable {
     /// The lists shown, the timeline first; the last one is on the screen.

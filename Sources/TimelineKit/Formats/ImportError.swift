@@ -3,7 +3,7 @@
 /// (except `.store(.snapshotNotWritten)`, which the store reports after a successful commit).
 ///
 /// `description` reads like a compiler diagnostic, e.g.
-/// ``export.jsonl:12:41: `likes` must be a non-negative integer, found a string, "12". Nothing was imported: fix line 12 and import the file again.``
+/// `export.jsonl:12:41: `likes` must be a non-negative integer, found a string, "12". Nothing was imported: fix line 12 and import the file again.`
 /// Values copied from the file into the message are quoted and escaped like JSON strings, with
 /// invisible format characters (bidirectional overrides, zero-width spaces) escaped as well, and
 /// the whole description then goes through `TerminalText.body`, the renderer's neutraliser (the

@@ -9,7 +9,7 @@
 ///
 /// ```swift
 /// let links = LinkHeader(fields: response.headers(named: "Link"), base: requestURL)
-/// if let next = links.first(relation: "next") { … next.target … }
+/// if let next = links.first(relation: "next") { print(next.target) }
 /// ```
 ///
 /// The parser takes the grammar as written, not only the shape Mastodon happens to send:

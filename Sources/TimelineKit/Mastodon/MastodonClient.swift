@@ -14,7 +14,7 @@ import Foundation
 /// let marker = try await client.homeMarker()
 /// ```
 ///
-/// What `send` does with each answer (``ServerRequester``, which the Bluesky client shares):
+/// What `send` does with each answer (`ServerRequester`, which the Bluesky client shares):
 /// - **2xx**: returned (206 excepted).
 /// - **206 Partial Content** (Mastodon is rebuilding the home timeline), **5xx**, a time-out,
 ///   a refused or cut-off connection: sent again after 1 s, 2 s, 4 s… up to
@@ -23,7 +23,7 @@ import Foundation
 /// - **429**: waits until the rate limit resets when that is within
 ///   `policy.maximumRateLimitWait`, else `.rateLimited` saying when to try again.
 /// - **401**, or a 400/403 that refuses the token however the server words it
-///   (``TokenRefusal``: Takahē's 400 `Invalid Bearer token`): `.unauthorized` at once (log in
+///   (`TokenRefusal`: Takahē's 400 `Invalid Bearer token`): `.unauthorized` at once (log in
 ///   again); any other 4xx: `.rejected` with the server's reason, made safe to print.
 ///
 /// Before each request, the rate limit the previous answers announced is honoured: when

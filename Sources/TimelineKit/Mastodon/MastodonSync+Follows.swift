@@ -83,7 +83,7 @@ extension MastodonSync {
     }
 
     /// The accounts this account follows (`GET /api/v1/accounts/:id/following`), at most
-    /// `limit`, paged and bounded as ``accountPages(_:endpoint:feature:limit:_:)`` does.
+    /// `limit`, paged and bounded as `accountPages(_:endpoint:feature:limit:_:)` does.
     public func followedUsers(limit: Int) async throws(ServerError) -> [FollowedUser] {
         let ownID = try await ownAccountServerID()
         let url = accountPagesURL("/api/v1/accounts/" + FormEncoding.escape(ownID) + "/following", limit: limit)

@@ -107,7 +107,7 @@ extension MastodonSync {
 
     /// The accounts muted (`GET /api/v1/mutes`, with each mute's `mute_expires_at`) and blocked
     /// (`GET /api/v1/blocks`), as `parts` asks, at most `limit` of each, paged and bounded as
-    /// ``accountPages(_:endpoint:feature:limit:_:)`` does; and the keywords of the account's
+    /// `accountPages(_:endpoint:feature:limit:_:)` does; and the keywords of the account's
     /// filters that hide (a server without v2 filters: none).
     public func moderationLists(_ parts: ModerationLists.Parts, limit: Int) async throws(ServerError) -> ModerationLists {
         var lists = ModerationLists()

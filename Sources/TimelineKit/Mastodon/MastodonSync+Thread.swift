@@ -1,7 +1,7 @@
 extension MastodonSync {
     /// Fetches the conversation around the stored status `id` (a reblog's through its original):
     /// `GET /api/v1/statuses/:id/context`, whose `ancestors` (root first) and `descendants` are
-    /// stored (``TimelinePager/storeThread(_:entryIDs:)``), at most `limit` of them (ancestors
+    /// stored (`TimelinePager.storeThread(_:entryIDs:)`), at most `limit` of them (ancestors
     /// first: the way up matters most), and the status itself is not asked again. A status the
     /// answer holds that cannot be read is left out and counted, as a sync does.
     ///

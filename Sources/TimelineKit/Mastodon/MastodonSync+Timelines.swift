@@ -25,7 +25,7 @@ extension MastodonSync {
 
     /// The newest statuses of `source` (`GET /api/v1/timelines/tag/:tag` or
     /// `/timelines/list/:id`), pages of 40 below each page's `max_id`, at most `limit`, in at
-    /// most `limit / 20 + 2` requests; each page stored as it comes (``TimelinePager/storeThread(_:entryIDs:markingRead:)``,
+    /// most `limit / 20 + 2` requests; each page stored as it comes (`TimelinePager.storeThread(_:entryIDs:markingRead:)`,
     /// unread). Answers their stored IDs, newest first. A server without the endpoint (Takahē has
     /// no list timelines) is `.serverLacks` naming it; an unknown list is `.rejected` (404).
     public func fetchTimeline(_ source: TimelineSource, limit: Int) async throws(ServerError) -> [String] {

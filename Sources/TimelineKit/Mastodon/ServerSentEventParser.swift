@@ -19,7 +19,7 @@
 ///
 /// ```swift
 /// var parser = ServerSentEventParser()
-/// for event in parser.parse(chunk) { … event.type, event.data … }
+/// for event in parser.parse(chunk) { print(event.type, event.data) }
 /// ```
 public struct ServerSentEventParser: Sendable {
     /// The largest event (its data and field lines together) kept, in bytes.

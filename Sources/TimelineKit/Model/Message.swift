@@ -116,7 +116,7 @@ public struct Message: Sendable, Codable, Hashable, Identifiable {
              source
     }
 
-    /// Reads what ``encode(to:)`` writes. The fields added since the first version (`visibility`,
+    /// Reads what `encode(to:)` writes. The fields added since the first version (`visibility`,
     /// `moderation`, `warning`, `source`) may be missing, as in JSON an older version wrote: they
     /// read as unknown, none, none and `import`.
     public init(from decoder: any Decoder) throws {

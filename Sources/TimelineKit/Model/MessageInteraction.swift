@@ -2,7 +2,7 @@
 /// (reposted), bookmarked, as the servers last said or as an action here set it. A page
 /// (``TimelinePage/interactions``) carries one per message that has any, so that show, thread,
 /// search and browse paint `♥`/`⟲`/`🔖` beside the counts; the store keeps them per account
-/// (``TimelineStore/interactions(account:messageID:)``) and a page merges the accounts.
+/// (`TimelineStore.interactions(account:messageID:)`) and a page merges the accounts.
 public struct MessageInteraction: Sendable, Codable, Hashable {
     /// One of the things a person can do to a message.
     public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {

@@ -8,7 +8,7 @@
 ///   put on their own post or account (a self-label) is read whoever subscribes to what.
 /// - Its definition: the global labels (`!hide`, `!warn`, `!no-unauthenticated`) and the known
 ///   ones (`porn`, `sexual`, `nudity`, `graphic-media` and its old name `gore`;
-///   ``LabelDefinition/known``). `!hide` and `!warn` are never taken from a self-label.
+///   `LabelDefinition.known`). `!hide` and `!warn` are never taken from a self-label.
 /// - Its setting: a global label's own (`!hide` hides, `!warn` collapses, nothing overrides
 ///   them); `hide` for an adult-only label while adult content is off; else the person's choice
 ///   for this labeler's label, else their choice for the label, else the label's default

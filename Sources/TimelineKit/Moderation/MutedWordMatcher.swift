@@ -16,7 +16,7 @@ import Foundation
 /// What a message holds is read in its text, its content warning (Mastodon matches
 /// `spoiler_text` too) and its attachments' descriptions (Mastodon and Bluesky match media
 /// descriptions and alt text), all lowercased with `String.lowercased()`, as the words are:
-/// - A word with ``MutedWord/wholeWord`` matches the same tokens in a row (``WordTokens``): whole
+/// - A word with ``MutedWord/wholeWord`` matches the same tokens in a row (`WordTokens`): whole
 ///   words and phrases, as Mastodon's `whole_word` (`\bword\b`) and Bluesky's `hasMutedWord`
 ///   (a word between punctuation, a phrase's words in a row) do; a word is also matched against
 ///   each space-separated chunk with its punctuation taken out (`s.h.i.t`, Bluesky's rule).

@@ -8,7 +8,7 @@
 /// is left empty means "post nothing".
 ///
 /// ```swift
-/// let file = DraftFile.contents(text: "", help: DraftFile.help(for: .reply, to: quoted))
+/// let file = DraftFile.contents(text: "", help: DraftFile.help(for: .reply, about: (handle: "alice", text: "What do you think?")))
 /// // … the editor runs on it …
 /// let text = DraftFile.text(from: edited)    // "" → nothing is posted
 /// ```

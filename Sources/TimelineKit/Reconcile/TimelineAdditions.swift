@@ -57,11 +57,13 @@ extension TimelineStore {
     /// ```swift
     /// var cursor = try store.additionCursor()
     /// // … later, or each time `changes(since:)` yields:
-    /// repeat {
+    /// var more = true
+    /// while more {
     ///     let added = try store.additions(after: cursor)
     ///     for message in added.page.messages { print(message.text) }  // oldest first
     ///     cursor = added.cursor
-    /// } while added.hasMore
+    ///     more = added.hasMore
+    /// }
     /// ```
     ///
     /// To show a window and then every message added after it, make the cursor **before** reading

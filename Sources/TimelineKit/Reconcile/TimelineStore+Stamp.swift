@@ -18,8 +18,8 @@ extension TimelineStore {
     ///
     /// ```swift
     /// paint(preview.head)
-    /// let answer = TimelineStore.unchangedReconciliation(of: preview, databasePath: path)
-    ///     ?? (try TimelineStore(path: path).reconcile(preview))
+    /// let answer = try TimelineStore.unchangedReconciliation(of: preview, databasePath: path)
+    ///     ?? TimelineStore(path: path).reconcile(preview)
     /// ```
     ///
     /// Anything a reconcile would add beyond that is not answered here: ask the store for the

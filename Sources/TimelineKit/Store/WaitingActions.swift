@@ -3,7 +3,7 @@
 /// server is counted here: `pending_actions` (favourites, boosts and bookmarks and their undo,
 /// kept while their server cannot be reached) and the outbox in the same table (``OutboxEntry``:
 /// posts, edits, votes, follows, unfollows and deletes); a queue added beside them adds its rows to
-/// ``TimelineReader/waitingActions()``, and every command that shows the count follows.
+/// `TimelineReader.waitingActions()`, and every command that shows the count follows.
 public struct WaitingActions: Sendable, Hashable {
     /// The count of each account (its name in `timeline accounts`) that has any waiting.
     public var byAccount: [String: Int]

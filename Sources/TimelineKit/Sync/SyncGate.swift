@@ -17,7 +17,7 @@ import Foundation
 ///
 /// ```swift
 /// let gate = SyncGate(databasePath: location.databasePath)
-/// switch try gate.run(ifOlderThan: .seconds(300), waitingAtMost: .zero, { try syncEverything() }) {
+/// switch try gate.run(ifOlderThan: .seconds(300), waitingAtMost: .zero, { (try syncEverything(), true) }) {
 /// case .ran(let summary): print(summary)
 /// case .notDue, .alreadyRunning: break
 /// }

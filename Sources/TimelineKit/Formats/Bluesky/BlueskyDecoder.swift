@@ -3,7 +3,7 @@
 /// `getPosts`, and the posts that notifications carry.
 ///
 /// - A post is stored under its AT URI (`at://did:plc:…/app.bsky.feed.post/3k…`), its author
-///   under the DID (see ``ATURI``): global IDs, so a post seen by two accounts is one message.
+///   under the DID (see `ATURI`): global IDs, so a post seen by two accounts is one message.
 /// - A feed item with `reason` `#reasonRepost` is a repost by the reason's `by`, stored under
 ///   the repost record's URI (or, from an AppView that omits it, the post's URI and the
 ///   reposter's DID), at the time the repost was indexed. `#reasonPin` and unknown reasons are
@@ -13,7 +13,7 @@
 /// - Quotes (`app.bsky.embed.record#view`, `recordWithMedia#view`) become `quoteOfID`, with the
 ///   quoted post stored when the answer holds it (not when it is missing, blocked or detached).
 /// - Images and videos become attachments with their alt text; a link card's URL is added to
-///   the text when the text does not hold it; facets are written out (``BlueskyFacets``).
+///   the text when the text does not hold it; facets are written out (`BlueskyFacets`).
 /// - A post's time is the earlier of its `createdAt` and `indexedAt`, as Bluesky's own
 ///   timeline orders it: an author's clock (or a post dated next year) cannot pin a post above
 ///   the others. A `createdAt` that is not a valid time falls back to `indexedAt`.
