@@ -1,7 +1,7 @@
 /// What the view asks of the program running it after a key or an update: the work it cannot
 /// do itself because it needs the database, the browser or the process. The program does it
 /// and hands the answer back (`BrowseView.replaceTimeline`, `showThread`, `showSearch`, …).
-public enum BrowseEffect: Sendable, Hashable {
+package enum BrowseEffect: Sendable, Hashable {
     /// Leave the view.
     case quit
     /// Open this web address in the browser.

@@ -1,6 +1,6 @@
 /// One key a person pressed in `timeline browse`, decoded from the bytes a terminal sends
 /// (`BrowseKeyDecoder`): a character, a named key (arrows, page keys) or a control key.
-public enum BrowseKey: Sendable, Hashable {
+package enum BrowseKey: Sendable, Hashable {
     /// A printable character (`j`, `/`, `é`).
     case character(Character)
     /// A control key: `control("f")` is Ctrl-F (the byte 0x06).

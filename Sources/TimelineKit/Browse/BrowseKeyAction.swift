@@ -8,7 +8,7 @@
 /// it boosts, as in tut. What acts on the author rather than the post is a capital that asks
 /// first (`M` mute, `B` block, `R` report; ``BrowseQuestion``): heavier than its lower-case
 /// neighbour and never one slip away.
-public enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
+package enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
     case down, up
     case pageDown, pageUp
     case top, bottom
@@ -37,13 +37,13 @@ public enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
     case back
 
     /// The command `key` gives in the list, or `nil` for a key that does nothing.
-    public init?(key: BrowseKey) {
+    package init?(key: BrowseKey) {
         guard let found = Self.allCases.first(where: { $0.keys.contains(key) }) else { return nil }
         self = found
     }
 
     /// The keys that give this command.
-    public var keys: [BrowseKey] {
+    package var keys: [BrowseKey] {
         switch self {
         case .down: [.character("j"), .down, .control("n"), .enter]
         case .up: [.character("k"), .up, .control("p")]
@@ -72,7 +72,7 @@ public enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
     }
 
     /// The keys as the `?` screen names them, and what they do.
-    public var help: (keys: String, meaning: String) {
+    package var help: (keys: String, meaning: String) {
         switch self {
         case .down: ("j  ↓  Enter", "next entry")
         case .up: ("k  ↑", "previous entry")
@@ -101,5 +101,5 @@ public enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
     }
 
     /// Every command's line for the `?` screen, in the order of `allCases`.
-    public static var keyTable: [(keys: String, meaning: String)] { allCases.map(\.help) }
+    package static var keyTable: [(keys: String, meaning: String)] { allCases.map(\.help) }
 }

@@ -11,31 +11,31 @@
 /// decoder.feed([0x1B, 0x5B, 0x42, 0x6A])   // ↓ then j
 /// decoder.keys()                           // [.down, .character("j")]
 /// ```
-public struct BrowseKeyDecoder: Sendable {
+package struct BrowseKeyDecoder: Sendable {
     private var pending: [UInt8] = []
     private var decoded: [BrowseKey] = []
 
-    public init() {}
+    package init() {}
 
     /// Whether bytes are kept back waiting for the rest of a sequence (an escape byte alone, or
     /// the start of a UTF-8 character).
-    public var isHoldingEscape: Bool { !pending.isEmpty }
+    package var isHoldingEscape: Bool { !pending.isEmpty }
 
     /// Adds bytes read from the terminal.
-    public mutating func feed(_ bytes: some Sequence<UInt8>) {
+    package mutating func feed(_ bytes: some Sequence<UInt8>) {
         pending.append(contentsOf: bytes)
         decode(final: false)
     }
 
     /// The keys decoded so far, oldest first; they are handed out once.
-    public mutating func keys() -> [BrowseKey] {
+    package mutating func keys() -> [BrowseKey] {
         defer { decoded = [] }
         return decoded
     }
 
     /// Decodes what was kept back as it stands: an escape byte alone is the Escape key, a cut
     /// sequence or character is dropped as `unknown`.
-    public mutating func flush() {
+    package mutating func flush() {
         decode(final: true)
     }
 

@@ -1,9 +1,9 @@
 /// One list of entries `timeline browse` shows: the timeline, a conversation or search results,
 /// with where the selection and the top of the screen are. The view keeps a stack of them:
 /// a thread or a search is opened over the timeline and `q` goes back to it as it was.
-public struct BrowseListing: Sendable {
+package struct BrowseListing: Sendable {
     /// What the list is.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// The timeline, newest first; only unread messages when `unreadOnly`.
         case timeline(unreadOnly: Bool)
         /// The stored conversation around a message (its short reference, or its ID).
@@ -12,25 +12,25 @@ public struct BrowseListing: Sendable {
         case search(String)
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The messages, in the order shown, with what they repost or quote and their authors.
-    public var page: TimelinePage
+    package var page: TimelinePage
     /// How deep each message sits in a conversation (indented two columns a step); empty for a
     /// flat list.
-    public var depths: [Int]
+    package var depths: [Int]
     /// The index of the selected message.
-    public var selected = 0
+    package var selected = 0
     /// The index of the first message on the screen.
-    public var top = 0
+    package var top = 0
 
-    public init(kind: Kind, page: TimelinePage, depths: [Int] = []) {
+    package init(kind: Kind, page: TimelinePage, depths: [Int] = []) {
         self.kind = kind
         self.page = page
         self.depths = depths
     }
 
     /// The selected message, when the list holds any.
-    public var selectedMessage: Message? {
+    package var selectedMessage: Message? {
         page.messages.indices.contains(selected) ? page.messages[selected] : nil
     }
 

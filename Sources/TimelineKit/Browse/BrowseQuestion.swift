@@ -1,6 +1,6 @@
 /// What `timeline browse` does about an entry's author once the person said yes (issue 34):
 /// `M` mutes them, `B` blocks them, `R` reports the post to its server's moderators.
-public enum BrowseModeration: Sendable, Hashable {
+package enum BrowseModeration: Sendable, Hashable {
     case mute
     case block
     case report(ReportReason)
@@ -11,22 +11,22 @@ public enum BrowseModeration: Sendable, Hashable {
 ///
 /// `y` answers yes (a report: with the reason `other`, as `timeline report` takes by default;
 /// `s` spam, `v` violation); every other key answers no and sends nothing.
-public struct BrowseQuestion: Sendable, Hashable {
+package struct BrowseQuestion: Sendable, Hashable {
     /// What a yes does.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         case mute, block, report
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The stored ID of the post acted on: for a boost, the post it boosts.
-    public var messageID: String
+    package var messageID: String
     /// The account asked about, as the status line names it (`@alice@example.social`), neutralised.
-    public var author: String
+    package var author: String
     /// The post as the status line names it (its short reference, else its ID), neutralised.
-    public var post: String
+    package var post: String
 
     /// The question, as the status line shows it.
-    public var prompt: String {
+    package var prompt: String {
         switch kind {
         case .mute: "mute \(author)? Their posts leave your timeline. y/n"
         case .block: "block \(author)? Neither of you sees the other. y/n"
@@ -35,7 +35,7 @@ public struct BrowseQuestion: Sendable, Hashable {
     }
 
     /// What `key` answers: the moderation to do, or `nil` for no.
-    public func answer(_ key: BrowseKey) -> BrowseModeration? {
+    package func answer(_ key: BrowseKey) -> BrowseModeration? {
         switch (kind, key) {
         case (.mute, .character("y")), (.mute, .character("Y")): .mute
         case (.block, .character("y")), (.block, .character("Y")): .block
@@ -47,7 +47,7 @@ public struct BrowseQuestion: Sendable, Hashable {
     }
 
     /// The status line after a no.
-    public var declined: String {
+    package var declined: String {
         switch kind {
         case .mute: "not muted: nothing was sent"
         case .block: "not blocked: nothing was sent"

@@ -22,12 +22,12 @@ import Foundation
 /// for effect in view.handle(.character("j")) { print(effect) }
 /// print(view.screen())
 /// ```
-public struct BrowseView: Sendable {
+package struct BrowseView: Sendable {
     /// The lists shown, the timeline first; the last one is on the screen.
-    public private(set) var listings: [BrowseListing]
+    package private(set) var listings: [BrowseListing]
     /// The window's size.
-    public private(set) var columns: Int
-    public private(set) var rows: Int
+    package private(set) var columns: Int
+    package private(set) var rows: Int
     private var options: RenderOptions
     private var now: Date
     /// The current listing's entries (gutter not included), one per message, each rendered when
@@ -40,7 +40,7 @@ public struct BrowseView: Sendable {
     var renderedEntryCount: Int { entries.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
 
     /// What keys do at the moment.
-    public enum Mode: Sendable, Hashable {
+    package enum Mode: Sendable, Hashable {
         /// Keys move and act on the list.
         case list
         /// The `?` screen: any key goes back to the list.
@@ -51,11 +51,11 @@ public struct BrowseView: Sendable {
         case asking(BrowseQuestion)
     }
 
-    public private(set) var mode: Mode = .list
+    package private(set) var mode: Mode = .list
     /// The last search submitted, whose matches `n` and `N` go to.
-    public private(set) var search: SearchQuery?
+    package private(set) var search: SearchQuery?
     /// A one-line note on the status line, until the next key.
-    public private(set) var note: String?
+    package private(set) var note: String?
     /// Whether older messages were asked for (`BrowseEffect.loadOlder`) and not yet handed back.
     private var olderRequested = false
     /// The messages whose content warning `z` opened, by ID, until `z` folds them again.
@@ -63,7 +63,7 @@ public struct BrowseView: Sendable {
 
     /// A view of `timeline` (newest first) for a window of `columns` × `rows`, entries rendered
     /// with `options` (its width is the view's to set) and ages measured from `now`.
-    public init(timeline: TimelinePage, unreadOnly: Bool = false, columns: Int, rows: Int, options: RenderOptions, now: Date) {
+    package init(timeline: TimelinePage, unreadOnly: Bool = false, columns: Int, rows: Int, options: RenderOptions, now: Date) {
         listings = [BrowseListing(kind: .timeline(unreadOnly: unreadOnly), page: timeline)]
         self.columns = columns
         self.rows = rows
@@ -73,10 +73,10 @@ public struct BrowseView: Sendable {
     }
 
     /// The listing on the screen.
-    public var current: BrowseListing { listings[listings.count - 1] }
+    package var current: BrowseListing { listings[listings.count - 1] }
 
     /// Whether the timeline shows unread messages only (`u`).
-    public var isUnreadOnly: Bool {
+    package var isUnreadOnly: Bool {
         if case .timeline(unreadOnly: true) = listings[0].kind { return true }
         return false
     }
@@ -94,7 +94,7 @@ public struct BrowseView: Sendable {
     // MARK: Keys
 
     /// Does what `key` means now and returns what the program must do for it.
-    public mutating func handle(_ key: BrowseKey) -> [BrowseEffect] {
+    package mutating func handle(_ key: BrowseKey) -> [BrowseEffect] {
         switch mode {
         case .help:
             mode = .list
@@ -122,7 +122,7 @@ public struct BrowseView: Sendable {
     }
 
     /// Does `command` on the current listing.
-    public mutating func perform(_ command: BrowseKeyAction) -> [BrowseEffect] {
+    package mutating func perform(_ command: BrowseKeyAction) -> [BrowseEffect] {
         let count = current.page.messages.count
         switch command {
         case .down:
@@ -366,7 +366,7 @@ public struct BrowseView: Sendable {
 
     /// The timeline read again (after `reload`, or when the database changed under an unread-only
     /// view): it replaces the timeline, the selection staying on its message when it is there.
-    public mutating func replaceTimeline(_ page: TimelinePage, unreadOnly: Bool) {
+    package mutating func replaceTimeline(_ page: TimelinePage, unreadOnly: Bool) {
         let changedFilter = unreadOnly != isUnreadOnly
         if changedFilter { listings = [BrowseListing(kind: .timeline(unreadOnly: unreadOnly), page: listings[0].page)] }
         listings[0].kind = .timeline(unreadOnly: unreadOnly)
@@ -379,7 +379,7 @@ public struct BrowseView: Sendable {
     /// the store hides the account's posts, so the page read now lacks them. A thread or search
     /// open over the timeline may still show them, and is closed: the timeline is on the screen,
     /// the selection on the entry after the one that left.
-    public mutating func replaceAfterHiding(_ page: TimelinePage) {
+    package mutating func replaceAfterHiding(_ page: TimelinePage) {
         listings = [listings[0]]
         listings[0].replaceMessages(with: page)
         olderRequested = false
@@ -389,7 +389,7 @@ public struct BrowseView: Sendable {
     /// The newest messages as the database has them now (a sync, another terminal): they replace
     /// the top of the timeline and the older messages loaded since stay below them. For an
     /// unread-only view the program reads the view again instead (`replaceTimeline`).
-    public mutating func updateTimeline(window: TimelinePage) {
+    package mutating func updateTimeline(window: TimelinePage) {
         let loaded = listings[0].page
         var page = window
         if let oldest = window.messages.last?.cursor, window.nextCursor != nil {
@@ -406,7 +406,7 @@ public struct BrowseView: Sendable {
     }
 
     /// The page of older messages asked for with `loadOlder`, added below the timeline.
-    public mutating func appendOlder(_ page: TimelinePage) {
+    package mutating func appendOlder(_ page: TimelinePage) {
         olderRequested = false
         let known = Set(listings[0].page.messages.map(\.id))
         var older = page
@@ -418,7 +418,7 @@ public struct BrowseView: Sendable {
     }
 
     /// The stored conversation asked for with `thread`, shown over the list; `q` goes back.
-    public mutating func showThread(_ thread: TimelineThread, named name: String) {
+    package mutating func showThread(_ thread: TimelineThread, named name: String) {
         let page = TimelinePage(messages: thread.entries.map(\.message), related: thread.page.related, users: thread.page.users,
                                 interactions: thread.page.interactions)
         var listing = BrowseListing(kind: .thread(of: name), page: page, depths: thread.entries.map(\.depth))
@@ -433,7 +433,7 @@ public struct BrowseView: Sendable {
     }
 
     /// The store's answer to `searchStore`, shown over the list; `q` goes back.
-    public mutating func showSearch(_ results: SearchResults) {
+    package mutating func showSearch(_ results: SearchResults) {
         guard !results.isEmpty else {
             note = "no stored message matches \(TerminalText.line(results.query.text))"
             return
@@ -447,7 +447,7 @@ public struct BrowseView: Sendable {
     /// marks (`♥ favourited`, `⟲ boosted`; pending while an action waits for its server) and,
     /// with `message` (as now stored), its counts, in every listing that holds it, and a line
     /// saying what was done, or that it waits for the next sync.
-    public mutating func applied(_ outcome: MessageActionOutcome, message: Message?) {
+    package mutating func applied(_ outcome: MessageActionOutcome, message: Message?) {
         for index in listings.indices {
             var page = listings[index].page
             page.interactions.removeAll { $0.messageID == outcome.messageID }
@@ -508,19 +508,19 @@ public struct BrowseView: Sendable {
     }
 
     /// Shows `text` (neutralised) on the status line until the next key.
-    public mutating func show(note text: String) {
+    package mutating func show(note text: String) {
         note = TerminalText.line(text)
     }
 
     /// The window changed size: the entries are laid out again for it.
-    public mutating func resize(columns: Int, rows: Int) {
+    package mutating func resize(columns: Int, rows: Int) {
         self.columns = columns
         self.rows = rows
         render()
     }
 
     /// Ages ("3m") measured again from `now`.
-    public mutating func refresh(now: Date) {
+    package mutating func refresh(now: Date) {
         self.now = now
         render()
     }
@@ -582,7 +582,7 @@ public struct BrowseView: Sendable {
 
     /// The screen: exactly `rows` lines, none wider than `columns` (for a window of at least
     /// `RenderOptions.minimumWidth` plus the gutter), the status line last.
-    public func screen() -> [String] {
+    package func screen() -> [String] {
         var lines = mode == .help ? helpLines() : bodyLines()
         if lines.count > bodyRows { lines.removeLast(lines.count - bodyRows) }
         lines += Array(repeating: "", count: bodyRows - lines.count)

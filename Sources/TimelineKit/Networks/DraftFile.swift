@@ -12,9 +12,9 @@
 /// // … the editor runs on it …
 /// let text = DraftFile.text(from: edited)    // "" → nothing is posted
 /// ```
-public enum DraftFile {
+package enum DraftFile {
     /// What the person is writing, for the help lines' first sentence.
-    public enum Purpose: Sendable, Hashable {
+    package enum Purpose: Sendable, Hashable {
         /// A new post.
         case post
         /// A reply to another post.
@@ -27,12 +27,12 @@ public enum DraftFile {
 
     /// The most lines of the message replied to (or quoted, or edited) the help quotes: enough
     /// to know which one it is, without pushing the text being written off the editor's screen.
-    public static let quotedLineLimit = 12
+    package static let quotedLineLimit = 12
 
     /// The help lines (each starting `# `) for writing `purpose`; `about` is the message it is
     /// about (its author's handle and its text), quoted line by line, neutralised: a message's
     /// text must not reach the terminal through the editor with control or escape sequences.
-    public static func help(for purpose: Purpose, about: (handle: String, text: String)? = nil) -> [String] {
+    package static func help(for purpose: Purpose, about: (handle: String, text: String)? = nil) -> [String] {
         var lines: [String]
         switch purpose {
         case .post: lines = ["Write the post above this line."]
@@ -59,14 +59,14 @@ public enum DraftFile {
     }
 
     /// What the file holds before the editor opens: `text`, an empty line, the help lines.
-    public static func contents(text: String, help: [String]) -> String {
+    package static func contents(text: String, help: [String]) -> String {
         text + "\n\n" + help.joined(separator: "\n") + "\n"
     }
 
     /// The text written in `contents`: help lines left out, white space at both ends dropped
     /// (the line break an editor adds at the end, the empty line above the help). Empty when
     /// nothing else was written.
-    public static func text(from contents: String) -> String {
+    package static func text(from contents: String) -> String {
         let kept = contents.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).filter { !isHelpLine($0) }
         var text = kept.joined(separator: "\n")
         while text.last?.isWhitespace == true { text.removeLast() }
