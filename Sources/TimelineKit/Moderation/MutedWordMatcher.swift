@@ -94,10 +94,7 @@ public struct MutedWordMatcher: Sendable {
     func visit(_ message: Message, _ found: (Int32) -> Bool) {
         guard !words.isEmpty else { return }
         var seenTokens = Set<Int32>(), seenScalars = Set<Int32>()
-        var texts = [message.text]
-        if let warning = message.contentWarning { texts.append(warning) }
-        for attachment in message.attachments { if let alt = attachment.altText { texts.append(alt) } }
-        for text in texts where !text.isEmpty {
+        for text in message.matchableTexts {
             let lowercased = text.lowercased()
             if !scalarPatterns.isEmpty {
                 let going = scalarPatterns.search(lowercased.unicodeScalars.lazy.map(\.value), seen: &seenScalars) { pattern in

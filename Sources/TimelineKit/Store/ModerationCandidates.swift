@@ -90,10 +90,7 @@ struct ModerationCandidates {
         guard let words = addedWordsOnly else { return true }
         for candidate in [message, reposted] {
             guard let candidate else { continue }
-            var texts = [candidate.text]
-            if let warning = candidate.contentWarning { texts.append(warning) }
-            for attachment in candidate.attachments { if let alt = attachment.altText { texts.append(alt) } }
-            for text in texts where mayHold(words, in: text) { return true }
+            for text in candidate.matchableTexts where mayHold(words, in: text) { return true }
         }
         return false
     }
