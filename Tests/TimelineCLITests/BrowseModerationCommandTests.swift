@@ -50,8 +50,13 @@ import TimelineKit
     }
 
     private func quit(_ terminal: Tmux) throws {
+        // After a search, the first q ends it (issue 37) and the second quits.
         try terminal.sendKeys("q")
-        let screen = try terminal.waitForScreen(timeout: 30) { $0.contains("EXIT=") }
+        var screen = try terminal.waitForScreen(timeout: 30) { $0.contains("EXIT=") || Tmux.statusLine($0).contains("search ended") }
+        if !screen.contains("EXIT=") {
+            try terminal.sendKeys("q")
+            screen = try terminal.waitForScreen(timeout: 30) { $0.contains("EXIT=") }
+        }
         #expect(screen.contains("EXIT=0"), "\(screen)")
     }
 

@@ -4,7 +4,7 @@
 ///
 /// The keys are those of less and vim (`j`/`k`, `g`/`G`, `/`, `n`, space and Ctrl-F/Ctrl-B for
 /// pages) and of tut (`t`, `o`, `m`, `u`, `f` favourite, `b` boost, `r` reply; `z` unfolds a
-/// content warning, as vim's `z` unfolds a fold). `b` is not a page key here, as it is in less:
+/// content warning, as vim's `z` unfolds a fold; `s` saves, that is bookmarks: `B` is block's). `b` is not a page key here, as it is in less:
 /// it boosts, as in tut. What acts on the author rather than the post is a capital that asks
 /// first (`M` mute, `B` block, `R` report; ``BrowseQuestion``): heavier than its lower-case
 /// neighbour and never one slip away.
@@ -21,6 +21,8 @@ package enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
     case favourite
     /// Boost the entry, or undo it (a toggle).
     case boost
+    /// Bookmark the entry at its server, or undo it (a toggle).
+    case bookmark
     /// Reply to the entry, written in `$EDITOR`.
     case reply
     /// Show the text behind the entry's content warning, or fold it again (a toggle).
@@ -60,6 +62,7 @@ package enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
         case .open: [.character("o")]
         case .favourite: [.character("f")]
         case .boost: [.character("b")]
+        case .bookmark: [.character("s")]
         case .reply: [.character("r")]
         case .unfold: [.character("z")]
         case .mute: [.character("M")]
@@ -81,7 +84,7 @@ package enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
         case .top: ("g  Home", "the newest entry")
         case .bottom: ("G  End", "the last entry loaded")
         case .search: ("/", "search: what is loaded, else the whole store")
-        case .nextMatch: ("n", "next match")
+        case .nextMatch: ("n  N", "next match, previous match")
         case .previousMatch: ("N", "previous match")
         case .thread: ("t", "the conversation of the entry (as stored)")
         case .toggleRead: ("m", "mark the entry read (again: unread)")
@@ -89,6 +92,7 @@ package enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
         case .open: ("o", "open the post in the browser ($BROWSER)")
         case .favourite: ("f", "favourite (like) at its server; again: undo")
         case .boost: ("b", "boost (repost); again: undo")
+        case .bookmark: ("s", "bookmark (save) at its server; again: undo")
         case .reply: ("r", "reply, written in your $EDITOR")
         case .unfold: ("z", "unfold a content warning; again: fold")
         case .mute: ("M", "mute the author, after y: their posts leave")
@@ -96,10 +100,13 @@ package enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
         case .report: ("R", "report the post: s spam, v violation, y other")
         case .help: ("?", "these keys")
         case .redraw: ("Ctrl-L", "redraw the screen")
-        case .back: ("q  Esc", "back from a thread or search; quit")
+        case .back: ("q  Esc", "back from a thread or a search; quit")
         }
     }
 
-    /// Every command's line for the `?` screen, in the order of `allCases`.
-    package static var keyTable: [(keys: String, meaning: String)] { allCases.map(\.help) }
+    /// Every command's line for the `?` screen, in the order of `allCases`; `n` and `N` share one,
+    /// so that the table, with every key, fits a window of 80 by 24.
+    package static var keyTable: [(keys: String, meaning: String)] {
+        allCases.filter { $0 != .previousMatch }.map(\.help)
+    }
 }

@@ -54,6 +54,8 @@ package struct BrowseView: Sendable {
     package private(set) var mode: Mode = .list
     /// The last search submitted, whose matches `n` and `N` go to.
     package private(set) var search: SearchQuery?
+    /// The timeline's selection before the first search that moved it, where `q` goes back to.
+    private var selectionBeforeSearch: Int?
     /// A one-line note on the status line, until the next key.
     package private(set) var note: String?
     /// Whether older messages were asked for (`BrowseEffect.loadOlder`) and not yet handed back.
@@ -172,11 +174,11 @@ package struct BrowseView: Sendable {
                 return []
             }
             return [.open(url: url)]
-        case .favourite, .boost:
+        case .favourite, .boost, .bookmark:
             guard let message = current.selectedMessage else { return [] }
             // A repost is acted on through its original, as `favourite` and `boost` do.
             let target = message.repostOfID ?? message.id
-            let kind: MessageInteraction.Kind = command == .favourite ? .favourite : .boost
+            let kind: MessageInteraction.Kind = command == .favourite ? .favourite : command == .boost ? .boost : .bookmark
             let action = MessageAction(kind, on: !(current.page.interaction(of: target)?[kind] ?? false))
             note = Self.progress(of: action)
             return [.act(action, messageID: target)]
@@ -205,11 +207,30 @@ package struct BrowseView: Sendable {
         case .redraw:
             break
         case .back:
-            if listings.count == 1 { return [.quit] }
-            listings.removeLast()
+            if listings.count == 1 {
+                // After a search the timeline's `q` ends it first, as the status line says:
+                // back to where the person was reading before it.
+                guard search != nil else { return [.quit] }
+                endSearch()
+                note = "search ended: q quits"
+                return []
+            }
+            // The store's results of a search: back to the timeline as it was (the store's search
+            // did not move it), and the search is over.
+            if case .search = listings.removeLast().kind {
+                search = nil
+                selectionBeforeSearch = nil
+            }
             render()
         }
         return []
+    }
+
+    /// Forgets the search, the timeline's selection back where it was before it.
+    private mutating func endSearch() {
+        search = nil
+        if let before = selectionBeforeSearch { moveSelection(to: before) }
+        selectionBeforeSearch = nil
     }
 
     private mutating func typeSearch(_ text: String, _ key: BrowseKey) -> [BrowseEffect] {
@@ -228,6 +249,7 @@ package struct BrowseView: Sendable {
             do throws(SearchQueryError) {
                 let query = try SearchQuery(text)
                 search = query
+                if listings.count == 1, selectionBeforeSearch == nil { selectionBeforeSearch = current.selected }
                 render()
                 return goToMatch(of: query, forward: true, includingSelected: true)
             } catch {
@@ -350,7 +372,11 @@ package struct BrowseView: Sendable {
             if matches(query, at: index) {
                 let wrapped = forward ? index < start : index > start
                 moveSelection(to: index)
-                note = wrapped ? "search went round: n for the next match" : "n: next match, N: previous"
+                if index == start && !includingSelected {
+                    note = "the only match of \(TerminalText.line(query.text)) here"
+                } else {
+                    note = wrapped ? "search went round: n for the next match" : "n: next match, N: previous"
+                }
                 return []
             }
         }
@@ -636,7 +662,8 @@ package struct BrowseView: Sendable {
             let more = listings.count == 1 && current.page.nextCursor != nil ? "+" : ""
             let position = count == 0 ? "0" : "\(current.selected + 1)/\(count)\(more)"
             text = " " + title + options.symbols.separator + position
-            text += options.symbols.separator + (note ?? "? keys · q quit")
+            let hint = listings.count == 1 && search != nil ? "? keys · q ends the search" : "? keys · q quit"
+            text += options.symbols.separator + (note ?? hint)
         }
         text = Self.fit(text, columns: columns)
         guard options.color else { return text }

@@ -22,9 +22,10 @@ struct BrowseCommand: ParsableCommand {
             entry, / searches (what is loaded, else the whole store) and n/N go to the next match, \
             t opens the stored conversation, m marks read (again: unread), u shows unread entries \
             only, o opens the post in $BROWSER (else xdg-open; else the address is shown), f \
-            favourites and b boosts the entry at its server (again: undo), r replies to it in \
-            your $EDITOR, z unfolds a content warning, M mutes and B blocks the entry's author and \
-            R reports the post (each asks first on the status line), q or Esc goes back, then quits.
+            favourites, b boosts and s bookmarks the entry at its server (again: undo), r replies to \
+            it in your $EDITOR, z unfolds a content warning, M mutes and B blocks the entry's author \
+            and R reports the post (each asks first on the status line), q or Esc goes back from a \
+            thread or a search, then quits.
 
             Examples:
               timeline browse

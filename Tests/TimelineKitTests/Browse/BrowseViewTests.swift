@@ -191,6 +191,54 @@ import Testing
         #expect(view.listings.count == 1 && view.note?.contains("no stored message matches nothing") == true)
     }
 
+    /// Issue 37, rough edge 5: `q` after a search of what is loaded quit the view, while `?` said
+    /// it goes back. It ends the search, the selection back where the reading was; then it quits.
+    @Test func qAfterASearchEndsItWhereTheReadingWasThenQuits() {
+        var view = view(timeline(12))
+        _ = press(&view, .character("j"), .character("j"))
+        #expect(view.current.selectedMessage?.id == "m10")
+        _ = press(&view, .character("/"), .character("l"), .character("o"), .character("n"), .character("g"), .enter)
+        #expect(view.current.selectedMessage?.id == "m9")
+        #expect(view.screen().last?.contains("n: next match") == true)
+        _ = press(&view, .character("n"), .character("j"))
+        #expect(view.current.selectedMessage?.id == "m5")
+        #expect(view.screen().last?.contains("q ends the search") == true)
+        #expect(press(&view, .character("q")).isEmpty)
+        #expect(view.search == nil && view.current.selectedMessage?.id == "m10")
+        #expect(view.note == "search ended: q quits")
+        #expect(press(&view, .character("n")).isEmpty && view.note == "no search yet: / searches")
+        #expect(press(&view, .character("q")) == [.quit])
+    }
+
+    @Test func goingBackFromTheStoresResultsEndsTheSearchSoTheNextQQuits() throws {
+        var view = view(timeline(5))
+        _ = press(&view, .character("/"), .character("z"), .character("e"), .character("d"), .enter)
+        view.showSearch(SearchResults(query: try SearchQuery("zed"),
+                                      page: TimelinePage(messages: [Samples.message(99, text: "zed was here")], users: [Samples.alice])))
+        #expect(press(&view, .escape).isEmpty && view.listings.count == 1 && view.search == nil)
+        #expect(view.current.selectedMessage?.id == "m5")  // where the timeline was
+        #expect(press(&view, .character("q")) == [.quit])
+    }
+
+    @Test func nOnTheOnlyMatchSaysItIsTheOnlyOne() {
+        var view = view(timeline(3))  // m3 alone is long
+        _ = press(&view, .character("/"), .character("l"), .character("o"), .character("n"), .character("g"), .enter)
+        #expect(view.current.selectedMessage?.id == "m3")
+        _ = press(&view, .character("n"))
+        #expect(view.current.selectedMessage?.id == "m3")
+        #expect(view.note == "the only match of long here")
+    }
+
+    @Test func sBookmarksTheEntryThroughTheOriginalAndAgainTakesItBack() {
+        let (page, _) = repostOverTimeline()
+        var view = view(page, columns: 70, rows: 20)
+        #expect(press(&view, .character("s")) == [.act(.bookmark, messageID: "m50")])
+        #expect(view.note == "bookmarking…")
+        view.applied(MessageActionOutcome(action: .bookmark, messageID: "m50",
+                                          interaction: MessageInteraction(messageID: "m50", bookmarked: true)), message: nil)
+        #expect(press(&view, .character("s")) == [.act(.unbookmark, messageID: "m50")])
+    }
+
     @Test func aSearchThatDoesNotParseSaysWhy() {
         var view = view(timeline(3))
         #expect(press(&view, .character("/"), .character("\""), .character("a"), .enter).isEmpty)
