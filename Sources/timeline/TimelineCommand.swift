@@ -11,8 +11,8 @@ struct TimelineCommand: ParsableCommand {
               timeline login mastodon example.social   (or: login bluesky HANDLE)
               timeline sync                            fetch your timeline
               timeline                                 read it (timeline show)
-              echo 'eval "$(timeline init bash)"' >> ~/.bashrc
-                                                       and in every new terminal
+              timeline init --help                     the line for your start-up file:
+                                                       the timeline in every new terminal
 
             The shell hook of `timeline init` (bash, zsh, fish) shows the timeline before the \
             first prompt of every new terminal and syncs in the background. `show` paints from a \

@@ -8,11 +8,14 @@ struct InitCommand: ParsableCommand {
         commandName: "init",
         abstract: "Print the shell set-up that shows the timeline in every new terminal.",
         discussion: """
-            Add one line to your shell's start-up file (the same line works with --count N):
-              bash (~/.bashrc):  \(ShellSetup.bash.startupLine())
-              zsh  (~/.zshrc):   \(ShellSetup.zsh.startupLine())
+            Add one line to your shell's start-up file (the same line works with --count N; \
+            shown here broken with a backslash, which every shell joins again):
+              bash (~/.bashrc):
+            \(HelpExample.wrapped(ShellSetup.bash.startupLine(), indent: "    "))
+              zsh (~/.zshrc):
+            \(HelpExample.wrapped(ShellSetup.zsh.startupLine(), indent: "    "))
               fish (~/.config/fish/config.fish):
-                \(ShellSetup.fish.startupLine())
+            \(HelpExample.wrapped(ShellSetup.fish.startupLine(), indent: "    "))
 
             `init` prints the snippet and keeps a copy of it in $XDG_CACHE_HOME/timeline \
             (~/.cache/timeline), which the line sources: a new terminal then runs one `timeline` \
@@ -29,7 +32,7 @@ struct InitCommand: ParsableCommand {
             have an account (`show --sync-if-older 5m`): the prompt never waits for the network.
 
             --count N shows N messages at every new terminal instead of what fits the window:
-              \(ShellSetup.bash.startupLine(count: 5))
+            \(HelpExample.wrapped(ShellSetup.bash.startupLine(count: 5)))
             """)
 
     @Argument(help: ArgumentHelp("The shell: bash, zsh or fish."))

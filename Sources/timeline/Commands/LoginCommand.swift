@@ -24,10 +24,10 @@ struct LoginCommand: ParsableCommand {
 
             Examples:
               timeline login mastodon mastodon.social
-              pass show mastodon/token | timeline login mastodon https://example.social --token-stdin
-              timeline login mastodon example.social --token-command 'pass show mastodon/token'
+            \(HelpExample.wrapped("pass show mastodon/token | timeline login mastodon https://example.social --token-stdin"))
+            \(HelpExample.wrapped("timeline login mastodon example.social --token-command 'pass show mastodon/token'"))
               timeline login bluesky alice.bsky.social
-              pass show bluesky/app-password | timeline login bluesky alice.bsky.social --app-password-stdin
+            \(HelpExample.wrapped("pass show bluesky/app-password | timeline login bluesky alice.bsky.social --app-password-stdin"))
             """)
 
     @Argument(help: "The kind of server: mastodon (any server speaking the Mastodon API) or bluesky.")

@@ -134,7 +134,7 @@ struct ReportCommand: ParsableCommand {
 
             Examples:
               timeline report bkd --reason spam
-              timeline report bkd --reason other --comment "Harassing replies in this thread"
+              timeline report bkd --reason other --comment "Harassing replies here"
             """)
 
     @OptionGroup var location: LocationOptions

@@ -33,7 +33,8 @@ struct ShowCommand: ParsableCommand {
               timeline show -n 5 --width 60
               timeline show --format '{id}  {handle}: {text}'
               timeline show -f
-              timeline show -f --format '{handle}: {text}' | while read -r line; do notify-send -- "$line"; done
+              timeline show -f --format '{handle}: {text}' |
+                while read -r line; do notify-send -- "$line"; done
               timeline show --notifications -n 10
             """)
 
