@@ -25,6 +25,9 @@ import Testing
         #expect(offline.output.contains("which is not stored") && !offline.output.contains("a reply"), "\(offline.output)")
         #expect(try Self.contextRequests(server, focal) == 0)
 
+        // As Takahē counts: the focal status said 0 replies when the sync stored it.
+        let focalID = "127.0.0.1:\(server.port)/\(focal)"
+        _ = try scenario.sqlite("UPDATE messages SET reply_count = 0 WHERE id = '\(focalID)'")
         let fetched = try scenario.timeline.run(["thread", focal, "--color", "never"])
         #expect(fetched.status == 0, "\(fetched.errors)")
         #expect(fetched.errors == "timeline: fetched 5 posts from the server (5 new).\n", "\(fetched.errors)")
@@ -38,6 +41,12 @@ import Testing
         #expect(try scenario.timeline.run(["snapshot", "--check"]).status == 0)
         let unread = try scenario.timeline.run(["show", "--unread", "-n", "500", "--format", "{id}"]).output
         for id in ancestors + replies { #expect(!unread.contains("/" + id + "\n")) }
+        // The counts the stored conversation proves (issue 37, rough edge 3): the server's context
+        // does not send the focal status again, whose count said 0 since the sync; its direct
+        // replies are stored now. Never lowered: the others keep the server's counts.
+        let direct = try scenario.sqlite("SELECT count(*) FROM messages WHERE reply_to_id = '\(focalID)'")
+        #expect(direct != "0")
+        #expect(try scenario.sqlite("SELECT reply_count FROM messages WHERE id = '\(focalID)'") == direct)
 
         // Again: fetched again (a reply may have come), nothing stored twice.
         let again = try scenario.timeline.run(["thread", focal])

@@ -16,6 +16,7 @@ extension TimelinePager {
             for interaction in prepared.interactions {
                 try transaction.replaceInteraction(account: account, interaction)
             }
+            try transaction.raiseReplyCountsToStoredReplies(around: entryIDs)
             return ThreadFetch(received: entryIDs.count, new: new)
         }
     }
