@@ -29,8 +29,10 @@ struct SyncCommand: ParsableCommand {
             is honoured when longer); --feeds-now fetches every feed now, except one whose \
             server asked to wait (429 or 503 with Retry-After). Up to 4 feeds are fetched at \
             once; a feed that fails keeps its problem (`timeline subscriptions`) and the others \
-            go on. With feeds and no accounts, a sync whose feeds succeed exits 0. --account \
-            syncs that account only, no feeds.
+            go on; a line says how many were fetched, unchanged and failed (--json: one object \
+            per feed, "feed", "ok", "outcome", "new_items", "edited_items", "error"). With feeds \
+            and no accounts, a sync whose feeds succeed exits 0. --account syncs that account \
+            only, no feeds.
 
             For shell start-up: --if-older 5m does nothing when the last sync that succeeded is \
             more recent, and --background returns at once and syncs in a detached process. A lock \
