@@ -227,6 +227,18 @@ final class ChangingTransport: HTTPTransport {
         #expect(try FeedSubscriptions(store: store).find("https://a.example/good")?.problem == nil)
     }
 
+    @Test func aBodyOverTenMegabytesIsRefusedAndKeptAsTheFeedsProblem() async throws {
+        let url = "https://a.example/f"
+        let transport = ChangingTransport()
+        transport.answer(url, Self.ok(Self.rss([("1", "One")])))
+        let (store, _, directory) = try await Self.subscribed(url, transport)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        transport.answer(url, Self.ok([UInt8](repeating: 0x20, count: FeedFetcher.maximumBytes + 1)))
+        let summary = try await FeedSync(store: store, fetcher: FeedFetcher(transport: transport)).run(fetchingAll: true, now: Self.t0.addingTimeInterval(60))
+        #expect(summary.failures.map(\.error) == [.fetch(.transport(.responseTooLarge(url: url, limit: 10 << 20)))])
+        #expect(try FeedSubscriptions(store: store).all().first?.problem?.contains("more than 10485760 bytes") == true)
+    }
+
     @Test func feedsAreFetchedAtMostFourAtATime() async throws {
         let transport = ChangingTransport(delay: .milliseconds(300))
         let urls = (0 ..< 10).map { "https://a.example/\($0)" }

@@ -56,6 +56,11 @@ public struct FeedFetcher: Sendable {
             }
             switch response.status {
             case 200 ..< 300:
+                // The transport must refuse a larger body (HTTPTransport's contract); an
+                // embedder's transport that does not is still held to it here.
+                guard response.body.count <= Self.maximumBytes else {
+                    throw .transport(.responseTooLarge(url: current, limit: Self.maximumBytes))
+                }
                 return FeedFetchResult(
                     outcome: .fetched(body: response.body), finalURL: current, movedPermanentlyTo: movedPermanentlyTo,
                     validators: FeedValidators(etag: response.header("ETag"), lastModified: response.header("Last-Modified")),

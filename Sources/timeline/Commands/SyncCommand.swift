@@ -134,7 +134,7 @@ struct SyncCommand: ParsableCommand {
         }
         if accounts.isEmpty, !(includesFeeds && Self.hasSubscriptions(databasePath: location.databasePath)) {
             if quietWhenIdle { return }
-            Terminal.emitError("timeline: no accounts to sync. Log in first: timeline login mastodon https://your.server, or timeline login bluesky you.bsky.social\n")
+            Terminal.emitError("timeline: no accounts or feeds to sync. Log in first: timeline login mastodon https://your.server, or timeline login bluesky you.bsky.social; or subscribe to a feed: timeline subscribe URL\n")
             throw ExitCode(ExitStatus.noInput)
         }
         let outcome = try reportingErrors {
