@@ -101,9 +101,11 @@ func exitStatus(for error: any Error) -> Int32 {
         switch error {
         case .notAFeed: ExitStatus.dataError
         case .fetch(.transport(.responseTooLarge)): ExitStatus.dataError
+        // The server asked to be asked later (429, 503): "try again later" is EX_TEMPFAIL.
+        case .fetch(.retryLater): ExitStatus.busy
         case let .fetch(.transport(transportError)): exitStatus(for: transportError)
         case .fetch: ExitStatus.unavailable
-        case .unknown, .nameTaken, .invalidName: ExitStatus.usage
+        case .unknown, .nameTaken, .invalidName, .invalidInterval: ExitStatus.usage
         case .unreadable: ExitStatus.configuration
         }
     case is SourceDatabaseNameError: ExitStatus.usage

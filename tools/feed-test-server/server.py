@@ -14,6 +14,19 @@ exits after --idle-timeout seconds without a request.
   /loop              302 to itself
   /missing           404
   /requests          the requests so far, as JSON Lines (path and the conditional headers)
+
+Feeds a test changes as it goes (for `timeline sync`), set through the control calls that
+every loopback server of the tests answers (MastodonTestServer.control):
+
+  POST /_control/feed      {"path": "/dyn/a.xml", "body": "<rss…>", "status": 200,
+                           "validators": "strong" | "weak" | "last-modified" | "none",
+                           "retry_after": "3600", "location": "/dyn/b.xml", "delay": 0.5}
+                           serves `path` so from now on: a 200 with the body and the validators
+                           asked for (a 304 when the request's match), or `status` with its
+                           Retry-After or Location; `delay` seconds before answering
+  GET  /_control/requests  the requests so far, as one JSON array
+  GET  /_control/state     {"most_in_flight": n}: the most requests answered at once
+  POST /_control/reset     forgets the requests and the most in flight
 """
 import argparse
 import hashlib
@@ -36,6 +49,9 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     log = []
     last_request = [time.monotonic()]
+    routes = {}
+    lock = threading.Lock()
+    flight = {"now": 0, "most": 0}
 
     def log_message(self, *args):
         pass
@@ -48,15 +64,76 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def send_json(self, value):
+        self.send(200, json.dumps(value).encode(), [("Content-Type", "application/json")])
+
+    def do_POST(self):
+        Handler.last_request[0] = time.monotonic()
+        path = self.path.split("?")[0]
+        length = int(self.headers.get("Content-Length") or 0)
+        body = json.loads(self.rfile.read(length) or b"null")
+        if path == "/_control/feed":
+            with Handler.lock:
+                Handler.routes[body["path"]] = body
+            return self.send_json({"ok": True})
+        if path == "/_control/reset":
+            with Handler.lock:
+                Handler.log.clear()
+                Handler.flight["most"] = 0
+            return self.send_json({"ok": True})
+        self.send(404, b"not found\n", [("Content-Type", "text/plain")])
+
+    def dynamic(self, route):
+        """Answers a path set by /_control/feed, counting the requests in flight meanwhile."""
+        with Handler.lock:
+            Handler.flight["now"] += 1
+            Handler.flight["most"] = max(Handler.flight["most"], Handler.flight["now"])
+        try:
+            time.sleep(float(route.get("delay") or 0))
+            status = int(route.get("status") or 200)
+            if status != 200:
+                headers = []
+                if route.get("retry_after") is not None:
+                    headers.append(("Retry-After", str(route["retry_after"])))
+                if route.get("location") is not None:
+                    headers.append(("Location", route["location"]))
+                return self.send(status, b"", headers)
+            body = route.get("body", "").encode()
+            kind = route.get("validators") or "none"
+            digest = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
+            headers = []
+            if kind in ("strong", "weak"):
+                headers.append(("ETag", ("W/" if kind == "weak" else "") + digest))
+            if kind == "last-modified":
+                headers.append(("Last-Modified", LAST_MODIFIED))
+            etag = headers[0][1] if kind in ("strong", "weak") else None
+            if (etag and self.headers.get("If-None-Match") == etag) or \
+                    (kind == "last-modified" and self.headers.get("If-Modified-Since") == LAST_MODIFIED):
+                return self.send(304, b"", headers)
+            return self.send(200, body, headers + [("Content-Type", "application/xml")])
+        finally:
+            with Handler.lock:
+                Handler.flight["now"] -= 1
+
     def do_GET(self):
         Handler.last_request[0] = time.monotonic()
         path = self.path.split("?")[0]
+        if path == "/_control/requests":
+            with Handler.lock:
+                return self.send_json(list(Handler.log))
+        if path == "/_control/state":
+            with Handler.lock:
+                return self.send_json({"most_in_flight": Handler.flight["most"]})
         if path == "/requests":
             lines = "".join(json.dumps(entry) + "\n" for entry in Handler.log)
             return self.send(200, lines.encode(), [("Content-Type", "application/x-ndjson")])
         Handler.log.append({"path": path, "if_none_match": self.headers.get("If-None-Match"),
                             "if_modified_since": self.headers.get("If-Modified-Since"),
                             "user_agent": self.headers.get("User-Agent")})
+        with Handler.lock:
+            route = Handler.routes.get(path)
+        if route is not None:
+            return self.dynamic(route)
         if path == "/page.html":
             return self.send(200, PAGE, [("Content-Type", "text/html; charset=utf-8")])
         if path == "/plain.html":

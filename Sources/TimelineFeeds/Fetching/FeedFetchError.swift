@@ -7,6 +7,10 @@ public enum FeedFetchError: Error, Sendable, Equatable, CustomStringConvertible 
     case transport(HTTPTransportError)
     /// The server answered with a status that is not a success, a 304 or a redirect.
     case status(Int, url: String)
+    /// A 429 (too many requests) or 503 (unavailable): the server asks to be left alone, until
+    /// its `Retry-After` (kept as received, seconds or an HTTP date; nil when it sent none).
+    /// ``FeedSync`` sends nothing to the feed before then (``FeedRetryAfter``).
+    case retryLater(status: Int, url: String, retryAfter: String?)
     /// More than ``FeedFetcher/maximumRedirects`` redirects in a row.
     case tooManyRedirects(url: String, limit: Int)
     /// A redirect from `https://` to `http://`, which would hand the fetch to anyone on the path.
@@ -16,10 +20,17 @@ public enum FeedFetchError: Error, Sendable, Equatable, CustomStringConvertible 
 
     public var description: String {
         switch self {
+        case let .transport(.insecureURL(url)):
+            // The transport's own sentence speaks of tokens; a feed has none, but plain http
+            // still lets anyone on the path change what it says.
+            "\(url) uses plain http, which anyone on the network path can read and change; use the feed's https:// address (plain http is fetched only from 127.0.0.1, ::1 and localhost)."
         case let .transport(error):
             error.description
         case let .status(status, url):
             "\(url) answered HTTP \(status), not a feed. Check the URL, or try again later."
+        case let .retryLater(status, url, retryAfter):
+            "\(url) answered HTTP \(status) (\(status == 429 ? "too many requests" : "unavailable"))"
+                + (retryAfter.map { ", asking to wait (Retry-After: \($0)); nothing is asked of it before then." } ?? "; try again later.")
         case let .tooManyRedirects(url, limit):
             "\(url) redirected more than \(limit) times in a row; nothing was fetched. Give the feed's final URL."
         case let .insecureRedirect(from, to):

@@ -39,7 +39,9 @@ public struct FeedFetcher: Sendable {
     /// Fetches `url`, sending `validators` back as `If-None-Match` and `If-Modified-Since`.
     ///
     /// - Throws: ``FeedFetchError``: the transport's failure (unreachable, too slow, a body over
-    ///   ``maximumBytes``), a status that is not 2xx or 304, or a redirect refused.
+    ///   ``maximumBytes``, plain `http://` beyond loopback, which every `HTTPTransport` refuses),
+    ///   a 429 or 503 (``FeedFetchError/retryLater(status:url:retryAfter:)``, with the server's
+    ///   `Retry-After`), another status that is not 2xx or 304, or a redirect refused.
     public func fetch(_ url: String, validators: FeedValidators = FeedValidators()) async throws(FeedFetchError) -> FeedFetchResult {
         var current = url
         var movedPermanentlyTo: String?
@@ -54,6 +56,11 @@ public struct FeedFetcher: Sendable {
             }
             switch response.status {
             case 200 ..< 300:
+                // The transport must refuse a larger body (HTTPTransport's contract); an
+                // embedder's transport that does not is still held to it here.
+                guard response.body.count <= Self.maximumBytes else {
+                    throw .transport(.responseTooLarge(url: current, limit: Self.maximumBytes))
+                }
                 return FeedFetchResult(
                     outcome: .fetched(body: response.body), finalURL: current, movedPermanentlyTo: movedPermanentlyTo,
                     validators: FeedValidators(etag: response.header("ETag"), lastModified: response.header("Last-Modified")),
@@ -78,6 +85,8 @@ public struct FeedFetcher: Sendable {
                 stillPermanent = stillPermanent && (response.status == 301 || response.status == 308)
                 if stillPermanent { movedPermanentlyTo = next }
                 current = next
+            case 429, 503:
+                throw .retryLater(status: response.status, url: current, retryAfter: response.header("Retry-After"))
             default:
                 throw .status(response.status, url: current)
             }

@@ -6,6 +6,8 @@ public enum FeedSubscriptionError: Error, Sendable, Equatable, CustomStringConve
     case nameTaken(String)
     /// A name that cannot be used: empty, too long, or with spaces or control characters.
     case invalidName(String)
+    /// An interval shorter than ``FeedSubscriptions/shortestInterval``.
+    case invalidInterval(seconds: Int)
     /// The URL is neither a feed nor a page that names one.
     case notAFeed(url: String, reason: FeedError)
     /// The URL could not be fetched.
@@ -21,6 +23,8 @@ public enum FeedSubscriptionError: Error, Sendable, Equatable, CustomStringConve
             "a subscription is already named \"\(name)\"; choose another with --name."
         case let .invalidName(name):
             "\"\(name)\" cannot name a subscription: use 1 to \(FeedSubscriptions.maximumNameLength) characters, no spaces or control characters."
+        case let .invalidInterval(seconds):
+            "\(seconds) seconds is too often to fetch a feed; give \(FeedSubscriptions.shortestInterval.components.seconds / 60) minute or more (30m, 2h, 1d)."
         case let .notAFeed(url, reason):
             "\(url) is not a feed: \(reason)"
         case let .fetch(error):

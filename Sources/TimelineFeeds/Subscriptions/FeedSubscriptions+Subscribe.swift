@@ -15,13 +15,18 @@ extension FeedSubscriptions {
     /// validators as received and the fetch time. Its name is `name`, else the feed's host
     /// (without `www.`), made unique with `-2`, `-3`, ….
     ///
+    /// `every` is the subscription's ``FeedSubscription/interval`` (nil: the default hour). The
+    /// fetch counts as its first: a `sync` right after `subscribe` fetches nothing.
+    ///
     /// - Returns: ``FeedSubscribeOutcome/alreadySubscribed(_:)`` when a subscription has the
-    ///   feed's URL already (nothing is stored then).
+    ///   feed's URL already (nothing is stored then; ``setInterval(of:to:)`` changes its interval).
     /// - Throws: ``FeedSubscriptionError``: `.fetch` (unreachable, an HTTP error, a refused
     ///   redirect or size), `.notAFeed` (neither a feed nor a page naming one), `.invalidName`,
-    ///   `.nameTaken`; or `TimelineStoreError`.
-    public func subscribe(to url: String, name: String? = nil, fetcher: FeedFetcher, now: Date = Date()) async throws -> FeedSubscribeOutcome {
+    ///   `.nameTaken`, `.invalidInterval`; or `TimelineStoreError`.
+    public func subscribe(to url: String, name: String? = nil, every: Duration? = nil, fetcher: FeedFetcher,
+                          now: Date = Date()) async throws -> FeedSubscribeOutcome {
         if let name, !Self.isValidName(name) { throw FeedSubscriptionError.invalidName(name) }
+        let interval = try every.map(Self.intervalSeconds)
         if let existing = try all().first(where: { $0.url == url }) { return .alreadySubscribed(existing) }
         var fetched = try await fetch(url, fetcher: fetcher)
         var feed: ParsedFeed
@@ -58,7 +63,8 @@ extension FeedSubscriptions {
             }
             let subscription = FeedSubscription(
                 id: Self.newID(among: Set(all.map(\.id))), name: name, url: feedURL, title: feed.title,
-                homeURL: feed.homeURL, validators: fetched.result.validators, lastFetch: now)
+                homeURL: feed.homeURL, validators: fetched.result.validators, lastFetch: now, interval: interval,
+                publisherInterval: Self.publisherSeconds(feed), contentHash: Self.contentHash(fetched.body))
             let items = FeedMessages(feed: feed, subscription: subscription.identity, fetchedAt: now)
             try Self.store(subscription, items, in: transaction)
             return .subscribed(subscription, items: items.messages.count)

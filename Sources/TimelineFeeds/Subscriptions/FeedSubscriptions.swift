@@ -19,6 +19,15 @@ import TimelineKit
 public struct FeedSubscriptions: Sendable {
     /// The longest name, in characters.
     public static let maximumNameLength = 64
+    /// How long after its last fetch a feed is due, unless its subscription says otherwise
+    /// (``FeedSubscription/interval``): an hour, as issue 35 decided.
+    public static let defaultInterval: Duration = .seconds(3600)
+    /// The shortest interval a person may choose: a minute, so that a typo cannot make every
+    /// shell prompt's background sync ask a server again.
+    public static let shortestInterval: Duration = .seconds(60)
+    /// The longest a feed's own `ttl` or `sy:updatePeriod` may stretch its interval (a day): a
+    /// feed that says "yearly" is still looked at daily.
+    public static let longestPublisherInterval: Duration = .seconds(86_400)
 
     /// The database the subscriptions live in.
     public let store: TimelineStore

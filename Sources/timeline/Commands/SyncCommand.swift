@@ -4,12 +4,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TimelineFeeds
 import TimelineKit
 
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Fetch what is new for your accounts: home timeline, notifications, read position.",
+        abstract: "Fetch what is new for your accounts (home timeline, notifications, read position) and your due feeds.",
         discussion: """
             For every account (`timeline accounts`), or the one --account names: the home \
             timeline from the newest stored status on (the first sync: the newest 200), the \
@@ -22,6 +23,16 @@ struct SyncCommand: ParsableCommand {
             bytes, entries decoded and requests of each timeline, and the bytes of the whole \
             sync). A server without an \
             optional part of the API is synced without it, and told once.
+
+            Then the feeds you subscribe to (`timeline subscriptions`) that are due: a feed is \
+            due an hour after its last fetch (`subscribe --every` changes it; a feed's own ttl \
+            is honoured when longer); --feeds-now fetches every feed now, except one whose \
+            server asked to wait (429 or 503 with Retry-After). Up to 4 feeds are fetched at \
+            once; a feed that fails keeps its problem (`timeline subscriptions`) and the others \
+            go on; a line says how many were fetched, unchanged and failed (--json: one object \
+            per feed, "feed", "ok", "outcome", "new_items", "edited_items", "error"). With feeds \
+            and no accounts, a sync whose feeds succeed exits 0. --account syncs that account \
+            only, no feeds.
 
             For shell start-up: --if-older 5m does nothing when the last sync that succeeded is \
             more recent, and --background returns at once and syncs in a detached process. A lock \
@@ -53,6 +64,9 @@ struct SyncCommand: ParsableCommand {
     /// has already yielded to the shell (`BackgroundSyncStart.yieldIfDetached`) when this is read.
     @Flag(name: .long, help: .private)
     var detached = false
+
+    @Flag(name: .long, help: "Fetch every feed now, due or not (never one whose server asked to wait).")
+    var feedsNow = false
 
     @Option(name: .long, help: ArgumentHelp("How many of the newest home entries the first sync of an account keeps (default 200).", valueName: "n"))
     var depth: Int?
@@ -95,7 +109,7 @@ struct SyncCommand: ParsableCommand {
         // Shell start-up runs this in every terminal: with no account, or a recent sync, it
         // must cost no more than a stat or two and print nothing.
         let quietWhenIdle = background || ifOlder != nil
-        if quietWhenIdle, !accountStore.hasAccountsFile { return }
+        if quietWhenIdle, !accountStore.hasAccountsFile, !(includesFeeds && FeedsMarker.exists(databasePath: location.databasePath)) { return }
         if let age, !gate.isDue(olderThan: age) { return }
 
         if background {
@@ -104,6 +118,7 @@ struct SyncCommand: ParsableCommand {
             if let ifOlder { arguments += ["--if-older", ifOlder] }
             if let depth { arguments += ["--depth", String(depth)] }
             if let timeLimit { arguments += ["--time-limit", timeLimit] }
+            if feedsNow { arguments.append("--feeds-now") }
             arguments.append(BackgroundSyncStart.detachedFlag)
             try reportingErrors { try gate.startInBackground(executable: Self.ownExecutable, arguments: arguments) }
             return
@@ -117,24 +132,29 @@ struct SyncCommand: ParsableCommand {
                 Terminal.emitError(AccountStore.unusableNote(entry, path: accountStore.path))
             }
         }
-        if accounts.isEmpty {
+        if accounts.isEmpty, !(includesFeeds && Self.hasSubscriptions(databasePath: location.databasePath)) {
             if quietWhenIdle { return }
-            Terminal.emitError("timeline: no accounts to sync. Log in first: timeline login mastodon https://your.server, or timeline login bluesky you.bsky.social\n")
+            Terminal.emitError("timeline: no accounts or feeds to sync. Log in first: timeline login mastodon https://your.server, or timeline login bluesky you.bsky.social; or subscribe to a feed: timeline subscribe URL\n")
             throw ExitCode(ExitStatus.noInput)
         }
         let outcome = try reportingErrors {
             // A foreground sync waits for one already running (its results are then shared);
             // one started by --background (or with --if-older) leaves it to finish alone.
             try gate.run(ifOlderThan: age, waitingAtMost: quietWhenIdle ? .zero : .seconds(120)) {
-                () throws(ExitCode) -> (value: [AccountSync], succeeded: Bool) in
-                let results = try syncAll(accounts, from: accountStore)
-                recordStatus(of: results, accounts: accounts, in: accountStore, location: location)
-                return (results, results.allSatisfy { $0.error == nil })
+                () throws(ExitCode) -> (value: ([AccountSync], FeedSyncSummary?), succeeded: Bool) in
+                let (results, feeds) = try syncAll(accounts, from: accountStore)
+                if !accounts.isEmpty { recordStatus(of: results, accounts: accounts, in: accountStore, location: location) }
+                // A feed's failure is kept in its subscription and retried when it is due
+                // again; it does not hold the stamp back, which would start a background sync
+                // at every terminal for one broken feed.
+                return ((results, feeds), results.allSatisfy { $0.error == nil })
             }
         }
-        guard case let .ran(results) = outcome else { return }
+        guard case let .ran((results, feeds)) = outcome else { return }
         report(results)
-        if let worst = results.compactMap(\.error).map(exitStatus(for:)).max() { throw ExitCode(worst) }
+        if let feeds { reportFeeds(feeds) }
+        let worst = (results.compactMap(\.error).map(exitStatus(for:)) + [Self.worstStatus(of: feeds)].compactMap { $0 }).max()
+        if let worst { throw ExitCode(worst) }
     }
 
     /// Keeps how each sync ended beside the database, where every terminal's `show` reads it:
@@ -159,7 +179,7 @@ struct SyncCommand: ParsableCommand {
         var actions = PendingDelivery()
     }
 
-    private func syncAll(_ accounts: [Account], from accountStore: AccountStore) throws(ExitCode) -> [AccountSync] {
+    private func syncAll(_ accounts: [Account], from accountStore: AccountStore) throws(ExitCode) -> ([AccountSync], FeedSyncSummary?) {
         let store = try location.openStore(create: true)
         let transport = CurlTransport()
         var results: [AccountSync] = []
@@ -184,6 +204,7 @@ struct SyncCommand: ParsableCommand {
                 results.append(AccountSync(account: account, error: error, actions: actions))
             }
         }
+        let feeds = includesFeeds ? try syncFeeds(into: store) : nil
         // Every sync writes (when it ran, at least), which voids the stamp that lets `show` open
         // nothing; a background sync, which no one waits for, stamps again once the files' times
         // settle (a few milliseconds), so that the next terminal opens nothing when nothing came.
@@ -194,7 +215,7 @@ struct SyncCommand: ParsableCommand {
             _ = Unmanaged.passRetained(store)
             _ = try? store.stampUnchangedDatabase(settlingWithin: .milliseconds(100))
         }
-        return results
+        return (results, feeds)
     }
 
     /// What a sync received, for `--json`: `{"bytes": N, "home": {"bytes": N, "entries": N,

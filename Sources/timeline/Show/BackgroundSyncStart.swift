@@ -12,7 +12,8 @@ import TimelineKit
 /// What it costs, in order, stopping at the first that says no:
 /// 1. one `stat` of the sync stamp (`SyncGate.stampPath`): a sync that succeeded less than AGE
 ///    ago means nothing is due, the case of almost every terminal;
-/// 2. one `stat` of the accounts file: without an account there is nothing to sync;
+/// 2. one `stat` of the accounts file, and one of the feeds marker (`FeedsMarker`) when there is
+///    none: without an account or a feed there is nothing to sync;
 /// 3. one `stat` of the sync lock: a sync started in the last two minutes (another terminal's,
 ///    or one that failed) is left alone, so ten terminals opened together start one;
 /// 4. `timeline sync --db PATH --if-older AGE --detached`, started detached (`posix_spawn`, a
@@ -56,7 +57,8 @@ enum BackgroundSyncStart {
         guard let limit = AgeLimit(age) else { return false }
         let gate = SyncGate(databasePath: databasePath)
         guard gate.isDue(olderThan: .seconds(limit.seconds), now: now) else { return false }
-        guard let accounts = try? AccountStore.standard(), accounts.hasAccountsFile else { return false }
+        let hasAccounts = (try? AccountStore.standard())?.hasAccountsFile ?? false
+        guard hasAccounts || FeedsMarker.exists(databasePath: databasePath) else { return false }
         guard !gate.startedRecently(at: now) else { return false }
         let arguments = ["timeline", "sync", "--db", databasePath, "--if-older", age, detachedFlag]
         do {
