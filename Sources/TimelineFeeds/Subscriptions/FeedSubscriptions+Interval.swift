@@ -43,7 +43,7 @@ extension FeedSubscriptions {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(64)
-        for byte in SHA256.hash(body) {
+        for byte in ContentDigest.sha256(body) {
             text.append(digits[Int(byte >> 4)])
             text.append(digits[Int(byte & 0x0F)])
         }

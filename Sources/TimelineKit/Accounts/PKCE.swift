@@ -5,7 +5,7 @@ struct PKCE: Sendable {
     /// 43 characters of base64url from 32 random bytes (RFC 7636 §4.1), sent with the exchange.
     let verifier: String
     /// `BASE64URL(SHA256(verifier))`, sent with the authorization request.
-    var challenge: String { Self.base64URL(SHA256.hash(Array(verifier.utf8))) }
+    var challenge: String { Self.base64URL(ContentDigest.sha256(Array(verifier.utf8))) }
 
     init() {
         var generator = SystemRandomNumberGenerator()

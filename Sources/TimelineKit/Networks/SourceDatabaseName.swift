@@ -54,7 +54,7 @@ public struct SourceDatabaseName: Sendable, Hashable {
             formerKey = nil
             return
         }
-        let digest = SHA256.hash(Array(text.lowercased().utf8)).prefix(Self.digestDigits / 2)
+        let digest = ContentDigest.sha256(Array(text.lowercased().utf8)).prefix(Self.digestDigits / 2)
             .map { String($0 >> 4, radix: 16) + String($0 & 0xF, radix: 16) }.joined()
         // `-` is escaped in every key, so a shortened key never reads as a whole one.
         let room = Self.maximumKeyBytes - kind.utf8.count - 1 - Self.digestDigits

@@ -41,6 +41,7 @@ let error: ServerError = given()
 let preview: SnapshotPreview = given()
 let sync: MastodonSync = given()
 let edited: String = given()
+let now: Date = given()
 
 func paint(_ what: Any) {}
 func render(_ what: Any) {}

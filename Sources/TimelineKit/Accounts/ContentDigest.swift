@@ -4,14 +4,16 @@
 /// of ~100k lines for one function). Checked against the NIST test vectors.
 ///
 /// Public for sources built on TimelineKit: a feed source keeps the digest of the last body it
-/// parsed, so that a server that sends no validators costs no parse when nothing changed.
+/// parsed, so that a server that sends no validators costs no parse when nothing changed. Not
+/// named `SHA256`: an embedder that also imports CryptoKit or swift-crypto would find that name
+/// taken twice.
 ///
 /// ```swift
-/// let digest = SHA256.hash(Array("abc".utf8))   // 32 bytes, ba7816bf…
+/// let digest = ContentDigest.sha256(Array("abc".utf8))   // 32 bytes, ba7816bf…
 /// ```
-public enum SHA256 {
-    /// The 32-byte digest of `message`.
-    public static func hash(_ message: [UInt8]) -> [UInt8] {
+public enum ContentDigest {
+    /// The 32-byte SHA-256 digest of `message`.
+    public static func sha256(_ message: [UInt8]) -> [UInt8] {
         var state: [UInt32] = [
             0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
         ]
