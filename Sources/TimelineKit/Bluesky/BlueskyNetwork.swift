@@ -2,7 +2,7 @@ extension Account.Network {
     /// Bluesky (any AT Protocol PDS): logged in to with an app password, whose session is
     /// stored and refreshed; posts are public, with languages; notifications are marked seen.
     public static let bluesky: Account.Network = Account.Network(
-        rawValue: "bluesky", displayName: "Bluesky", defaultServer: BlueskyClient.defaultService,
+        "bluesky", displayName: "Bluesky", defaultServer: BlueskyClient.defaultService,
         login: LoginMethod(
             kind: .appPassword(AppPasswordLogin(
                 defaultService: BlueskyClient.defaultService,
@@ -20,18 +20,14 @@ extension Account.Network {
             // A Bluesky handle is a domain too; the default service's suffix tells them apart.
             claims: { address in address.lowercased().hasSuffix(".bsky.social") }),
         capabilities: SessionCapabilities(
-            readMarker: false, notificationsSeen: true, postOptions: [],
+            actions: Set(SourceAction.allCases).subtracting([.readMarker, .bookmark, .edit, .vote, .timedMute]), postOptions: [],
             postOptionsRefusal: "--cw, --visibility and --idempotency-key are for Mastodon accounts; a Bluesky post is public, and a retry of it never publishes twice anyway.",
-            interactions: [.favourite, .boost],
-            interactionsRefusal: "Bluesky keeps no bookmarks that another app can read or set (its API has likes and reposts only); bookmarks are for Mastodon accounts.",
-            editRefusal: "Bluesky posts cannot be edited (a post is a record its readers' apps keep as first published); delete it (timeline delete REF) and post it again.",
-            pollRefusal: "Bluesky posts have no polls, so there is nothing to vote in; polls are Mastodon's.",
-            timedMuteRefusal: "Bluesky keeps no end for a mute of an account (app.bsky.graph.muteActor has none): mute it without --for, and `timeline unmute` it when you wish. A muted word can end: mute --word WORD --for 7d."),
-        makeSession: { account, store, transport, policy, clock in
-            BlueskyAccountSession(account: account, client: Result { () throws(AccountError) in
-                try store.blueskyClient(for: account, transport: transport, policy: policy, clock: clock)
-            })
-        },
+            refusals: [
+                .bookmark: "Bluesky keeps no bookmarks that another app can read or set (its API has likes and reposts only); bookmarks are for Mastodon accounts.",
+                .edit: "Bluesky posts cannot be edited (a post is a record its readers' apps keep as first published); delete it (timeline delete REF) and post it again.",
+                .vote: "Bluesky posts have no polls, so there is nothing to vote in; polls are Mastodon's.",
+                .timedMute: "Bluesky keeps no end for a mute of an account (app.bsky.graph.muteActor has none): mute it without --for, and `timeline unmute` it when you wish. A muted word can end: mute --word WORD --for 7d.",
+            ]),
         ownUserID: { account in account.accountID },
         loginArguments: { account in
             var words = [account.acct]
@@ -44,5 +40,10 @@ extension Account.Network {
         storedSecret: { _, path in "bluesky, session in \(path)" },
         storedAccountProblem: { account in
             account.accountID.hasPrefix("did:") ? nil : "account_id of a bluesky account must be its DID"
+        },
+        makeSession: { account, context in
+            BlueskyAccountSession(account: account, client: Result { () throws(AccountError) in
+                try context.accounts.blueskyClient(for: account, transport: context.transport, policy: context.policy, clock: context.clock)
+            })
         })
 }

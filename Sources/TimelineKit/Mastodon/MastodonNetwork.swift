@@ -3,16 +3,15 @@ extension Account.Network {
     /// logged in to in a browser (or with a token), with read markers, content warnings,
     /// visibilities and idempotency keys.
     public static let mastodon: Account.Network = Account.Network(
-        rawValue: "mastodon", displayName: "Mastodon", defaultServer: nil,
+        "mastodon", displayName: "Mastodon", defaultServer: nil,
         login: LoginMethod(
             kind: .browserAuthorization { server, transport throws(LoginError) in try MastodonAuthorization(server: server, transport: transport) },
             phrase: "mastodon servers (Mastodon and servers speaking its API)",
             missingAddress: "say which server: timeline login mastodon example.social",
             otherMethodsOptions: "--app-password-stdin and --service are for Bluesky; a Mastodon server is the second argument."),
-        capabilities: SessionCapabilities(readMarker: true, notificationsSeen: false, postOptions: .all),
-        makeSession: { account, _, transport, policy, clock in
-            MastodonAccountSession(account: account, transport: transport, policy: policy, clock: clock)
-        },
+        // Every action but telling the server the notifications were seen: Mastodon's are read
+        // with the home timeline's sync.
+        capabilities: SessionCapabilities(actions: Set(SourceAction.allCases).subtracting([.notificationsSeen]), postOptions: .all),
         ownUserID: { account in
             (try? ServerAddress(account.server)).map { MastodonNamespace(server: $0).id(account.accountID) } ?? account.accountID
         },
@@ -24,7 +23,10 @@ extension Account.Network {
             return words
         },
         endsAtServer: { account in account.client != nil },
-        storedSecret: { _, path in "token in \(path)" })
+        storedSecret: { _, path in "token in \(path)" },
+        makeSession: { account, context in
+            MastodonAccountSession(account: account, transport: context.transport, policy: context.policy, clock: context.clock)
+        })
 }
 
 extension MastodonAuthorization: BrowserAuthorization {}
