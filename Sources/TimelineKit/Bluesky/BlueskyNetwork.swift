@@ -17,6 +17,17 @@ extension Account.Network {
             phrase: "bluesky",
             missingAddress: "say which account: timeline login bluesky you.bsky.social",
             otherMethodsOptions: "Bluesky logs in with an app password: --app-password-stdin, or type it at the prompt (--token-stdin and --token-command are for Mastodon).",
+            addressPlaceholder: "HANDLE",
+            help: """
+                Bluesky: `timeline login bluesky HANDLE` with an app password (Settings → Privacy \
+                and security → App passwords), typed at the prompt or piped with \
+                --app-password-stdin. The app password is sent once and not stored: the session it \
+                opens is, and later runs refresh it. --service names the server to log in to \
+                (default https://bsky.social; a self-hosted PDS otherwise).
+
+                  timeline login bluesky alice.bsky.social
+                  pass show bluesky/app-password | timeline login bluesky alice.bsky.social --app-password-stdin
+                """,
             // A Bluesky handle is a domain too; the default service's suffix tells them apart.
             claims: { address in address.lowercased().hasSuffix(".bsky.social") }),
         capabilities: SessionCapabilities(

@@ -22,20 +22,29 @@ public struct LoginMethod: Sendable {
     /// Said when the options of the other method are given (`--token-stdin` to an app-password
     /// login, `--service` to a browser one).
     public let otherMethodsOptions: String
+    /// What the login's second word is, as a hint writes it: `example.social`, `HANDLE`
+    /// (`timeline login mastodon example.social`).
+    public let addressPlaceholder: String
+    /// The network's part of `timeline login --help`: how its login goes, and examples.
+    public let help: String
     /// Whether an address typed where the network's word goes is one of this network's
     /// (a Bluesky handle ends in `.bsky.social`).
     let claims: @Sendable (String) -> Bool
 
     /// A login of `kind`, said as `phrase` in `timeline logs in to …`; `missingAddress` and
     /// `otherMethodsOptions` are said when the login's second word is missing or the other
-    /// method's options are given; `claims` tells whether an address typed where the network's
-    /// word goes is one of this network's.
+    /// method's options are given; `addressPlaceholder` writes the second word in hints, `help`
+    /// is the network's paragraph of `login --help`; `claims` tells whether an address typed
+    /// where the network's word goes is one of this network's.
     public init(kind: Kind, phrase: String, missingAddress: String, otherMethodsOptions: String,
+                addressPlaceholder: String = "ADDRESS", help: String = "",
                 claims: @escaping @Sendable (String) -> Bool = { _ in false }) {
         self.kind = kind
         self.phrase = phrase
         self.missingAddress = missingAddress
         self.otherMethodsOptions = otherMethodsOptions
+        self.addressPlaceholder = addressPlaceholder
+        self.help = help
         self.claims = claims
     }
 

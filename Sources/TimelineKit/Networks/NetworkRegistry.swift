@@ -42,6 +42,16 @@ extension Account.Network {
         return loggingIn.first { $0.login?.claimsAddress(address) == true } ?? loggingIn.first ?? registered[0]
     }
 
+    /// How to log in to an account of a network that has `action` (of any network with a login,
+    /// when `nil`), for the hint said when no account can do it:
+    /// `timeline login mastodon example.social (or: login bluesky HANDLE)`.
+    public static func loginHint(for action: SourceAction? = nil) -> String {
+        let logins = registered.filter { network in action.map { network.refusal(of: $0) == nil } ?? true }
+            .compactMap { network in network.login.map { "login \(network.rawValue) \($0.addressPlaceholder)" } }
+        guard let first = logins.first else { return "timeline login" }
+        return "timeline " + first + (logins.count > 1 ? " (or: " + logins.dropFirst().joined(separator: "; or: ") + ")" : "")
+    }
+
     /// The networks `timeline login` logs in to, as the sentence `timeline logs in to …` lists them.
     public static var loginList: String {
         registered.compactMap(\.login?.phrase).joined(separator: " and to ")

@@ -56,7 +56,7 @@ struct BookmarksCommand: ParsableCommand {
                 if let refusal = accounts.first?.network.refusal(of: .bookmark) {
                     Terminal.emitError("timeline: \(refusal)\n")
                 } else {
-                    Terminal.emitError("timeline: bookmarks are kept at your server, and no account is logged in: timeline login mastodon example.social\n")
+                    Terminal.emitError("timeline: bookmarks are kept at your server, and no account is logged in: \(Account.Network.loginHint(for: .bookmark))\n")
                 }
                 throw ExitCode(ExitStatus.usage)
             }

@@ -72,7 +72,7 @@ struct FollowAccountArguments: ParsableArguments {
         let accountStore = try reportingErrors { try AccountStore.standard() }
         let accounts = try reportingErrors { try accountStore.hasAccountsFile ? accountStore.accounts() : [] }
         guard !accounts.isEmpty else {
-            Terminal.emitError("timeline: \(verb) is done at your server, and no account is logged in: timeline login mastodon example.social (or: login bluesky HANDLE).\n")
+            Terminal.emitError("timeline: \(verb) is done at your server, and no account is logged in: \(Account.Network.loginHint()).\n")
             throw ExitCode(ExitStatus.usage)
         }
         let transport = CurlTransport()

@@ -6,30 +6,12 @@ struct LoginCommand: ParsableCommand {
         commandName: "login",
         // The networks from the registry, never listed by hand: a network registered there is said here.
         abstract: "Log in to " + Account.Network.registered.compactMap(\.login?.phrase).joined(separator: " or to ") + ".",
+        // Each network's paragraph and examples are its login's (``LoginMethod/help``).
         discussion: """
-            Registers timeline with the server, prints a page to open (and opens it when a browser \
-            is at hand), and reads back the code the server shows once you approve. The token is \
-            stored in $XDG_CONFIG_HOME/timeline/accounts.json (~/.config/timeline/accounts.json), \
-            readable by you only; the timeline database is not touched.
-
-            --token-stdin reads an access token instead (create one in the server's settings, \
-            Preferences → Development, with the scopes read and write; on Mastodon \
-            read:accounts read:statuses read:notifications write:statuses are enough); --token-command stores a command that prints it \
-            (a password manager), run whenever the token is needed.
-
-            Bluesky: `timeline login bluesky HANDLE` with an app password (Settings → Privacy and \
-            security → App passwords), typed at the prompt or piped with --app-password-stdin. \
-            The app password is sent once and not stored: the session it opens is, and later \
-            runs refresh it. --service names the server to log in to (default https://bsky.social; \
-            a self-hosted PDS otherwise).
-
-            Examples:
-              timeline login mastodon mastodon.social
-              pass show mastodon/token | timeline login mastodon https://example.social --token-stdin
-              timeline login mastodon example.social --token-command 'pass show mastodon/token'
-              timeline login bluesky alice.bsky.social
-              pass show bluesky/app-password | timeline login bluesky alice.bsky.social --app-password-stdin
-            """)
+            The account (its token or session) is stored in $XDG_CONFIG_HOME/timeline/accounts.json \
+            (~/.config/timeline/accounts.json), readable by you only; the timeline database is not \
+            touched. Each network logs in its own way:
+            """ + Account.Network.registered.compactMap { $0.login.map { "\n\n" + $0.help } }.joined())
 
     @Argument(help: ArgumentHelp("The network: " + Account.Network.registered.filter { $0.login != nil }.map(\.rawValue).joined(separator: " or ") + "."))
     var network: String

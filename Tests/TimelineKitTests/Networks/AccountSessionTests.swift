@@ -71,6 +71,9 @@ import Testing
         #expect(Account.Network.likely(forAddress: "Alice.BSKY.social") == .bluesky)
         #expect(Account.Network.likely(forAddress: "mastodon.social") == .mastodon)
         #expect(Account.Network.loginList == "mastodon servers (Mastodon and servers speaking its API) and to bluesky")
+        #expect(Account.Network.loginHint() == "timeline login mastodon example.social (or: login bluesky HANDLE)")
+        // Only the networks that have the action: bookmarks are Mastodon's.
+        #expect(Account.Network.loginHint(for: .bookmark) == "timeline login mastodon example.social")
     }
 
     @Test func aMastodonSessionSyncsPostsMarksAndDeletesAtItsServer() async throws {
