@@ -109,6 +109,8 @@ func exitStatus(for error: any Error) -> Int32 {
         case .unreadable: ExitStatus.configuration
         }
     case is SourceDatabaseNameError: ExitStatus.usage
+    // A source that lacks the action: refused before any request, as a wrong flag is.
+    case is SourceError: ExitStatus.usage
     case is SyncGate.Failure: ExitStatus.failure
     case is AccountImportError: ExitStatus.usage
     case is ValidationError: ExitStatus.usage

@@ -417,7 +417,7 @@ private struct AccountsFileEntry {
             throw problem("server: \(error)")
         }
         let secret: Account.Secret
-        if case .appPassword = network.login.kind {
+        if case .appPassword = network.login?.kind {
             // A session: `token` is its refresh token, `access_token` its access token.
             guard let refresh = token.flatMap({ AccessToken($0) }), let access = accessToken.flatMap({ AccessToken($0) }) else {
                 throw problem("a \(network.rawValue) account needs token and access_token (its session); log in again to write them")

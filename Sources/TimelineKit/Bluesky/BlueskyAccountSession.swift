@@ -61,7 +61,7 @@ struct BlueskyAccountSession: AccountSession {
     /// a retry of a post whose record exists already is done, a follow is written in place
     /// (`putRecord`). An unfollow deletes the follow the AppView shows, a delete the post's
     /// record (deleting one that is gone succeeds). Edits and votes are refused by the caller
-    /// first (``SessionCapabilities/editRefusal``, ``SessionCapabilities/pollRefusal``).
+    /// first (its network lacks ``SourceAction/edit`` and ``SourceAction/vote``).
     func send(_ entry: OutboxEntry, in store: TimelineStore) async throws -> OutboxResult {
         let sync = try blueskySync(store)
         switch entry.change {
@@ -116,12 +116,6 @@ struct BlueskyAccountSession: AccountSession {
         try await blueskySync(store).report(messageID, reason: reason, comment: comment)
     }
 
-    /// Bluesky has no bookmarks in the API `timeline` uses (``SessionCapabilities/interactions``):
-    /// the caller refuses first; asked anyway, it says so rather than answer an empty list.
-    func bookmarks(limit: Int, in store: TimelineStore) async throws -> [String] {
-        throw ServerError.notSupported(url: account.server + " (bookmarks)", status: 501)
-    }
-
     // MARK: Following accounts, server threads, tag and list timelines (issue 27)
 
     func followableHandle(_ text: String) -> String? { BlueskySync.followableHandle(text) }
@@ -150,22 +144,8 @@ struct BlueskyAccountSession: AccountSession {
         try await blueskySync(store).fetchTimeline(source, limit: limit)
     }
 
-    // MARK: Editing and polls (issue 27)
-
-    /// Bluesky posts cannot be edited (``SessionCapabilities/editRefusal``): the caller refuses
-    /// first; asked anyway, it says so rather than answer something.
-    func editableText(of messageID: String, in store: TimelineStore) async throws -> String {
-        throw ServerError.serverLacks(server: "Bluesky", feature: "editing a post")
-    }
-
-    func edit(_ messageID: String, text: String, in store: TimelineStore) async throws -> Message {
-        throw ServerError.serverLacks(server: "Bluesky", feature: "editing a post")
-    }
-
-    /// Bluesky posts have no polls (``SessionCapabilities/pollRefusal``).
-    func vote(in messageID: String, choices: [Int], in store: TimelineStore) async throws -> PollVote {
-        throw PostChangeRefusal.noPoll
-    }
+    // Editing and polls (issue 27): the defaults refuse them in the network's words
+    // (its capabilities lack ``SourceAction/edit`` and ``SourceAction/vote``).
 
     func end() async -> SessionEnding {
         do {

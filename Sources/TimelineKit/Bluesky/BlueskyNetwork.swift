@@ -2,7 +2,7 @@ extension Account.Network {
     /// Bluesky (any AT Protocol PDS): logged in to with an app password, whose session is
     /// stored and refreshed; posts are public, with languages; notifications are marked seen.
     public static let bluesky: Account.Network = Account.Network(
-        rawValue: "bluesky", displayName: "Bluesky", defaultServer: BlueskyClient.defaultService,
+        "bluesky", displayName: "Bluesky", defaultServer: BlueskyClient.defaultService,
         login: LoginMethod(
             kind: .appPassword(AppPasswordLogin(
                 defaultService: BlueskyClient.defaultService,
@@ -17,21 +17,29 @@ extension Account.Network {
             phrase: "bluesky",
             missingAddress: "say which account: timeline login bluesky you.bsky.social",
             otherMethodsOptions: "Bluesky logs in with an app password: --app-password-stdin, or type it at the prompt (--token-stdin and --token-command are for Mastodon).",
+            addressPlaceholder: "HANDLE",
+            help: """
+                Bluesky: `timeline login bluesky HANDLE` with an app password (Settings → Privacy \
+                and security → App passwords), typed at the prompt or piped with \
+                --app-password-stdin. The app password is sent once and not stored: the session it \
+                opens is, and later runs refresh it. --service names the server to log in to \
+                (default https://bsky.social; a self-hosted PDS otherwise).
+
+                  timeline login bluesky alice.bsky.social
+                  pass show bluesky/app-password | timeline login bluesky alice.bsky.social \\
+                      --app-password-stdin
+                """,
             // A Bluesky handle is a domain too; the default service's suffix tells them apart.
             claims: { address in address.lowercased().hasSuffix(".bsky.social") }),
         capabilities: SessionCapabilities(
-            readMarker: false, notificationsSeen: true, postOptions: [],
+            actions: Set(SourceAction.allCases).subtracting([.readMarker, .bookmark, .edit, .vote, .timedMute]), postOptions: [],
             postOptionsRefusal: "--cw, --visibility and --idempotency-key are for Mastodon accounts; a Bluesky post is public, and a retry of it never publishes twice anyway.",
-            interactions: [.favourite, .boost],
-            interactionsRefusal: "Bluesky keeps no bookmarks that another app can read or set (its API has likes and reposts only); bookmarks are for Mastodon accounts.",
-            editRefusal: "Bluesky posts cannot be edited (a post is a record its readers' apps keep as first published); delete it (timeline delete REF) and post it again.",
-            pollRefusal: "Bluesky posts have no polls, so there is nothing to vote in; polls are Mastodon's.",
-            timedMuteRefusal: "Bluesky keeps no end for a mute of an account (app.bsky.graph.muteActor has none): mute it without --for, and `timeline unmute` it when you wish. A muted word can end: mute --word WORD --for 7d."),
-        makeSession: { account, store, transport, policy, clock in
-            BlueskyAccountSession(account: account, client: Result { () throws(AccountError) in
-                try store.blueskyClient(for: account, transport: transport, policy: policy, clock: clock)
-            })
-        },
+            refusals: [
+                .bookmark: "Bluesky keeps no bookmarks that another app can read or set (its API has likes and reposts only); bookmarks are for Mastodon accounts.",
+                .edit: "Bluesky posts cannot be edited (a post is a record its readers' apps keep as first published); delete it (timeline delete REF) and post it again.",
+                .vote: "Bluesky posts have no polls, so there is nothing to vote in; polls are Mastodon's.",
+                .timedMute: "Bluesky keeps no end for a mute of an account (app.bsky.graph.muteActor has none): mute it without --for, and `timeline unmute` it when you wish. A muted word can end: mute --word WORD --for 7d.",
+            ]),
         ownUserID: { account in account.accountID },
         loginArguments: { account in
             var words = [account.acct]
@@ -44,5 +52,10 @@ extension Account.Network {
         storedSecret: { _, path in "bluesky, session in \(path)" },
         storedAccountProblem: { account in
             account.accountID.hasPrefix("did:") ? nil : "account_id of a bluesky account must be its DID"
+        },
+        makeSession: { account, context in
+            BlueskyAccountSession(account: account, client: Result { () throws(AccountError) in
+                try context.accounts.blueskyClient(for: account, transport: context.transport, policy: context.policy, clock: context.clock)
+            })
         })
 }

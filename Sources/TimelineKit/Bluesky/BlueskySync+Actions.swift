@@ -27,7 +27,7 @@ extension BlueskySync {
     ///
     /// - Throws: `.replyTargetElsewhere` when `id` is not a Bluesky post, `.rejected` with
     ///   status 404 when the AppView no longer has the post (deleted), the client's errors,
-    ///   `.store`; a bookmark is refused before this (``SessionCapabilities/interactions``).
+    ///   `.store`; a bookmark is refused before this (its network lacks ``SourceAction/bookmark``).
     public func act(_ action: MessageAction, on id: String, recordKey: String? = nil,
                     completing sequence: Int64? = nil) async throws(ServerError) -> MessageActionOutcome {
         guard let session = client.currentSession else { throw .unauthorized(server: client.service.baseURL) }

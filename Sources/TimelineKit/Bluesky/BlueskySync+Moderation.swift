@@ -14,7 +14,7 @@ extension BlueskySync {
 
     /// Mutes or unmutes `handle` (`app.bsky.graph.muteActor` / `unmuteActor` with its DID, after
     /// the profile, whose viewer state says whether it is muted already: then nothing is sent).
-    /// Bluesky's mutes have no end (``SessionCapabilities/timedMuteRefusal``).
+    /// Bluesky's mutes have no end (its network lacks ``SourceAction/timedMute``).
     public func setMuted(_ handle: String, _ muted: Bool) async throws(ServerError) -> ModerationOutcome {
         let viewed = try await profile(handle)
         let change: OutboxEntry.Change = muted ? .mute(handle: handle, until: nil) : .unmute(handle: handle)

@@ -9,4 +9,14 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     /// Bluesky AppView answers (`BlueskyDecoder`): `getTimeline`/`getAuthorFeed` feeds,
     /// `getPosts`, `listNotifications`, saved as the server sent them.
     case bluesky
+
+    /// What a person calls the format, in a sentence (`reading Mastodon API JSON from the terminal`).
+    public var displayName: String {
+        switch self {
+        case .jsonl: "JSON Lines"
+        case .mastodon: "Mastodon API JSON"
+        case .twitter: "Twitter API JSON"
+        case .bluesky: "Bluesky JSON"
+        }
+    }
 }

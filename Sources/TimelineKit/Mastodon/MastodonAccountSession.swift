@@ -52,7 +52,7 @@ struct MastodonAccountSession: AccountSession {
     }
 
     /// Sends nothing: Mastodon's notifications are read with the home timeline's sync
-    /// (``SessionCapabilities/notificationsSeen`` is false).
+    /// (its network lacks ``SourceAction/notificationsSeen``).
     func markNotificationsSeen(at date: Date) async throws {}
 
     func deletePost(_ messageID: String, in store: TimelineStore) async throws {

@@ -1,6 +1,6 @@
 /// A post to publish through an ``AccountSession``: its text and what goes with it. Each
 /// network publishes the parts it has (``SessionCapabilities/postOptions``) and refuses a draft
-/// that sets one it lacks, before any request (``SessionCapabilities/refusal(of:)``).
+/// that sets one it lacks, before any request (``SessionCapabilities/refusal(of:)-(PostDraft)``).
 ///
 /// ```swift
 /// var draft = PostDraft(text: "Shipping today 🚀", replyTo: "mastodon.social/1098…")

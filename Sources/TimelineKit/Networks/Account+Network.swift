@@ -1,27 +1,42 @@
 extension Account {
-    /// A network `timeline` can log in to, and everything the command line needs to know about
-    /// it without naming it: the word a person types (`mastodon`), how a login goes
-    /// (``LoginMethod``), what its sessions can do (``SessionCapabilities``), and how a session
-    /// of one of its accounts is made (``AccountStore/session(for:transport:policy:clock:)``).
+    /// A network (a source of accounts) and everything the command line needs to know about it
+    /// without naming it: the word a person types (`mastodon`), how a login goes
+    /// (``LoginMethod``, or none), what its sessions can do (``SessionCapabilities``), and how a
+    /// session of one of its accounts is made (``AccountStore/session(for:transport:policy:clock:)``).
     ///
-    /// The networks are values, not cases: each is declared in its own folder
-    /// (``Account/Network/mastodon`` in `Mastodon/`, ``Account/Network/bluesky`` in `Bluesky/`)
-    /// and listed once in ``registered``; two are equal when their words are. An accounts-file
-    /// entry whose network is not registered is kept as it is (a newer timeline wrote it).
+    /// This is the one description of a source: its ``AccountSession`` conformance does the
+    /// work, and this value says everything else as fields, each with a default, so that a
+    /// minimal source gives a word, a name and how its session is made:
+    ///
+    /// ```swift
+    /// let weather = Account.Network("weather", displayName: "Weather") { account, _ in
+    ///     WeatherSession(account: account)
+    /// }
+    /// try Account.Network.register(weather)
+    /// ```
+    ///
+    /// The networks are values, not cases: the built-in ones are declared in their own folders
+    /// (``Account/Network/mastodon`` in `Mastodon/`, ``Account/Network/bluesky`` in `Bluesky/`),
+    /// an embedder's are registered with ``register(_:)``, and ``registered`` lists them all; two
+    /// are equal when their words are. An accounts-file entry whose network is not registered is
+    /// kept as it is (a newer timeline, or another tool, wrote it).
     public struct Network: Sendable, Hashable, CustomStringConvertible {
-        /// The word a person types and the accounts file stores: `mastodon`, `bluesky`.
+        /// The word a person types and the accounts file stores: `mastodon`, `bluesky`. It is
+        /// also the ``MessageSource`` of the messages its sessions store (``source``).
         public let rawValue: String
         /// The name said in sentences: `Mastodon`, `Bluesky`.
         public let displayName: String
         /// The server logged in to when none is given (`https://bsky.social`); `nil` when the
         /// server is always given (a Mastodon server is the login's second word).
         public let defaultServer: String?
-        /// How a person logs in, and the words said about it.
-        public let login: LoginMethod
+        /// How a person logs in, and the words said about it; `nil` for a network whose accounts
+        /// are not made by `timeline login` (the tool that registers it saves them:
+        /// ``AccountStore/save(_:replacing:)``).
+        public let login: LoginMethod?
         /// What a session of this network can do beyond syncing.
         public let capabilities: SessionCapabilities
         /// Makes a session of one of its accounts (see ``AccountStore/session(for:transport:policy:clock:)``).
-        let makeSession: @Sendable (Account, AccountStore, any HTTPTransport, RequestPolicy, SyncClock) throws(AccountError) -> any AccountSession
+        let makeSession: @Sendable (Account, SessionContext) throws(AccountError) -> any AccountSession
         /// The stored ID of an account's own user: the author of the posts it wrote.
         let ownUserID: @Sendable (Account) -> String
         /// The words after `timeline login <word>` that log in to an account again.
@@ -35,18 +50,31 @@ extension Account {
         /// (a Bluesky account's ID must be a DID), or `nil`: the file's reader names the entry.
         let storedAccountProblem: @Sendable (Account) -> String?
 
-        /// A network: its word and name, its login and capabilities, and how its accounts'
-        /// sessions, user IDs, login commands, revocability and secrets are told, and what makes a
-        /// stored account of it unusable. Only a
-        /// network's own folder makes one; ``registered`` lists it.
-        init(
-            rawValue: String, displayName: String, defaultServer: String?, login: LoginMethod, capabilities: SessionCapabilities,
-            makeSession: @escaping @Sendable (Account, AccountStore, any HTTPTransport, RequestPolicy, SyncClock) throws(AccountError) -> any AccountSession,
-            ownUserID: @escaping @Sendable (Account) -> String,
-            loginArguments: @escaping @Sendable (Account) -> [String],
-            endsAtServer: @escaping @Sendable (Account) -> Bool,
-            storedSecret: @escaping @Sendable (Account, String) -> String,
-            storedAccountProblem: @escaping @Sendable (Account) -> String? = { _ in nil }
+        /// A network: its word and name, and how a session of one of its accounts is made; the
+        /// rest has a default that fits a source without a login or a server of its own.
+        ///
+        /// - Parameters:
+        ///   - rawValue: the word (a valid ``MessageSource`` name; ``register(_:)`` checks it).
+        ///   - displayName: the name said in sentences.
+        ///   - defaultServer: the server logged in to when none is given.
+        ///   - login: how `timeline login` logs in; `nil`: it does not.
+        ///   - capabilities: what its sessions do beyond syncing; ``SessionCapabilities/none`` by default.
+        ///   - ownUserID: the stored ID of an account's own user (default: its `accountID`).
+        ///   - loginArguments: the words after `timeline login <word>` (default: its `acct`).
+        ///   - endsAtServer: whether a logout ends the access at the server (default: no).
+        ///   - storedSecret: where an account's secret is kept, given the accounts file's path.
+        ///   - storedAccountProblem: what makes a stored account of it unusable, or `nil`.
+        ///   - makeSession: the session of an account (``AccountSession``), given what the
+        ///     session may use (``SessionContext``); throws when the account's entry cannot make one.
+        public init(
+            _ rawValue: String, displayName: String, defaultServer: String? = nil, login: LoginMethod? = nil,
+            capabilities: SessionCapabilities = .none,
+            ownUserID: @escaping @Sendable (Account) -> String = { $0.accountID },
+            loginArguments: @escaping @Sendable (Account) -> [String] = { [$0.acct] },
+            endsAtServer: @escaping @Sendable (Account) -> Bool = { _ in false },
+            storedSecret: @escaping @Sendable (Account, String) -> String = { _, path in "secret in \(path)" },
+            storedAccountProblem: @escaping @Sendable (Account) -> String? = { _ in nil },
+            makeSession: @escaping @Sendable (Account, SessionContext) throws(AccountError) -> any AccountSession
         ) {
             self.rawValue = rawValue
             self.displayName = displayName
@@ -59,6 +87,15 @@ extension Account {
             self.endsAtServer = endsAtServer
             self.storedSecret = storedSecret
             self.storedAccountProblem = storedAccountProblem
+        }
+
+        /// The source of the messages this network's sessions store: its word.
+        public var source: MessageSource { MessageSource(unchecked: rawValue) }
+
+        /// Why this network's sessions cannot do `action`, or `nil` when they can (a session may
+        /// lack more: ask it, ``AccountSession/refusal(of:)``).
+        public func refusal(of action: SourceAction) -> SourceError? {
+            capabilities.refusal(of: action, source: displayName)
         }
 
         /// The registered network whose word is `rawValue` (`mastodon`), if any.

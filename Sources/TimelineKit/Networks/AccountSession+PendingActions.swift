@@ -17,7 +17,7 @@ extension AccountSession {
     /// account's favourite, boost and bookmark (``TimelineStore/interaction(account:messageID:)``)
     /// and the message's counts, so the next paint shows them. A repost is acted on through its
     /// original. Doing what is already done changes nothing at the server and succeeds. An action
-    /// of a kind the network lacks (``SessionCapabilities/refusal(of:)``) is refused by the caller.
+    /// of a kind the network lacks (``AccountSession/refusal(of:)``, with ``SourceAction/init(_:)``) is refused by the caller.
     ///
     /// The action is queued first (``TimelineStore/enqueue(_:account:messageID:key:at:)``), then
     /// sent after the message's actions queued before it. When the server cannot be reached

@@ -4,9 +4,11 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// An account's session with its network: everything `timeline` asks of a server for one
-/// account, whatever the network. Made by ``AccountStore/session(for:transport:policy:clock:)``;
-/// the command line holds `any AccountSession` and never asks which network it is.
+/// An account's session with its network: the one protocol of a source of accounts, and
+/// everything `timeline` asks of a server for one account, whatever the network. Made by
+/// ``AccountStore/session(for:transport:policy:clock:)`` through the account's
+/// ``Account/Network``; the command line holds `any AccountSession` and never asks which
+/// network it is.
 ///
 /// ```swift
 /// let accounts = try AccountStore.standard()
@@ -16,31 +18,49 @@ import Foundation
 /// }
 /// ```
 ///
-/// What a network lacks is said by ``capabilities`` (a read marker is Mastodon's; a post's
-/// content warning, visibility and idempotency key too), in the network's own words, so the
-/// command line refuses it before any request; a method a network lacks does nothing that
-/// could be mistaken for success (it says what it did: ``ReadMarkerSync/serverLacksMarkers``).
+/// **What every source does**: ``account`` (whose session it is; the messages it stores carry
+/// its network's ``Account/Network/source``) and ``sync(into:options:)``. Everything else is
+/// optional: each requirement has a default that refuses with one typed error,
+/// ``SourceError/unsupported(action:source:reason:)`` naming the ``SourceAction``, or answers
+/// "none" where the requirement asks a question (``holds(messageID:)``: `false`;
+/// ``followableHandle(_:)``: `nil`). A source that implements an action says so in its
+/// network's ``SessionCapabilities/actions``, which the command line reads to refuse the others
+/// before any request, in the network's own words (``SessionCapabilities/refusals``) or the
+/// shared ones. A minimal source:
+///
+/// ```swift
+/// struct WeatherSession: AccountSession {
+///     let account: Account
+///     func sync(into store: TimelineStore, options: SyncOptions) async throws -> SyncSummary {
+///         try store.upsert(users: [station], messages: readings(source: account.network.source))
+///         return SyncSummary(account: account.name)
+///     }
+/// }
+/// ```
 ///
 /// **Errors.** Methods throw the errors of the parts they use, so that a caller tells them
 /// apart as it always has: ``AccountError`` when the account's token cannot be had (a
-/// `token_command` that fails), ``ServerError`` for the server and the store (`.store`).
+/// `token_command` that fails), ``ServerError`` for the server and the store (`.store`),
+/// ``SourceError`` for an action the source lacks.
 ///
 /// **Adding an action** (favourite, boost, bookmark, follow, edit, vote, a thread or a tag's
 /// timeline from the server): one requirement here, taking and returning network-neutral values
-/// (a stored message ID, a ``PostDraft``-like value), one method in each conformance
-/// (`Mastodon/MastodonAccountSession.swift`, `Bluesky/BlueskyAccountSession.swift`), and, where
-/// a network lacks the action, a ``SessionCapabilities`` flag with the words that refuse it;
-/// the command calls the requirement and checks the flag. No command names a network.
+/// (a stored message ID, a ``PostDraft``-like value), its default in
+/// `AccountSession+Defaults.swift` refusing with a new ``SourceAction``, and one method in each
+/// conformance that has it (`Mastodon/MastodonAccountSession.swift`,
+/// `Bluesky/BlueskyAccountSession.swift`), whose network lists the action in its capabilities;
+/// the command calls the requirement and checks the capability. No command names a network.
 ///
-/// **Adding a network** (an RSS, Atom or JSON Feed source, say): a folder of its own under
-/// `Sources/TimelineKit/` with its conformance of this protocol and its ``Account/Network``
-/// value (word, name, ``LoginMethod``, ``SessionCapabilities``, how a session is made), and one
-/// line in `Networks/NetworkRegistry.swift`. See docs/internals.md, "Networks".
+/// **Adding a network** (a source of accounts): a folder of its own with its conformance of
+/// this protocol and its ``Account/Network`` value, and its registration: a line in
+/// `Networks/NetworkRegistry.swift` for a built-in one, ``Account/Network/register(_:)`` for an
+/// embedder's. See docs/architecture.md, "What a source costs".
 public protocol AccountSession: Sendable {
     /// The account this session acts for.
     var account: Account { get }
 
-    /// What the network can do beyond syncing, following, posting and deleting.
+    /// What the session can do beyond syncing (default: its network's; a conformance whose
+    /// server may lack more says so itself).
     var capabilities: SessionCapabilities { get }
 
     /// Syncs the account's home timeline, notifications and (where the network keeps one) read
@@ -62,7 +82,7 @@ public protocol AccountSession: Sendable {
 
     /// Publishes `draft` as the account and stores the server's post in `store`, read (the
     /// person wrote it). A draft setting a part the network lacks
-    /// (``SessionCapabilities/refusal(of:)``) is refused by the caller first.
+    /// (``SourceAction``) is refused by the caller first.
     ///
     /// - Throws: `ServerError.replyTargetElsewhere` when `replyTo` is not a post of this
     ///   network, `.rejected` with the server's reason (too long, empty).
@@ -70,7 +90,7 @@ public protocol AccountSession: Sendable {
 
     /// Brings the home read position into step with the server both ways (Mastodon's markers),
     /// right after a local `mark-read`; a network without one answers
-    /// ``ReadMarkerSync/serverLacksMarkers`` and sends nothing (``SessionCapabilities/readMarker``).
+    /// ``ReadMarkerSync/serverLacksMarkers`` and sends nothing (``SourceAction/readMarker``).
     func syncReadMarker(in store: TimelineStore) async throws -> ReadMarkerSync
 
     /// Whether `messageID` (a stored ID) names a post of this account's server: the posts
@@ -78,7 +98,7 @@ public protocol AccountSession: Sendable {
     func holds(messageID: String) -> Bool
 
     /// Tells the server the person has seen the notifications up to `date`, where the network
-    /// counts them (``SessionCapabilities/notificationsSeen``); elsewhere nothing is sent.
+    /// counts them (``SourceAction/notificationsSeen``); elsewhere nothing is sent.
     func markNotificationsSeen(at date: Date) async throws
 
     /// Deletes the account's own post `messageID` (a stored ID) at the server and then in
@@ -98,7 +118,7 @@ public protocol AccountSession: Sendable {
     /// harmless, a retry (`pending.attempts` above 1) looks at the server's state first. Doing
     /// what is already done changes nothing at the server and succeeds. Called by
     /// ``act(_:on:in:)`` and ``sendPendingActions(in:)``, which keep the queue; an action of a
-    /// kind the network lacks (``SessionCapabilities/refusal(of:)``) is refused by the caller.
+    /// kind the network lacks (``SourceAction``) is refused by the caller.
     ///
     /// - Throws: `ServerError.replyTargetElsewhere` when it is not a message of this account's
     ///   network, `.rejected` with the server's reason (a deleted post: 404), `.store`; `pending`
@@ -121,7 +141,7 @@ public protocol AccountSession: Sendable {
 
     /// The account's bookmarks, newest first, at most `limit` of them, fetched from the server and
     /// stored (the messages, and each one's bookmark); answers their stored IDs. A network without
-    /// bookmarks (``SessionCapabilities/interactions``) is refused by the caller.
+    /// bookmarks (``SourceAction/bookmark``) is refused by the caller.
     func bookmarks(limit: Int, in store: TimelineStore) async throws -> [String]
 
     // MARK: Following accounts, server threads, tag and list timelines (issue 27)
@@ -184,7 +204,7 @@ public protocol AccountSession: Sendable {
 
     /// The text of the account's own post `messageID` (a stored ID) as its author wrote it, to
     /// start an edit from: Mastodon's source (`GET /api/v1/statuses/:id/source`), not the HTML
-    /// made of it. A network whose posts cannot be edited (``SessionCapabilities/editRefusal``)
+    /// made of it. A network whose posts cannot be edited (``SourceAction/edit``)
     /// is refused by the caller first.
     ///
     /// - Throws: `ServerError.replyTargetElsewhere` when it is not a post of this account's
@@ -194,7 +214,7 @@ public protocol AccountSession: Sendable {
     /// Replaces the text of the account's own post `messageID` (a stored ID) at the server,
     /// keeping everything else it has (content warning, media, language), and stores the
     /// server's answer, edited (``Message/editedAt``), so the next paint marks it ` · edited`.
-    /// Refused by the caller first where ``SessionCapabilities/editRefusal`` says so.
+    /// Refused by the caller first where ``SourceAction/edit`` says so.
     ///
     /// - Throws: `ServerError.replyTargetElsewhere` when it is not a post of this account's
     ///   server, `.rejected` with the server's reason (not yours, too long), `.store`;
@@ -206,7 +226,7 @@ public protocol AccountSession: Sendable {
     /// stores the message again with the poll's new counts. The poll is read from the server
     /// first (its ID, how many options, whether it takes several choices or has ended), so a
     /// choice that is not there is refused before any vote. Refused by the caller first where
-    /// ``SessionCapabilities/pollRefusal`` says so.
+    /// ``SourceAction/vote`` says so.
     ///
     /// - Throws: ``PostChangeRefusal`` for a post without a poll, a poll that has ended or
     ///   already has your vote, a choice that is not one of its options or several for a
@@ -246,13 +266,4 @@ public protocol AccountSession: Sendable {
     /// created, Bluesky deletes the session. Never throws: a logout forgets the account
     /// whatever the server says; how it went is the answer.
     func end() async -> SessionEnding
-}
-
-extension AccountSession {
-    /// The network's capabilities (a conformance whose server may lack more says so itself).
-    public var capabilities: SessionCapabilities { account.network.capabilities }
-
-    /// The account's own user as its network stores it (``Account/storedUserID``, known by its
-    /// `acct`): the author of a waiting post's stand-in, until a sync stores the server's word.
-    public var ownUser: User { User(id: account.storedUserID, handle: account.acct, name: account.acct) }
 }

@@ -9,7 +9,7 @@ extension AccountStore {
     public func session(
         for account: Account, transport: any HTTPTransport, policy: RequestPolicy = RequestPolicy(), clock: SyncClock = .system
     ) throws(AccountError) -> any AccountSession {
-        try account.network.makeSession(account, self, transport, policy, clock)
+        try account.network.makeSession(account, SessionContext(accounts: self, transport: transport, policy: policy, clock: clock))
     }
 
     /// The account among the logged-in ones that wrote `message`, if any.

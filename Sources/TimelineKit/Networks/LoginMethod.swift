@@ -1,6 +1,7 @@
 /// How a person logs in to a network's account, and the words `timeline login` says about it.
 /// The command line handles the two methods (a page to approve in a browser; an app password
-/// at a prompt), never the networks: each network's value (``Account/Network``) brings its own.
+/// at a prompt), never the networks: each network's value (``Account/Network``) brings its own,
+/// or none (``Account/Network/login``).
 public struct LoginMethod: Sendable {
     /// The two ways a login goes.
     public enum Kind: Sendable {
@@ -21,16 +22,29 @@ public struct LoginMethod: Sendable {
     /// Said when the options of the other method are given (`--token-stdin` to an app-password
     /// login, `--service` to a browser one).
     public let otherMethodsOptions: String
+    /// What the login's second word is, as a hint writes it: `example.social`, `HANDLE`
+    /// (`timeline login mastodon example.social`).
+    public let addressPlaceholder: String
+    /// The network's part of `timeline login --help`: how its login goes, and examples.
+    public let help: String
     /// Whether an address typed where the network's word goes is one of this network's
     /// (a Bluesky handle ends in `.bsky.social`).
     let claims: @Sendable (String) -> Bool
 
-    init(kind: Kind, phrase: String, missingAddress: String, otherMethodsOptions: String,
-         claims: @escaping @Sendable (String) -> Bool = { _ in false }) {
+    /// A login of `kind`, said as `phrase` in `timeline logs in to …`; `missingAddress` and
+    /// `otherMethodsOptions` are said when the login's second word is missing or the other
+    /// method's options are given; `addressPlaceholder` writes the second word in hints, `help`
+    /// is the network's paragraph of `login --help`; `claims` tells whether an address typed
+    /// where the network's word goes is one of this network's.
+    public init(kind: Kind, phrase: String, missingAddress: String, otherMethodsOptions: String,
+                addressPlaceholder: String = "ADDRESS", help: String = "",
+                claims: @escaping @Sendable (String) -> Bool = { _ in false }) {
         self.kind = kind
         self.phrase = phrase
         self.missingAddress = missingAddress
         self.otherMethodsOptions = otherMethodsOptions
+        self.addressPlaceholder = addressPlaceholder
+        self.help = help
         self.claims = claims
     }
 
@@ -78,7 +92,10 @@ public struct AppPasswordLogin: Sendable {
     let open: @Sendable (_ service: ServerAddress, _ identifier: String, _ password: String, _ name: String?,
                          _ transport: any HTTPTransport) async throws(ServerError) -> Account
 
-    init(defaultService: String, missingPassword: String, refusedPassword: String,
+    /// A login with an app password at `defaultService` (unless `--service` says), saying
+    /// `missingPassword` and `refusedPassword` when it has none or the server refuses it; `open`
+    /// logs in once and gives the account to store.
+    public init(defaultService: String, missingPassword: String, refusedPassword: String,
          open: @escaping @Sendable (ServerAddress, String, String, String?, any HTTPTransport) async throws(ServerError) -> Account) {
         self.defaultService = defaultService
         self.missingPassword = missingPassword

@@ -20,7 +20,8 @@ public enum PendingActionFailure: Sendable, Hashable {
     /// How `error`, thrown by ``AccountSession/send(_:in:)``, is taken.
     public init(_ error: any Error) {
         // What the server said of the post (a poll that ended, no poll): a retry is refused the same.
-        if error is PostChangeRefusal {
+        // The source lacks the action: a retry is refused the same.
+        if error is PostChangeRefusal || error is SourceError {
             self = .refused
             return
         }

@@ -1,6 +1,13 @@
-/// What a network's sessions can do beyond syncing, following, posting text and deleting the
-/// account's own posts, so that the command line can refuse what a network lacks in the
-/// network's own words, before any request.
+/// What a network's sessions can do beyond syncing, so that the command line refuses what a
+/// network lacks, in the network's own words where it has them, before any request.
+///
+/// One value per network (``Account/Network/capabilities``): the ``actions`` it has, the parts of
+/// a draft it publishes, and its own sentences for the actions it lacks. A source that gives
+/// none has no action but its sync (``none``), and each of ``AccountSession``'s other
+/// requirements refuses with ``SourceError/unsupported(action:source:reason:)``.
+///
+/// The actions are a `Set` of ``SourceAction`` rather than an `OptionSet` of bits: the same
+/// enum names the action in the refusal, and a set of cases reads as the list it is.
 public struct SessionCapabilities: Sendable, Hashable {
     /// The parts of a ``PostDraft`` a network may lack.
     public struct PostOptions: OptionSet, Sendable, Hashable {
@@ -17,57 +24,39 @@ public struct SessionCapabilities: Sendable, Hashable {
         public static let all: PostOptions = [.contentWarning, .visibility, .idempotencyKey]
     }
 
-    /// The session keeps a read position of the home timeline at the server (Mastodon's
-    /// markers), which ``AccountSession/syncReadMarker(in:)`` moves.
-    public var readMarker: Bool
-    /// The session can tell the server the notifications were seen
-    /// (``AccountSession/markNotificationsSeen(at:)``).
-    public var notificationsSeen: Bool
+    /// What the network's sessions do beyond syncing.
+    public var actions: Set<SourceAction>
     /// The parts of a draft this network publishes.
     public var postOptions: PostOptions
     /// Said when a draft uses a part the network lacks (it names the options as typed:
     /// `--cw, --visibility and --idempotency-key are for Mastodon accounts; …`).
     public var postOptionsRefusal: String
-    /// The actions of ``AccountSession/act(_:on:in:)`` this network has, by what they set
-    /// (favourite and boost are everywhere; bookmarks are Mastodon's in the API `timeline` uses).
-    public var interactions: Set<MessageInteraction.Kind>
-    /// Said when an action of a kind outside `interactions` is asked for, or the bookmarks.
-    public var interactionsRefusal: String
+    /// The network's own sentence for an action it lacks (what it cannot do, and what to do
+    /// instead: `Bluesky posts cannot be edited (…); delete it and post it again.`); an action
+    /// without one is refused in the words every source shares.
+    public var refusals: [SourceAction: String]
 
-    // Editing and polls (issue 27): what `edit` and `vote` need, refused in the network's words.
-    /// Said when a post of this network is to be edited (``AccountSession/edit(_:text:in:)``),
-    /// `nil` where posts can be edited.
-    public var editRefusal: String?
-    /// Said when a vote in a poll is asked for (``AccountSession/vote(in:choices:in:)``), `nil`
-    /// where posts have polls.
-    public var pollRefusal: String?
-    /// Said when a mute of an account is asked to end by itself (`mute --for`), `nil` where the
-    /// network keeps a mute's end (issue 34: Mastodon's `duration`; Bluesky's mutes have none).
-    public var timedMuteRefusal: String?
-
-    /// What a network's sessions can do; `postOptionsRefusal` is said for a draft that sets an
-    /// option outside `postOptions`, `interactionsRefusal` for an action outside `interactions`,
-    /// `editRefusal` for an edit and `pollRefusal` for a vote where the network has none.
-    public init(readMarker: Bool, notificationsSeen: Bool, postOptions: PostOptions, postOptionsRefusal: String = "",
-                interactions: Set<MessageInteraction.Kind> = Set(MessageInteraction.Kind.allCases), interactionsRefusal: String = "",
-                editRefusal: String? = nil, pollRefusal: String? = nil, timedMuteRefusal: String? = nil) {
-        self.readMarker = readMarker
-        self.notificationsSeen = notificationsSeen
+    /// What a network's sessions can do: `actions`, the `postOptions` of a draft (a draft setting
+    /// another is refused with `postOptionsRefusal`), and `refusals`, the network's words for
+    /// actions outside `actions`.
+    public init(actions: Set<SourceAction> = [], postOptions: PostOptions = [], postOptionsRefusal: String = "",
+                refusals: [SourceAction: String] = [:]) {
+        self.actions = actions
         self.postOptions = postOptions
         self.postOptionsRefusal = postOptionsRefusal
-        self.interactions = interactions
-        self.interactionsRefusal = interactionsRefusal
-        self.editRefusal = editRefusal
-        self.pollRefusal = pollRefusal
-        self.timedMuteRefusal = timedMuteRefusal
+        self.refusals = refusals
     }
 
-    /// Why `action` cannot be done on this network, or `nil` when it can.
-    public func refusal(of action: MessageAction) -> String? {
-        interactions.contains(action.kind) ? nil : interactionsRefusal
+    /// Nothing but the sync: a minimal source's capabilities.
+    public static let none = SessionCapabilities()
+
+    /// Why `action` cannot be done on `source` (a network's display name), or `nil` when it can.
+    public func refusal(of action: SourceAction, source: String) -> SourceError? {
+        actions.contains(action) ? nil : .unsupported(action: action, source: source, reason: refusals[action])
     }
 
-    /// Why `draft` cannot be published as it is on this network, or `nil` when it can.
+    /// Why `draft` cannot be published as it is on this network, or `nil` when it can (posting
+    /// at all is ``SourceAction/post``).
     public func refusal(of draft: PostDraft) -> String? {
         draft.options.isSubset(of: postOptions) ? nil : postOptionsRefusal
     }

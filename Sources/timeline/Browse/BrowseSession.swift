@@ -252,8 +252,8 @@ struct BrowseSession {
     /// the entry's mark and counts, or the reason it failed, after.
     private mutating func act(_ action: MessageAction, on id: String, in store: TimelineStore) {
         guard let session = session(for: id, verb: action.rawValue, in: store) else { return }
-        if let refusal = session.capabilities.refusal(of: action) {
-            view.show(note: refusal)
+        if let refusal = session.refusal(of: SourceAction(action.kind)) {
+            view.show(note: "\(refusal)")
             return
         }
         paint()

@@ -48,18 +48,15 @@ struct BookmarksCommand: ParsableCommand {
         let chosen: [Account]
         if let account {
             let named = try reportingErrors { try accountStore.account(named: account) }
-            if !named.network.capabilities.interactions.contains(.bookmark) {
-                Terminal.emitError("timeline: \(named.network.capabilities.interactionsRefusal)\n")
-                throw ExitCode(ExitStatus.usage)
-            }
+            if let refusal = named.network.refusal(of: .bookmark) { throw fail(refusal) }
             chosen = [named]
         } else {
-            chosen = accounts.filter { $0.network.capabilities.interactions.contains(.bookmark) }
+            chosen = accounts.filter { $0.network.refusal(of: .bookmark) == nil }
             if chosen.isEmpty {
-                if let refusal = accounts.first?.network.capabilities.interactionsRefusal {
+                if let refusal = accounts.first?.network.refusal(of: .bookmark) {
                     Terminal.emitError("timeline: \(refusal)\n")
                 } else {
-                    Terminal.emitError("timeline: bookmarks are kept at your server, and no account is logged in: timeline login mastodon example.social\n")
+                    Terminal.emitError("timeline: bookmarks are kept at your server, and no account is logged in: \(Account.Network.loginHint(for: .bookmark))\n")
                 }
                 throw ExitCode(ExitStatus.usage)
             }

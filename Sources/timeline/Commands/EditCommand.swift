@@ -8,7 +8,7 @@ import TimelineKit
 
 /// `timeline edit REF [TEXT]`: a new text for one of your posts, at its server (issue 27).
 /// The library decides what an edit sends (``AccountSession/edit(_:text:in:)``); a network whose
-/// posts cannot be edited says so in its own words (``SessionCapabilities/editRefusal``).
+/// posts cannot be edited says so in its own words (``SourceAction/edit``).
 struct EditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
@@ -58,10 +58,7 @@ struct EditCommand: ParsableCommand {
         // A hashtag's or a list's post (`rust:bkd`) is found in the database it is kept in.
         let (store, id) = try location.storesHolding([reference], verb: "edit")[0]
         let session = try MessageSessions.open(account: account, verb: "edit", policy: OutboxRequest.policy).session(for: id, named: reference)
-        if let refusal = session.capabilities.editRefusal {
-            Terminal.emitError("timeline: \(refusal)\n")
-            throw ExitCode(ExitStatus.usage)
-        }
+        if let refusal = session.refusal(of: .edit) { throw fail(refusal) }
         let newText: String
         if let typed {
             newText = typed

@@ -72,7 +72,7 @@ struct FollowAccountArguments: ParsableArguments {
         let accountStore = try reportingErrors { try AccountStore.standard() }
         let accounts = try reportingErrors { try accountStore.hasAccountsFile ? accountStore.accounts() : [] }
         guard !accounts.isEmpty else {
-            Terminal.emitError("timeline: \(verb) is done at your server, and no account is logged in: timeline login mastodon example.social (or: login bluesky HANDLE).\n")
+            Terminal.emitError("timeline: \(verb) is done at your server, and no account is logged in: \(Account.Network.loginHint()).\n")
             throw ExitCode(ExitStatus.usage)
         }
         let transport = CurlTransport()
@@ -100,7 +100,8 @@ struct FollowAccountArguments: ParsableArguments {
         if able.count == 1 { return (typed, able[0].handle, able[0].session) }
         if able.isEmpty {
             var forms: [String] = []
-            for session in sessions where !forms.contains(session.handleForm) { forms.append(session.handleForm) }
+            // A source without handles (an empty form) has none to suggest.
+            for session in sessions where !session.handleForm.isEmpty && !forms.contains(session.handleForm) { forms.append(session.handleForm) }
             Terminal.emitError("timeline: \(shown) is not a handle any logged-in account can \(verb): write it as \(forms.joined(separator: "; or ")). Nothing was sent.\n")
         } else {
             let names = able.map { TerminalText.line($0.session.account.name) }.joined(separator: ", ")

@@ -68,7 +68,7 @@ struct ImportCommand: ParsableCommand {
         let store = try location.openStore(create: true)
         // A person who ran `timeline import` alone would otherwise face a silent wait.
         if file == "-" && StandardInput.isTerminal {
-            Terminal.emitError("timeline: reading \(Self.name(of: chosenFormat ?? .jsonl)) from the terminal; end with Ctrl-D\n")
+            Terminal.emitError("timeline: reading \((chosenFormat ?? .jsonl).displayName) from the terminal; end with Ctrl-D\n")
         }
         let showsProgress = Terminal.standardErrorIsTerminal
         var progressShown = false
@@ -108,16 +108,6 @@ struct ImportCommand: ParsableCommand {
             Terminal.emit("Imported \(Counted(summary.lines, "line")): \(counts).\n")
         } else {
             Terminal.emit("Imported \(counts).\n")
-        }
-    }
-
-    /// What a person calls each format, for the line said when reading a terminal.
-    private static func name(of format: ImportFormat) -> String {
-        switch format {
-        case .jsonl: "JSON Lines"
-        case .mastodon: "Mastodon API JSON"
-        case .twitter: "Twitter API JSON"
-        case .bluesky: "Bluesky JSON"
         }
     }
 }

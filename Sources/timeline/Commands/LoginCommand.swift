@@ -4,33 +4,16 @@ import TimelineKit
 struct LoginCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
-        abstract: "Log in to a Mastodon account (Mastodon, Pleroma, Akkoma, GoToSocial, …) or a Bluesky account.",
+        // The networks from the registry, never listed by hand: a network registered there is said here.
+        abstract: "Log in to " + Account.Network.registered.compactMap(\.login?.phrase).joined(separator: " or to ") + ".",
+        // Each network's paragraph and examples are its login's (``LoginMethod/help``).
         discussion: """
-            Registers timeline with the server, prints a page to open (and opens it when a browser \
-            is at hand), and reads back the code the server shows once you approve. The token is \
-            stored in $XDG_CONFIG_HOME/timeline/accounts.json (~/.config/timeline/accounts.json), \
-            readable by you only; the timeline database is not touched.
+            The account (its token or session) is stored in $XDG_CONFIG_HOME/timeline/accounts.json \
+            (~/.config/timeline/accounts.json), readable by you only; the timeline database is not \
+            touched. Each network logs in its own way:
+            """ + Account.Network.registered.compactMap { $0.login.map { "\n\n" + $0.help } }.joined())
 
-            --token-stdin reads an access token instead (create one in the server's settings, \
-            Preferences → Development, with the scopes read and write; on Mastodon \
-            read:accounts read:statuses read:notifications write:statuses are enough); --token-command stores a command that prints it \
-            (a password manager), run whenever the token is needed.
-
-            Bluesky: `timeline login bluesky HANDLE` with an app password (Settings → Privacy and \
-            security → App passwords), typed at the prompt or piped with --app-password-stdin. \
-            The app password is sent once and not stored: the session it opens is, and later \
-            runs refresh it. --service names the server to log in to (default https://bsky.social; \
-            a self-hosted PDS otherwise).
-
-            Examples:
-              timeline login mastodon mastodon.social
-            \(HelpExample.wrapped("pass show mastodon/token | timeline login mastodon https://example.social --token-stdin"))
-            \(HelpExample.wrapped("timeline login mastodon example.social --token-command 'pass show mastodon/token'"))
-              timeline login bluesky alice.bsky.social
-            \(HelpExample.wrapped("pass show bluesky/app-password | timeline login bluesky alice.bsky.social --app-password-stdin"))
-            """)
-
-    @Argument(help: "The kind of server: mastodon (any server speaking the Mastodon API) or bluesky.")
+    @Argument(help: ArgumentHelp("The network: " + Account.Network.registered.filter { $0.login != nil }.map(\.rawValue).joined(separator: " or ") + "."))
     var network: String
 
     @Argument(help: ArgumentHelp("Mastodon: the server's address, e.g. mastodon.social or https://mastodon.social. Bluesky: your handle, e.g. alice.bsky.social.", valueName: "server-url-or-handle"))
@@ -64,16 +47,17 @@ struct LoginCommand: ParsableCommand {
         guard let chosen = chosenNetwork else {
             throw ValidationError(Self.unknownNetwork(network, server: serverArgument))
         }
+        guard let login = chosen.login else { throw ValidationError(Self.noLogin(chosen)) }
         guard serverArgument != nil else {
-            throw ValidationError(chosen.login.missingAddress)
+            throw ValidationError(login.missingAddress)
         }
         // Each login method has its options; the other method's are refused in the network's words.
-        let usesOtherMethodsOptions = switch chosen.login.kind {
+        let usesOtherMethodsOptions = switch login.kind {
         case .appPassword: tokenStdin || tokenCommand != nil
         case .browserAuthorization: appPasswordStdin || service != nil
         }
         if usesOtherMethodsOptions {
-            throw ValidationError(chosen.login.otherMethodsOptions)
+            throw ValidationError(login.otherMethodsOptions)
         }
         if let name, let problem = Account.nameProblem(name) {
             throw ValidationError("--name: \(problem).")
@@ -86,7 +70,8 @@ struct LoginCommand: ParsableCommand {
     func run() throws {
         let store = try reportingErrors { try AccountStore.standard() }
         guard let chosen = chosenNetwork else { throw ValidationError(Self.unknownNetwork(network, server: serverArgument)) }
-        switch chosen.login.kind {
+        guard let method = chosen.login else { throw ValidationError(Self.noLogin(chosen)) }
+        switch method.kind {
         case let .appPassword(login):
             try logIn(with: login, to: store)
         case let .browserAuthorization(authorization):
@@ -175,6 +160,12 @@ struct LoginCommand: ParsableCommand {
 
     /// What a person does after logging in: the first sync, at once or by the shell hook.
     static let nextStep = "Next: `timeline sync` fetches your timeline (the shell hook of `timeline init` also syncs in the background at every new terminal).\n"
+
+    /// What to say when the first word is a network whose accounts `login` does not make (an
+    /// embedder's source: its own tool saves them).
+    static func noLogin(_ network: Account.Network) -> String {
+        "\(network.displayName) accounts are not logged in to with timeline login; " + "timeline logs in to " + Account.Network.loginList + "."
+    }
 
     /// What to say when the first word is not a network: people type the server first
     /// (`timeline login mastodon.social`) or misspell the network (`timeline login mastodn x`).

@@ -57,7 +57,7 @@ struct MessageActionRequest {
         var done = 0
         for (reference, (store, id)) in zip(references, targets) {
             let session = try sessions.session(for: id, named: reference)
-            if let refusal = session.capabilities.refusal(of: action) {
+            if let refusal = session.refusal(of: SourceAction(action.kind)) {
                 Terminal.emitError("timeline: \(refusal)\n")
                 throw ExitCode(ExitStatus.usage)
             }

@@ -31,7 +31,7 @@ struct MessageSessions {
             let accountStore = try AccountStore.standard()
             let accounts = try accountStore.hasAccountsFile ? accountStore.accounts() : []
             guard !accounts.isEmpty else {
-                return .failure(Refusal(message: "\(verb) is done at your server, and no account is logged in: timeline login mastodon example.social (or: login bluesky HANDLE).",
+                return .failure(Refusal(message: "\(verb) is done at your server, and no account is logged in: \(Account.Network.loginHint()).",
                                         status: ExitStatus.usage))
             }
             let transport = CurlTransport()

@@ -35,7 +35,7 @@ struct ModerationArguments: ParsableArguments {
         for typed in accounts {
             plan.append(try ModerationTarget.resolve(typed, among: sessions, named: account, verb: verb, in: store))
         }
-        if until != nil, let refusal = plan.lazy.compactMap({ $0.session.capabilities.timedMuteRefusal }).first {
+        if until != nil, let refusal = plan.lazy.compactMap({ $0.session.refusal(of: .timedMute) }).first {
             Terminal.emitError("timeline: \(refusal) Nothing was sent.\n")
             throw ExitCode(ExitStatus.usage)
         }

@@ -166,6 +166,7 @@ struct PostCommand: ParsableCommand {
         }
         var draft = PostDraft(text: typed ?? "", contentWarning: cw, visibility: visibility, idempotencyKey: idempotencyKey,
                               languages: PostDraft.languages(locale: Terminal.environment))
+        if let refusal = target.network.refusal(of: .post) { throw fail(refusal) }
         if let refusal = target.network.capabilities.refusal(of: draft) { throw fail(ValidationError(refusal)) }
         let store = try location.openStore(create: true)
         // A hashtag's or a list's post (`rust:bkd`) is named by its ID from the database it is kept in.

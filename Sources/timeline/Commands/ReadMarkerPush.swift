@@ -30,7 +30,7 @@ struct ReadMarkerPush {
               let accounts = try? accountStore.accounts() else { return [] }
         // Only networks that keep a read position of the home timeline (Mastodon) have one to set.
         let concerned = accounts.compactMap { account -> (any AccountSession)? in
-            guard account.network.capabilities.readMarker,
+            guard account.network.refusal(of: .readMarker) == nil,
                   let session = try? accountStore.session(for: account, transport: CurlTransport(), policy: policy) else { return nil }
             guard let ids else { return session }
             return ids.contains { session.holds(messageID: $0) } ? session : nil

@@ -202,7 +202,7 @@ struct ListCommand: ParsableCommand {
             if able.isEmpty, !all.isEmpty {
                 Terminal.emitError("timeline: \(QuotedValue.quoted(id)) is not the ID of a list \(options.account == nil ? "any logged-in account" : TerminalText.line(options.account ?? "")) can read: `timeline lists` shows them. Nothing was fetched.\n")
             } else if able.isEmpty {
-                Terminal.emitError("timeline: lists are read at your server, and no account is logged in: timeline login mastodon example.social (or: login bluesky HANDLE).\n")
+                Terminal.emitError("timeline: lists are read at your server, and no account is logged in: \(Account.Network.loginHint(for: .lists)).\n")
             } else {
                 let names = able.map { TerminalText.line($0.account.name) }.joined(separator: ", ")
                 Terminal.emitError("timeline: several accounts could read the list \(QuotedValue.quoted(id)) (\(names)): say which with --account NAME.\n")

@@ -3,7 +3,7 @@ import TimelineKit
 
 /// `timeline vote REF CHOICE...`: a vote in a post's poll, at its server (issue 27). The
 /// library reads the poll and refuses a vote the server would (``AccountSession/vote(in:choices:in:)``);
-/// a network without polls says so (``SessionCapabilities/pollRefusal``).
+/// a network without polls says so (``SourceAction/vote``).
 struct VoteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vote",
@@ -58,10 +58,7 @@ struct VoteCommand: ParsableCommand {
         // A hashtag's or a list's post (`rust:bkd`) is found in the database it is kept in.
         let (store, id) = try location.storesHolding([reference], verb: "vote in")[0]
         let session = try MessageSessions.open(account: account, verb: "vote in", policy: OutboxRequest.policy).session(for: id, named: reference)
-        if let refusal = session.capabilities.pollRefusal {
-            Terminal.emitError("timeline: \(refusal)\n")
-            throw ExitCode(ExitStatus.usage)
-        }
+        if let refusal = session.refusal(of: .vote) { throw fail(refusal) }
         let chosen = choices.map { $0 - 1 }
         // Through the outbox (issue 27): a vote whose server cannot be reached is kept, its post
         // painted as pending, and sent by the next sync, which reads the poll first (a vote the

@@ -55,7 +55,7 @@ struct NotificationsOutput {
     private func markSeen(accounts names: Set<String>, at date: Date, store: TimelineStore) {
         guard let accountStore = try? AccountStore.standard(), accountStore.hasAccountsFile,
               let accounts = try? accountStore.accounts() else { return }
-        for account in accounts where account.network.capabilities.notificationsSeen && names.contains(account.name) {
+        for account in accounts where account.network.refusal(of: .notificationsSeen) == nil && names.contains(account.name) {
             do {
                 let session = try accountStore.session(for: account, transport: CurlTransport(), policy: ReadMarkerPush.policy)
                 try waitFor { () async throws in try await session.markNotificationsSeen(at: date) }

@@ -78,6 +78,8 @@ final class ServerFollower: Sendable {
             let store = try TimelineStore(path: databasePath, configuration: .init(
                 createIfMissing: false, busyTimeout: .seconds(5)))
             let session = try accounts.session(for: account, transport: CurlTransport())
+            // A source that does not follow live is said once, and its account left to `sync`.
+            if let refusal = session.refusal(of: .live) { return note("timeline: \(name): \(refusal)") }
             // Actions that waited for the server go first, as `timeline sync` sends them
             // (issue 27); one the server refuses is said, as the sync says it.
             for refusal in await session.sendPendingActions(in: store, gate: gate)?.refused ?? [] {

@@ -15,8 +15,9 @@ import TimelineKit
 //
 //     weather-station DATABASE
 //
-// It stores three forecasts from a station, one of them read; `timeline show --db DATABASE`
-// then paints them, marked `weather` where the timeline holds messages of other sources too.
+// The station is a source of its own: its session syncs three forecasts, one of them read;
+// `timeline show --db DATABASE` then paints them, marked `weather` where the timeline holds
+// messages of other sources too.
 
 let arguments = CommandLine.arguments
 guard arguments.count == 2 else {
@@ -25,25 +26,27 @@ guard arguments.count == 2 else {
 }
 
 do {
-    let weather = try MessageSource("weather")
+    // The station as a source of accounts (issue 35): a session that only syncs, registered with
+    // a word, a name and how its session is made. Every other action refuses in one typed way.
+    let network = Account.Network("weather", displayName: "Weather") { account, _ in WeatherSession(account: account) }
+    try Account.Network.register(network)
+    let weather = network.source
     // In this process, a mark of its own; `timeline show`, which does not know it, paints its name.
     MessageSource.register(weather, mark: "☁", asciiMark: "[weather]", label: "Weather")
 
-    let store = try TimelineStore(path: arguments[1])
-    let station = User(id: "weather-station", handle: "station", name: "Weather Station", isBot: true)
-    // The newest messages of the timeline: the last hours.
-    let now = Date()
-    let forecasts = ["Rain at noon", "Clearing by evening", "Frost tonight"].enumerated().map { index, text in
-        Message(id: "weather/\(index + 1)", authorID: station.id, text: text,
-                createdAt: now.addingTimeInterval(Double(index - 3) * 3_600), source: weather)
+    // An account of it, as a tool would keep one; the station needs no secret, so none is asked for.
+    let account = Account(name: "station", network: network, server: "https://weather.example", accountID: "weather-station",
+                          acct: "station", client: nil, secret: .token(AccessToken("unused")!))
+    let session = try AccountStore(directory: arguments[1] + ".accounts").session(for: account, transport: CurlTransport())
+    guard session.capabilities.actions.isEmpty, let refusal = session.refusal(of: .post) else {
+        FileHandleOutput.error("weather-station: a source without actions was given some")
+        exit(1)
     }
-    try store.write { transaction in
-        try transaction.upsert(users: [station])
-        try transaction.upsert(messages: forecasts)
-    }
-    try store.markRead(ids: ["weather/1"])
+    print("Posting: \(refusal)")
 
-    let stored = try forecasts.compactMap { forecast in try store.message(id: forecast.id) }.filter { $0.source == weather }
+    let store = try TimelineStore(path: arguments[1])
+    _ = try await session.sync(into: store, options: SyncOptions(homeDepth: 3))
+    let stored = try (1...3).compactMap { number in try store.message(id: "weather/\(number)") }.filter { $0.source == weather }
     guard stored.count == 3, stored.allSatisfy({ $0.source.label == "Weather" }) else {
         FileHandleOutput.error("weather-station: the store gave back \(stored.count) forecasts, not 3")
         exit(1)
@@ -63,6 +66,30 @@ do {
 } catch {
     FileHandleOutput.error("weather-station: \(error)")
     exit(1)
+}
+
+/// The station's session: the two members every source implements, the account and its sync,
+/// which stores three forecasts, one of them read.
+struct WeatherSession: AccountSession {
+    let account: Account
+
+    func sync(into store: TimelineStore, options: SyncOptions) async throws -> SyncSummary {
+        let station = User(id: "weather-station", handle: "station", name: "Weather Station", isBot: true)
+        // The newest messages of the timeline: the last hours.
+        let now = Date()
+        let forecasts = ["Rain at noon", "Clearing by evening", "Frost tonight"].enumerated().map { index, text in
+            Message(id: "weather/\(index + 1)", authorID: station.id, text: text,
+                    createdAt: now.addingTimeInterval(Double(index - 3) * 3_600), source: account.network.source)
+        }
+        try store.write { transaction in
+            try transaction.upsert(users: [station])
+            try transaction.upsert(messages: forecasts)
+        }
+        try store.markRead(ids: ["weather/1"])
+        var summary = SyncSummary(account: account.name)
+        summary.newStatuses = forecasts.count
+        return summary
+    }
 }
 
 /// Standard error without Foundation's FileHandle (FoundationEssentials has none).
