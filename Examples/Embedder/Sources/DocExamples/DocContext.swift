@@ -42,6 +42,15 @@ let preview: SnapshotPreview = given()
 let sync: MastodonSync = given()
 let edited: String = given()
 let now: Date = given()
+let station: User = given()
+
+func readings(source: MessageSource) -> [Message] { given() }
+
+/// The source the examples of `Account.Network` register (AccountSession's own example writes one).
+struct WeatherSession: AccountSession {
+    let account: Account
+    func sync(into store: TimelineStore, options: SyncOptions) async throws -> SyncSummary { given() }
+}
 
 func paint(_ what: Any) {}
 func render(_ what: Any) {}
