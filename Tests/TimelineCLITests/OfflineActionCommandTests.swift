@@ -65,6 +65,11 @@ import Testing
         #expect(json.output.contains("\"action\":\"boost\",\"id\":\"\(id)\""), "\(json.output)")
         #expect(json.output.contains("\"favourited\":true,\"boosted\":true,\"bookmarked\":false,\"pending\":true,\"reason\":"), "\(json.output)")
         #expect(try Self.effects(server).isEmpty)
+        // Issue 37, rough edge 4: the boost's reason is its server's, in a few words: not the
+        // address of the favourite that waited before it, not a paragraph.
+        let reason = try #require(json.output.range(of: #""reason":"[^"]*""#, options: .regularExpression).map { String(json.output[$0]) })
+        #expect(!reason.contains("/favourite") && !reason.contains("/api/"), "\(reason)")
+        #expect(reason.contains("127.0.0.1:\(server.port)") && reason.count < 100, "\(reason)")
 
         // Painted as asked for, and as pending, from the snapshot the command rewrote.
         #expect(try home.timeline.run(["snapshot", "--check"]).status == 0)
@@ -89,6 +94,28 @@ import Testing
         #expect(try Self.requests(server, "POST", "/api/v1/statuses/\(serverID)/favourite").count == 5)
         #expect(try Self.requests(server, "POST", "/api/v1/statuses/\(serverID)/reblog").count == 1)
         #expect(try Self.effects(server).count == 2)
+    }
+
+    /// Issue 37, rough edge 4: a sync that sends a favourite and a post that waited says so once,
+    /// by kind ("sent 3 actions that waited; sent 1 vote, 2 posts" said "sent" twice).
+    @Test func whatWaitedAndWentIsSaidOnceByKind() throws {
+        let server = try MastodonTestServer()
+        let home = try SyncCommandTests.loggedIn(to: server)
+        #expect(try home.timeline.run(["sync"]).status == 0)
+        let (ref, id) = try MessageActionCommandTests.someoneElses(home, on: server)
+        let serverID = String(id.split(separator: "/").last!)
+        try server.control("faults", ["path": "/api/v1/statuses/\(serverID)/favourite", "status": 503, "times": 2])
+        try server.control("faults", ["path": "/api/v1/statuses", "status": 503, "times": 2])
+        let favourite = try home.timeline.run(["favourite", ref])
+        let post = try home.timeline.run(["post", "said on a train"])
+        #expect(favourite.status == 0 && post.status == 0, "\(favourite.errors)\(post.errors)")
+        for said in [favourite.output, post.output] {
+            #expect(said.split(separator: "\n").count == 1 && !said.contains("/api/"), "\(said)")
+        }
+        let synced = try home.timeline.run(["sync"])
+        #expect(synced.status == 0, "\(synced.errors)")
+        #expect(synced.output.contains("; sent 1 favourite and 1 post that waited."), "\(synced.output)")
+        #expect(synced.output.components(separatedBy: "sent ").count == 2, "\(synced.output)")
     }
 
     /// `doctor` and `accounts` (and `accounts --json`) count the actions waiting to be sent, per
@@ -258,7 +285,7 @@ import Testing
 
         let synced = try scenario.timeline.run(["sync"])
         #expect(synced.status == 0, "\(synced.errors)")
-        #expect(synced.output.contains("; sent 1 action that waited."), "\(synced.output)")
+        #expect(synced.output.contains("; sent 1 favourite that waited."), "\(synced.output)")
         let likes = try Self.likes(server)
         #expect(likes.count == 1)
         let puts = try Self.calls(server, "com.atproto.repo.putRecord")
@@ -322,7 +349,7 @@ import Testing
         #expect(login.status == 0, "\(login.errors)")
         let synced = try scenario.timeline.run(["sync"])
         #expect(synced.status == 0, "\(synced.errors)")
-        #expect(synced.output.contains("; sent 1 action that waited."), "\(synced.output)")
+        #expect(synced.output.contains("; sent 1 favourite that waited."), "\(synced.output)")
         #expect(try Self.likes(server).count == 1)
         #expect(!(try MessageActionCommandTests.entry(scenario, ref: ref)).contains("pending"))
     }

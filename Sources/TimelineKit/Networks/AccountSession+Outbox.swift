@@ -92,7 +92,7 @@ struct OutboxSender: Sendable {
                     outcome.earlierRefused.append(PendingDelivery.ChangeRefusal(entry: entry, reason: "\(error)"))
                 case .unreachable:
                     if !PendingActionFailure.mayHaveReachedServer(error) { try store.forgetOutboxAttempt(of: entry.sequence) }
-                    outcome.delivery = .waiting(reason: "\(error)")
+                    outcome.delivery = .waiting(reason: PendingActionFailure.waitingReason(error))
                     return outcome
                 case .waitingForYou:
                     throw OutboxEntryKept(entry: queued, reason: error)

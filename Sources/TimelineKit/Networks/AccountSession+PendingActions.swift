@@ -100,7 +100,7 @@ struct PendingActionSender: Sendable {
                 case .unreachable:
                     if !PendingActionFailure.mayHaveReachedServer(error) { try store.forgetAttempt(of: pending.sequence) }
                     return MessageActionOutcome(action: action, messageID: target, interaction: try intendedInteraction(with: target),
-                                                delivery: .waiting(reason: "\(error)"))
+                                                delivery: .waiting(reason: PendingActionFailure.waitingReason(error)))
                 case .waitingForYou:
                     throw PendingActionKept(action: pending, reason: error)
                 }

@@ -38,6 +38,40 @@ public enum PendingActionFailure: Sendable, Hashable {
 }
 
 extension PendingActionFailure {
+    /// Why an action or a change waits for the next sync, in a few words naming its server and
+    /// what went wrong there (`example.social could not be reached (Connection refused)`,
+    /// `example.social answered 503`): said on the line that says it is kept, so it names neither
+    /// an endpoint (the failure may be an older action's, sent first: a boost said it could not
+    /// reach `…/favourite`) nor the advice of the whole error, which ran to 400 characters.
+    public static func waitingReason(_ error: any Error) -> String {
+        guard let error = error as? ServerError else { return TerminalText.line("\(error)") }
+        let said: String
+        switch error {
+        case let .unreachable(transport, _):
+            switch transport {
+            case let .cannotConnect(url, reason): said = "\(host(of: url)) could not be reached (\(reason))"
+            case let .timedOut(url, after): said = "\(host(of: url)) did not answer within \(after)"
+            case let .tooSlow(url, _, _): said = "\(host(of: url)) answered too slowly"
+            case let .malformedResponse(url, _): said = "\(host(of: url)) sent a broken answer"
+            default: said = "the server could not be reached"
+            }
+        case let .serverFailed(url, status, _): said = "\(host(of: url)) answered \(status)"
+        case let .rateLimited(url, _): said = "\(host(of: url))'s rate limit is used up"
+        case let .timelineBeingRebuilt(url, _): said = "\(host(of: url)) is rebuilding the timeline"
+        case let .timeLimitReached(url, _): said = "\(host(of: url)) answered too slowly"
+        case let .markerConflict(url, _): said = "\(host(of: url)) was changing the read position"
+        default: said = "\(error)"
+        }
+        return TerminalText.line(said)
+    }
+
+    /// The host (and port) of `url`, or `url` itself when it has none.
+    private static func host(of url: String) -> String {
+        let parts = url.split(separator: "://", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return url }
+        return String(parts[1].prefix { $0 != "/" && $0 != "?" && $0 != "#" })
+    }
+
     /// Whether the try that failed with `error` may have been done by the server all the same:
     /// a time-out, an answer cut off, an interrupted process. Not when the connection could not
     /// be made (refused, no such host) or the server answered that it did not do it (5xx, 429):

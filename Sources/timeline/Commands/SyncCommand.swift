@@ -325,17 +325,17 @@ struct SyncCommand: ParsableCommand {
         let who = done.count == 1 ? TerminalText.line(done[0].account) : "\(Counted(done.count, "account"))"
         var line = "Synced \(who): \(Counted(statuses, "new message")), \(Counted(notifications, "notification")), \(Counted.grouped(read)) marked read (\(Counted(requests, "request")))"
         if gaps > 0 { line += "; older messages are still to fetch: run `timeline sync` again" }
-        let sent = results.reduce(0) { $0 + $1.actions.sent.count }
         let waiting = results.reduce(0) { $0 + $1.actions.stillPending }
-        if sent > 0 { line += "; sent \(Counted(sent, "action")) that waited" }
-        // What the outbox sent, by kind: "sent 1 post and 1 follow that waited".
-        let changes = results.flatMap { $0.actions.changesSent.map(\.entry.change.kind) }
-        if !changes.isEmpty {
-            var kinds: [(String, Int)] = []
-            for kind in changes {
-                if let index = kinds.firstIndex(where: { $0.0 == kind }) { kinds[index].1 += 1 } else { kinds.append((kind, 1)) }
+        // Everything that waited and went, by kind, counted once (issue 37: "sent 3 actions
+        // that waited; sent 1 vote, 2 posts" said "sent" twice and counted in two ways):
+        // "sent 2 favourites, 1 vote and 2 posts that waited".
+        let kinds = results.flatMap { $0.actions.sent.map(\.action.rawValue) + $0.actions.changesSent.map(\.entry.change.kind) }
+        if !kinds.isEmpty {
+            var counted: [(String, Int)] = []
+            for kind in kinds {
+                if let index = counted.firstIndex(where: { $0.0 == kind }) { counted[index].1 += 1 } else { counted.append((kind, 1)) }
             }
-            let words = kinds.map { Counted($0.1, $0.0).description }
+            let words = counted.map { Counted($0.1, $0.0).description }
             let listed = words.count == 1 ? words[0] : words.dropLast().joined(separator: ", ") + " and " + words.last!
             line += "; sent \(listed) that waited"
         }
