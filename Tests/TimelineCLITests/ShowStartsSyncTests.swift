@@ -77,6 +77,45 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: scenario.databasePath + ".sync.log"))
     }
 
+    /// Issue 37, rough edge 2, as it happened: the last sync that succeeded is 9 minutes old and
+    /// a sync failed a minute ago (no network). A terminal then starts no sync (the pause after a
+    /// failure, two minutes, which the user guide says in one sentence); the first terminal after
+    /// the pause does; `accounts` says the success and the failed try apart ("last synced 4
+    /// minutes ago" had counted the failed try).
+    @Test func afterAFailedSyncTheFirstTerminalPastThePauseSyncsAndAccountsSaysTheTryApart() throws {
+        let server = try MastodonTestServer()
+        let scenario = try SyncCommandTests.loggedIn(to: server)
+        let stamp = scenario.databasePath + ".last-sync", lock = scenario.databasePath + ".sync-lock"
+        let statusFile = scenario.databasePath + ".sync-status"
+        #expect(try scenario.timeline.run(["sync"]).status == 0)
+        let succeeded = Date().addingTimeInterval(-9 * 60)
+        try Self.setModificationTime(succeeded, of: stamp)
+        // The status file's success as 9 minutes ago too (its fourth field, seconds).
+        let line = try String(contentsOfFile: statusFile, encoding: .utf8)
+        var fields = line.trimmingCharacters(in: .newlines).components(separatedBy: "\t")
+        fields[3] = String(Int(succeeded.timeIntervalSince1970))
+        try (fields.joined(separator: "\t") + "\n").write(toFile: statusFile, atomically: true, encoding: .utf8)
+
+        try server.control("faults", ["path": "/api/v1/timelines/home", "status": 503, "times": 20])
+        #expect(try scenario.timeline.run(["sync"]).status != 0)
+        try Self.setModificationTime(Date().addingTimeInterval(-60), of: lock)
+        let accounts = try scenario.timeline.run(["accounts"]).output
+        #expect(accounts.contains("last synced 9 minutes ago; the last try, just now, failed: "), "\(accounts)")
+
+        // A minute after the failure: within the pause, nothing is started.
+        let paused = Self.modificationTime(of: lock)
+        #expect(try scenario.timeline.run(["show", "--sync-if-older", "5m"]).status == 0)
+        #expect(Self.modificationTime(of: lock) == paused, "a sync was started within the pause after a failure")
+
+        // Past the pause (the server answers again): the first terminal starts the sync.
+        try server.control("faults", ["clear": true])
+        let failedAt = Date().addingTimeInterval(-3 * 60)
+        try Self.setModificationTime(failedAt, of: lock)
+        #expect(try scenario.timeline.run(["show", "--sync-if-older", "5m"]).status == 0)
+        #expect((Self.modificationTime(of: lock) ?? failedAt) > failedAt.addingTimeInterval(60), "no sync was started past the pause")
+        #expect(Self.waitForStamp(newerThan: succeeded.addingTimeInterval(60), at: stamp))
+    }
+
     /// Without an account nothing is started, and nothing is written beside the database.
     @Test func withoutAnAccountShowStartsNothing() throws {
         let scenario = Scenario()

@@ -66,6 +66,8 @@ struct AccountsCommand: ParsableCommand {
                 object.add("token_source", source)
                 object.add("revocable", account.isRevocable)
                 object.add("last_sync", status.map { $0.lastAttempt.formatted(.iso8601) })
+                // The same as last_sync, which is kept for scripts: the last try, failed or not.
+                object.add("last_attempt", status.map { $0.lastAttempt.formatted(.iso8601) })
                 object.add("last_success", status?.lastSuccess.map { $0.formatted(.iso8601) })
                 object.add("sync_problem", status?.problem?.rawValue)
                 object.add("sync_error", status.flatMap { $0.reason.isEmpty ? nil : $0.reason })
@@ -78,8 +80,11 @@ struct AccountsCommand: ParsableCommand {
                 if let attention {
                     Terminal.emit("  needs attention: \(attention.line)\n")
                 } else if let status {
+                    // The last success and the last try apart (issue 37): a failed try is not a sync.
                     let last = status.lastSuccess.map { "last synced \(ages.phrase(since: $0))" } ?? "never synced"
-                    Terminal.emit("  \(last)\(status.problem == nil ? "" : "; the last sync failed: \(TerminalText.line(status.reason))")\n")
+                    let failed = status.problem == nil ? ""
+                        : "; the last try, \(ages.phrase(since: status.lastAttempt)), failed: \(TerminalText.line(status.reason))"
+                    Terminal.emit("  \(last)\(failed)\n")
                 } else {
                     Terminal.emit("  not synced yet: timeline sync\n")
                 }
