@@ -32,6 +32,12 @@ import Testing
         let items = shown.filter { $0["source"] as? String == "feed" }
         #expect(!items.isEmpty)
         #expect(items.count == shown.count, "only the feed's items are stored")
+        // `open REF` opens the item's link: the article, made absolute.
+        let first = try #require(items.first)
+        let ref = try #require(first["ref"] as? String)
+        let opened = try scenario.timeline.run(["open", ref, "--print"])
+        #expect(opened.status == 0, "\(opened.errors)")
+        #expect(opened.output == (first["url"] as? String ?? "?") + "\n" && opened.output.hasPrefix("https://daringfireball.net/"), "\(opened.output)")
 
         let again = try await scenario.timeline.runOffThePool(["subscribe", server.baseURL + "/feeds/DaringFireball.atom"])
         #expect(again.status == 0, "\(again.errors)")
