@@ -1,6 +1,6 @@
 import TimelineKit
 
-/// What ``FeedSubscriptions/add(_:now:)`` did with a list's feeds (an OPML file's outlines), each
+/// What ``FeedSubscriptions/add(_:)`` did with a list's feeds (an OPML file's outlines), each
 /// feed URL counted once however often the list names it.
 public struct FeedListAddition: Sendable, Equatable {
     /// A feed of the list that no fetch could ever reach, and why.

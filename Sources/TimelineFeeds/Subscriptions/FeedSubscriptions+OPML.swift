@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import TimelineKit
 
 extension FeedSubscriptions {
@@ -27,7 +22,7 @@ extension FeedSubscriptions {
     /// ```
     ///
     /// - Throws: `TimelineStoreError`, or ``FeedSubscriptionError/unreadable(key:)``.
-    public func add(_ outlines: [OPMLSubscription], now: Date = Date()) throws -> FeedListAddition {
+    public func add(_ outlines: [OPMLSubscription]) throws -> FeedListAddition {
         var addition = FeedListAddition()
         var seen: Set<String> = []
         var fetchable: [OPMLSubscription] = []

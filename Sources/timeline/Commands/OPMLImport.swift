@@ -21,6 +21,10 @@ import Darwin
 enum OPMLImport {
     static func run(file: String, location: LocationOptions, json: Bool) throws {
         let name = file == "-" ? "<stdin>" : file
+        // A person who ran the command without a file would otherwise face a silent wait.
+        if file == "-" && StandardInput.isTerminal {
+            Terminal.emitError("timeline: reading an OPML list from the terminal; end with Ctrl-D\n")
+        }
         let bytes = try read(file, name: name)
         let list: OPMLDocument
         do {
