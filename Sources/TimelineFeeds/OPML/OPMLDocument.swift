@@ -43,6 +43,20 @@ public struct OPMLDocument: Sendable, Hashable {
         subscriptions = found
     }
 
+    /// Reads the OPML file `file` (its name, for errors) holding `bytes`, which must name at
+    /// least one feed: what `timeline import --format opml` reads.
+    ///
+    /// - Throws: ``OPMLFileError/unreadable(file:_:)`` with the XML's problem and place, or
+    ///   ``OPMLFileError/noFeeds(file:)``.
+    public init(parsing bytes: [UInt8], file: String, limits: FeedLimits = FeedLimits()) throws(OPMLFileError) {
+        do {
+            try self.init(parsing: bytes, limits: limits)
+        } catch {
+            throw .unreadable(file: file, error)
+        }
+        guard !subscriptions.isEmpty else { throw .noFeeds(file: file) }
+    }
+
     /// The list as an OPML 2.0 document in UTF-8: subscriptions in their folders (nested
     /// outlines, in the order each folder first appears), attributes escaped.
     public func xml() -> String {

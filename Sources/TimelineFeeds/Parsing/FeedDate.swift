@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TimelineKit
 
 /// The dates feeds write, read by hand (no `DateFormatter`: it needs full Foundation, and no
 /// one format covers what real feeds send).
@@ -154,31 +155,12 @@ public enum FeedDate {
 
     private static func date(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
                              nanoseconds: Int, offsetSeconds: Int) -> Date? {
-        guard (1 ... 9999).contains(year), (1 ... 12).contains(month), (1 ... daysIn(month, of: year)).contains(day),
+        guard (1 ... 9999).contains(year), (1 ... 12).contains(month), (1 ... RFC3339Time.daysIn(month: month, year: year)).contains(day),
               (0 ... 23).contains(hour), (0 ... 59).contains(minute), (0 ... 60).contains(second),
               abs(offsetSeconds) <= 18 * 3600 else { return nil }
         // A leap second is the last instant of its minute, as TimelineKit's RFC 3339 reader keeps it.
-        let seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offsetSeconds
+        let seconds = RFC3339Time.daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offsetSeconds
         return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
-    }
-
-    private static func daysIn(_ month: Int, of year: Int) -> Int {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date: Howard Hinnant's `days_from_civil`
-    /// (http://howardhinnant.github.io/date_algorithms.html), exact for every year here.
-    private static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// A cursor over ASCII bytes.

@@ -101,12 +101,17 @@ extension FeedSubscriptions {
         return isValidName(name) ? name : "feed"
     }
 
-    /// `base`, or `base-2`, `base-3`, … the first that `names` does not hold.
+    /// `base`, or `base-2`, `base-3`, … the first that `names` does not hold; `base` is cut
+    /// before its number so that the name stays within ``maximumNameLength``.
     static func uniqueName(_ base: String, among names: Set<String>) -> String {
         if !names.contains(base) { return base }
         var number = 2
-        while names.contains("\(base)-\(number)") { number += 1 }
-        return "\(base)-\(number)"
+        while true {
+            let suffix = "-\(number)"
+            let name = String(base.prefix(maximumNameLength - suffix.count)) + suffix
+            if !names.contains(name) { return name }
+            number += 1
+        }
     }
 
     /// Eight hex digits no subscription has: short enough for a message ID's namespace, random so

@@ -2,7 +2,8 @@
 ///
 /// The output is canonical, so that export, import and export again give identical bytes: fields
 /// in a fixed order, absent optionals left out (never `null`), `likes`, `reposts`, `replies`,
-/// `read` and `bot` always written, times in UTC with milliseconds only when not zero.
+/// `read` and `bot` always written, `source` only when it is not `import` (the import's
+/// default), times in UTC with milliseconds only when not zero.
 ///
 /// Strings escape `"`, `\`, every C0 control character, DEL, the C1 controls U+0080–U+009F
 /// and U+2028/U+2029, so a record is always one line and never carries a raw terminal escape
@@ -92,6 +93,20 @@ package enum JSONLineEncoder {
                 if interaction.boosted { append(",\"boosted\":true", to: &bytes) }
                 if interaction.bookmarked { append(",\"bookmarked\":true", to: &bytes) }
                 if interaction.pending { append(",\"pending\":true", to: &bytes) }
+            }
+        } else {
+            // `export` (issue 35): who may see it and where it came from, both read back by the
+            // import, so that an import of an export gives the same messages. The source is
+            // left out when it is `import`, what the import reads from a line without one: the
+            // export of imported messages stays as it was. (`show --json` writes both above,
+            // after its own fields, the source always.)
+            if let visibility = message.visibility {
+                append(",\"visibility\":", to: &bytes)
+                appendString(visibility.rawValue, to: &bytes)
+            }
+            if message.source != .import {
+                append(",\"source\":", to: &bytes)
+                appendString(message.source.rawValue, to: &bytes)
             }
         }
         bytes.append(UInt8(ascii: "}"))

@@ -15,7 +15,11 @@
 /// (`representable`). `9999-12-31T23:59:59-01:00` is a valid RFC 3339 time, but it falls in
 /// the year 10000 in UTC, which RFC 3339 cannot write, so an export of it could not be imported
 /// again; it is refused with the UTC time it would have been.
-enum RFC3339Time {
+///
+/// Public for its calendar arithmetic (``daysSinceEpoch(year:month:day:)``,
+/// ``daysIn(month:year:)``), which other date readers (TimelineFeeds' `FeedDate`) share
+/// instead of copying; the parsing and formatting stay the import's own.
+public enum RFC3339Time {
     /// Why bytes are not a time: the rest of the sentence "VALUE …".
     struct Invalid: Error {
         let reason: String
@@ -181,11 +185,14 @@ enum RFC3339Time {
         "July", "August", "September", "October", "November", "December",
     ]
 
-    static func isLeap(_ year: Int) -> Bool {
+    /// Whether `year` is a leap year of the proleptic Gregorian calendar.
+    public static func isLeap(_ year: Int) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    /// The number of days of `month` (1 to 12) in `year` of the proleptic Gregorian calendar:
+    /// what a reader of dates checks a day against, e.g. `daysIn(month: 2, year: 2028)` is 29.
+    public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -193,9 +200,16 @@ enum RFC3339Time {
         }
     }
 
-    /// Days from 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's
-    /// `days_from_civil`, exact for every year).
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's
+    /// `days_from_civil`, http://howardhinnant.github.io/date_algorithms.html, exact for every
+    /// year), negative before 1970: the one calendar computation every date reader of the
+    /// project shares (TimelineFeeds' `FeedDate` too). The date is not checked: check `day`
+    /// against ``daysIn(month:year:)`` first.
+    ///
+    /// ```swift
+    /// let seconds = RFC3339Time.daysSinceEpoch(year: 2026, month: 11, day: 29) * 86_400  // midnight UTC
+    /// ```
+    public static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
         let yearOfEra = shiftedYear - era * 400

@@ -55,6 +55,22 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 }
 
+extension HTTPRequest {
+    /// Checks `url` as every transport does before a byte leaves the machine: an absolute
+    /// `https://` URL, or `http://` to a loopback address (127.0.0.0/8, `::1`, `localhost`), ASCII,
+    /// no user name or password. For a caller that stores a URL to fetch later (a feed list's
+    /// subscriptions) and should refuse now what no fetch would ever send.
+    ///
+    /// ```swift
+    /// try HTTPRequest.checkURL("http://example.com/feed")  // throws .insecureURL
+    /// ```
+    ///
+    /// - Throws: ``HTTPTransportError/invalidURL(_:)`` or ``HTTPTransportError/insecureURL(_:)``.
+    public static func checkURL(_ url: String) throws(HTTPTransportError) {
+        _ = try RequestURL(url)
+    }
+}
+
 /// One header field.
 public struct HTTPHeader: Sendable, Hashable {
     /// The field's name as sent or received; compare with ``matches(_:)``.

@@ -4,7 +4,7 @@ import TimelineKit
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Add or update users and messages from JSON Lines, Mastodon or Twitter API JSON.",
+        abstract: "Add or update users and messages from JSON Lines, Mastodon or Twitter API JSON; subscribe to an OPML list's feeds.",
         discussion: """
             Three formats, told from the content unless --format names one (a format other than \
             jsonl found that way is said in one line on standard error): jsonl, the project's own JSON Lines; \
@@ -27,6 +27,14 @@ struct ImportCommand: ParsableCommand {
             --json prints one object: format, lines (JSON Lines only, else null), users, \
             new_users, messages, new_messages.
 
+            --format opml reads a feed reader's subscription list (OPML) and subscribes to \
+            every outline with an xmlUrl, nested ones too, without fetching: `timeline sync` \
+            fetches them. A feed already subscribed to is left as it is; one at a plain http \
+            address beyond this machine is skipped with a line naming it. Exit status 65 for \
+            a file that is not OPML (its line and what is wrong) or none of whose feeds can be \
+            fetched; nothing is stored then. --json prints format, feeds, added, \
+            already_subscribed, skipped.
+
             Examples:
               timeline import timeline.jsonl
               my-fetcher | timeline import -
@@ -34,13 +42,18 @@ struct ImportCommand: ParsableCommand {
                 "https://$MASTODON_HOST/api/v1/timelines/home?limit=40" | timeline import -
               timeline import --format twitter home_timeline.json
               timeline import --account alice@mastodon.social saved-home.json
+              timeline import --format opml subscriptions.opml
             """)
 
     @OptionGroup var location: LocationOptions
 
-    @Option(help: ArgumentHelp("The input's format: jsonl, mastodon, twitter or bluesky (default: told from the content).",
+    @Option(name: .customLong("format"),
+            help: ArgumentHelp("The input's format: jsonl, mastodon, twitter or bluesky (default: told from the content), or opml (a feed reader's subscription list).",
                                valueName: "format"))
-    var format: ImportFormat?
+    var formatChoice: ImportFormatChoice?
+
+    /// The format of users and messages asked for, if any.
+    private var format: ImportFormat? { formatChoice?.messages }
 
     @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "file"), completion: .file())
     var file: String = "-"
@@ -52,6 +65,13 @@ struct ImportCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        if formatChoice == .opml {
+            if let account {
+                Terminal.emitError("timeline: --account reads files of \(TerminalText.line(account))'s network, not a subscription list: it cannot be combined with --format opml. Nothing was imported.\n")
+                throw ExitCode(ExitStatus.usage)
+            }
+            return try OPMLImport.run(file: file, location: location, json: json)
+        }
         // The account first: a name that is not there, or a format its files are not, must
         // fail before anything is created.
         let target = try account.map { name throws -> AccountImport in

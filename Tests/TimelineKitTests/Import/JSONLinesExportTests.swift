@@ -60,6 +60,44 @@ struct JSONLinesExportTests {
             == #"{"type":"user","id":"u1","handle":"a","name":"A","url":"https://x.example/@a","bot":false}"#)
     }
 
+    /// Issue 35: `export` writes where a message came from and who may see it, and `import`
+    /// reads both back, so that an import of an export gives the same messages: the source left
+    /// out only when it is `import`, what a line without one means.
+    @Test func exportWritesTheSourceAndVisibilityAndImportReadsThemBack() throws {
+        let directory = TemporaryDirectory()
+        let original = try directory.store("original.sqlite")
+        let time = Date(timeIntervalSince1970: 1_795_168_800)
+        let messages = [
+            Message(id: "feed:0a1b2c3d:item", authorID: "u1", text: "an item", createdAt: time, source: .feed),
+            Message(id: "social.example/1", authorID: "u1", text: "a status", createdAt: time.addingTimeInterval(1),
+                    visibility: .unlisted, source: .mastodon),
+            Message(id: "m1", authorID: "u1", text: "imported", createdAt: time.addingTimeInterval(2), visibility: .direct),
+            Message(id: "w1", authorID: "u1", text: "an embedder's", createdAt: time.addingTimeInterval(3), source: try MessageSource("weather")),
+        ]
+        try original.upsert(users: [User(id: "u1", handle: "alice", name: "Alice")], messages: messages)
+        let first = try F.export(original)
+        let lines = String(decoding: first, as: UTF8.self)
+        #expect(lines.contains(#""read":false,"source":"feed"}"#), "\(lines)")
+        #expect(lines.contains(#""read":false,"visibility":"unlisted","source":"mastodon"}"#), "\(lines)")
+        #expect(lines.contains(#""read":false,"visibility":"direct"}"#), "\(lines)")
+        #expect(lines.contains(#""source":"weather"}"#), "\(lines)")
+
+        let copy = try directory.store("copy.sqlite")
+        try JSONLinesImporter(store: copy).importFile(atPath: try directory.write(first, to: "export.jsonl"))
+        #expect(try F.allMessages(copy) == F.allMessages(original))
+        #expect(try F.allMessages(copy).map(\.source) == [try MessageSource("weather"), .import, .mastodon, .feed], "newest first")
+        #expect(try F.export(copy) == first)
+    }
+
+    @Test func anUnknownVisibilityIsRefusedWithItsField() throws {
+        let directory = TemporaryDirectory()
+        let store = try directory.store()
+        #expect(throws: ImportError.self) {
+            try store.importText(F.alice + "\n" + F.message("m1", extra: #","visibility":"friends""#), in: directory)
+        }
+        #expect(try store.message(id: "m1") == nil)
+    }
+
     @Test func timesBeforeNineteenSeventyAndMillisecondsAreWrittenExactly() throws {
         let directory = TemporaryDirectory()
         let store = try directory.store()

@@ -104,6 +104,7 @@ struct JSONLineParser {
             repostCount: try count(.reposts),
             replyCount: try count(.replies),
             isRead: read ?? false,
+            visibility: try visibility(),
             source: try source()
         )
         return .message(message, readState: read == nil ? .keepStored : .overwrite)
@@ -135,6 +136,17 @@ struct JSONLineParser {
                 found: QuotedValue.quoted(name)))
         }
         return MessageSource(unchecked: name)
+    }
+
+    /// `visibility`: `public`, `unlisted`, `private` or `direct`; absent or `null` is none.
+    private func visibility() throws(JSONLineFailure) -> PostVisibility? {
+        guard let name = try optionalString(.visibility) else { return nil }
+        guard let visibility = PostVisibility(rawValue: name) else {
+            throw JSONLineFailure(offset: value(.visibility)?.offset, field: RecordField.visibility.key, problem: .wrongType(
+                expected: "a visibility: " + PostVisibility.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "),
+                found: QuotedValue.quoted(name)))
+        }
+        return visibility
     }
 
     private func requiredID(_ field: RecordField) throws(JSONLineFailure) -> String {

@@ -12,8 +12,9 @@ enum RecordField: Int, CaseIterable {
     case type, id, handle, name, url, bot
     case author, text, createdAt, editedAt, replyTo, replyToUser, repostOf, quoteOf
     case likes, reposts, replies, read, contentWarning, attachments
-    // Issue 35: where the message came from (`show --json` writes it).
-    case source
+    // Issue 35: where the message came from, and who may see it (issue 34's fact), which
+    // `export` writes so that an import of an export gives the same messages.
+    case source, visibility
 
     private static let table = FieldKeyTable<RecordField>()
 

@@ -81,7 +81,8 @@ enum ShellPeer {
                         SELECT json_group_array(json(json_patch('{}', json_object(
                             'alt_text', a.value->>'alt_text', 'kind', a.value->>'kind', 'url', a.value->>'url'))))
                         FROM json_each(\(line)->'attachments') AS a) END,
-                    coalesce(\(line)->>'likes', 0), coalesce(\(line)->>'reposts', 0), coalesce(\(line)->>'replies', 0)
+                    coalesce(\(line)->>'likes', 0), coalesce(\(line)->>'reposts', 0), coalesce(\(line)->>'replies', 0),
+                    \(line)->>'visibility', coalesce(\(line)->>'source', 'import')
                 FROM temp.lines AS l WHERE \(line)->>'type' = 'message'
             \(messageUpsertTail);
             DELETE FROM unread_messages WHERE seq IN (
@@ -93,10 +94,14 @@ enum ShellPeer {
             """
     }
 
-    /// `MessageColumns.stored`.
+    /// `MessageColumns.stored`, as far as a JSON Lines file carries them: issue 35's `export`
+    /// writes `visibility` and `source` (the latter left out for `import`, which the import
+    /// stores for a line without one, as the shell's `coalesce` does), so the shell reads and
+    /// selects them too.
     static let messageColumns = """
         id, author_id, text, created_at, edited_at, reply_to_id, reply_to_user_id, repost_of_id, \
-        quote_of_id, content_warning, url, attachments, like_count, repost_count, reply_count
+        quote_of_id, content_warning, url, attachments, like_count, repost_count, reply_count, \
+        visibility, source
         """
 
     /// The conflict clause doing `MessageColumns.update`'s work: update in place only what differs.
@@ -107,13 +112,16 @@ enum ShellPeer {
             reply_to_user_id = excluded.reply_to_user_id, repost_of_id = excluded.repost_of_id,
             quote_of_id = excluded.quote_of_id, content_warning = excluded.content_warning,
             url = excluded.url, attachments = excluded.attachments, like_count = excluded.like_count,
-            repost_count = excluded.repost_count, reply_count = excluded.reply_count
+            repost_count = excluded.repost_count, reply_count = excluded.reply_count,
+            visibility = excluded.visibility, source = excluded.source
         WHERE (author_id, text, created_at, edited_at, reply_to_id, reply_to_user_id, repost_of_id,
-               quote_of_id, content_warning, url, attachments, like_count, repost_count, reply_count)
+               quote_of_id, content_warning, url, attachments, like_count, repost_count, reply_count,
+               visibility, source)
            IS NOT (excluded.author_id, excluded.text, excluded.created_at, excluded.edited_at,
                excluded.reply_to_id, excluded.reply_to_user_id, excluded.repost_of_id,
                excluded.quote_of_id, excluded.content_warning, excluded.url, excluded.attachments,
-               excluded.like_count, excluded.repost_count, excluded.reply_count)
+               excluded.like_count, excluded.repost_count, excluded.reply_count,
+               excluded.visibility, excluded.source)
         """
 
     /// `MessageColumns.select(from: "m")`: the columns and the read flag.

@@ -100,17 +100,14 @@ func readJSONLines(_ bytes: [UInt8]) -> Result<[JSONLinesRecord], ImportError> {
 }
 
 /// What is decoded is what JSON Lines carries: exported as lines and read back, it gives the same
-/// users and messages (the read flag written by the export included). JSON Lines export carries
-/// neither a post's audience nor what its server said for the person's rules (issue 34's
-/// visibility and moderation facts), nor its source (issue 35: `show --json` writes it, `export`
-/// does not yet): those are compared without them.
+/// users and messages (the read flag, the visibility and the source written by the export
+/// included: issue 35). JSON Lines export does not carry what a server said for the person's
+/// rules (issue 34's moderation facts and the warning made of them): those are compared without.
 func checkRoundTrip(users: [User], messages: [Message]) {
     let messages = messages.map { message in
         var carried = message
-        carried.visibility = nil
         carried.moderation = .none
         carried.warning = nil
-        carried.source = .import
         return carried
     }
     var text = ""
