@@ -5,19 +5,19 @@ import TimelineFeeds
 import TimelineKit
 
 /// A transport whose answers a test changes between syncs; it counts the requests to each URL
-/// and the most that were in flight at once, and may take `delay` to answer.
+/// and the most that were in flight at once, and may hold each answer until `gather` requests
+/// were in flight at once (at most 10 s): concurrency proved by what overlapped, not by a time.
 final class ChangingTransport: HTTPTransport {
     struct State {
         var answers: [String: HTTPResponse] = [:]
         var sent: [HTTPRequest] = []
         var inFlight = 0
         var mostInFlight = 0
+        /// Each answer held until this many requests were in flight at once (0: none held).
+        var gather = 0
     }
 
     let state = Mutex(State())
-    let delay: Duration
-
-    init(delay: Duration = .zero) { self.delay = delay }
 
     func answer(_ url: String, _ response: HTTPResponse) { state.withLock { $0.answers[url] = response } }
     func requests(to url: String) -> [HTTPRequest] { state.withLock { $0.sent.filter { $0.url == url } } }
@@ -30,7 +30,10 @@ final class ChangingTransport: HTTPTransport {
             state.mostInFlight = max(state.mostInFlight, state.inFlight)
             return state.answers[request.url]
         }
-        if delay > .zero { try? await Task.sleep(for: delay) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline, state.withLock({ $0.gather > 0 && $0.mostInFlight < $0.gather }) {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
         state.withLock { $0.inFlight -= 1 }
         guard let answer else { throw .cannotConnect(url: request.url, reason: "no route") }
         return answer
@@ -240,7 +243,7 @@ final class ChangingTransport: HTTPTransport {
     }
 
     @Test func feedsAreFetchedAtMostFourAtATime() async throws {
-        let transport = ChangingTransport(delay: .milliseconds(300))
+        let transport = ChangingTransport()
         let urls = (0 ..< 10).map { "https://a.example/\($0)" }
         for url in urls { transport.answer(url, Self.ok(Self.rss([("1", "One")]))) }
         let (store, _, directory) = try await Self.subscribed(urls[0], transport)
@@ -248,13 +251,14 @@ final class ChangingTransport: HTTPTransport {
         for (index, url) in urls.enumerated().dropFirst() {
             _ = try await FeedSubscriptions(store: store).subscribe(to: url, name: "f\(index)", fetcher: FeedFetcher(transport: transport), now: Self.t0)
         }
-        transport.state.withLock { $0.mostInFlight = 0 }
-        let started = ContinuousClock.now
+        // Held until 4 are in flight: one at a time, the first would wait its 10 s and the most
+        // in flight would be 1.
+        transport.state.withLock { state in
+            state.mostInFlight = 0
+            state.gather = 4
+        }
         let summary = try await FeedSync(store: store, fetcher: FeedFetcher(transport: transport)).run(fetchingAll: true, now: Self.t0.addingTimeInterval(60))
-        let elapsed = ContinuousClock.now - started
         #expect(summary.unchanged == 10)
         #expect(transport.mostInFlight == 4)
-        // Ten 300 ms answers in a row take 3 s; four at a time, three rounds (about 0.9 s).
-        #expect(elapsed < .milliseconds(2_500), "\(elapsed)")
     }
 }

@@ -23,7 +23,8 @@ every loopback server of the tests answers (MastodonTestServer.control):
                            "retry_after": "3600", "location": "/dyn/b.xml", "delay": 0.5}
                            serves `path` so from now on: a 200 with the body and the validators
                            asked for (a 304 when the request's match), or `status` with its
-                           Retry-After or Location; `delay` seconds before answering
+                           Retry-After or Location; `delay` seconds before answering; `gather` N:
+                           held until N requests were in flight at once (at most 10 s)
   GET  /_control/requests  the requests so far, as one JSON array
   GET  /_control/state     {"most_in_flight": n}: the most requests answered at once
   POST /_control/reset     forgets the requests and the most in flight
@@ -90,6 +91,15 @@ class Handler(BaseHTTPRequestHandler):
             Handler.flight["most"] = max(Handler.flight["most"], Handler.flight["now"])
         try:
             time.sleep(float(route.get("delay") or 0))
+            # `gather`: held until that many requests are in flight at once (or 10 s), so that a
+            # test proves concurrency by what overlapped, whatever the machine's load, not by time.
+            gather = int(route.get("gather") or 0)
+            deadline = time.monotonic() + 10
+            while gather and time.monotonic() < deadline:
+                with Handler.lock:
+                    if Handler.flight["most"] >= gather:
+                        break
+                time.sleep(0.01)
             status = int(route.get("status") or 200)
             if status != 200:
                 headers = []
