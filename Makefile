@@ -124,9 +124,10 @@ example-check: deps
 	Examples/Embedder/check "$$($(SWIFT) build --show-bin-path)/timeline"
 
 ## docs: TimelineKit's DocC documentation (the catalog and every public doc comment) as a static
-## archive in .build/documentation, by the toolchain's docc from the debug build's module (20 s).
+## archive in .build/documentation, by the toolchain's docc from the debug build's module (20 s);
+## a docc warning (a link to a symbol that is not public, a parameter left undocumented) fails it.
 docs: build
-	tools/docs/build
+	tools/docs/build --strict
 
 ## layers-check: TimelineKit's folders use only the layers below their own, as docs/architecture.md
 ## declares, and do not loop (a second or so; ArchitectureTests runs it too).

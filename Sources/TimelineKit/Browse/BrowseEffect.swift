@@ -17,7 +17,7 @@ package enum BrowseEffect: Sendable, Hashable {
     case searchStore(SearchQuery)
     /// Read the stored conversation around this message (`BrowseView.showThread`).
     case thread(messageID: String)
-    /// Do `action` on this message at its server (``AccountSession/act(_:on:in:)``) and hand the
+    /// Do `action` on this message at its server (``AccountSession/act(_:on:in:at:)``) and hand the
     /// outcome to `BrowseView.applied(_:message:)`, or a failure to `show(note:)`.
     case act(MessageAction, messageID: String)
     /// Have the person write a reply to this message in their editor, the terminal given up

@@ -11,6 +11,7 @@ extension TimelineStore {
     /// damaged file or one that is not a database is reported, not fatal.
     ///
     /// - Parameters:
+    ///   - path: the database.
     ///   - snapshotPath: the snapshot; `nil` means beside the database.
     ///   - thorough: SQLite's `integrity_check` (reads every page and index) when `true`,
     ///     `quick_check` (skips index contents) when `false`.

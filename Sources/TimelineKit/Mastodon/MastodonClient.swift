@@ -78,8 +78,10 @@ public final class MastodonClient: Sendable, CustomStringConvertible {
     /// answer, handling limits and faults as the type's documentation says.
     ///
     /// - Parameters:
+    ///   - method: the request's method.
+    ///   - url: where it goes: on this server's origin, or it is refused before anything is sent.
     ///   - json: a JSON body, sent with `Content-Type: application/json`.
-    ///   - headers: further headers (an `Idempotency-Key`).
+    ///   - extra: further headers (an `Idempotency-Key`).
     public func send(
         _ method: HTTPRequest.Method, _ url: String, json: [UInt8]? = nil, headers extra: [HTTPHeader] = []
     ) async throws(ServerError) -> HTTPResponse {

@@ -1,6 +1,6 @@
 /// Something a person does to a message at its server as one of their accounts, and its undo:
 /// favourite (Bluesky: like), boost (Bluesky: repost), bookmark. Taken by
-/// ``AccountSession/act(_:on:in:)``, whatever the network.
+/// ``AccountSession/act(_:on:in:at:)``, whatever the network.
 public enum MessageAction: String, Sendable, Hashable, CaseIterable, Codable {
     case favourite, unfavourite, boost, unboost, bookmark, unbookmark
 

@@ -1,4 +1,4 @@
-/// What ``AccountSession/act(_:on:in:)`` did: the message acted on (a repost's original: a
+/// What ``AccountSession/act(_:on:in:at:)`` did: the message acted on (a repost's original: a
 /// boost has nothing of its own to favourite) and the account's interactions with it after.
 public struct MessageActionOutcome: Sendable, Hashable {
     /// Whether the server has it yet.

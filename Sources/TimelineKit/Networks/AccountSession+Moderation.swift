@@ -13,7 +13,7 @@ extension AccountSession {
     /// Mutes, unmutes, blocks or unblocks an account, or mutes or unmutes a word (`change`, a
     /// change whose ``OutboxEntry/Change/isModeration`` is true), for this account.
     ///
-    /// First the account's ``ModerationRules`` (``TimelineStore/updateModerationRules(account:_:)``):
+    /// First the account's ``ModerationRules`` (`TimelineStore.updateModerationRules(account:_:)`):
     /// the stored users the handle may be (``storedUserIDs(of:in:)``) and `userIDs` (the author
     /// of a message the person named) are muted or blocked, or the word muted, so their stored
     /// posts leave the next paint and the snapshot at once. Then the change goes through the

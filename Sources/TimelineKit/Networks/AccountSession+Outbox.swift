@@ -23,7 +23,7 @@ extension AccountSession {
     /// (``sendPendingActions(in:)``). The key sent with every try is the draft's
     /// ``PostDraft/idempotencyKey`` when it has one, else a new one (``PendingAction/newKey(at:)``).
     /// A post, edit or vote naming a waiting post's stand-in is refused
-    /// (``OutboxRefusal/waitingPost``); deleting a waiting post takes it out of the outbox and
+    /// (`OutboxRefusal.waitingPost`); deleting a waiting post takes it out of the outbox and
     /// sends nothing (the answer is `.done(.deleted)`).
     ///
     /// - Throws: the server's refusal (`ServerError.rejected` with its reason: a deleted post, a

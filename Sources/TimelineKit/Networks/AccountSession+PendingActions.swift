@@ -38,7 +38,7 @@ extension AccountSession {
     }
 
     /// Sends the account's queued actions (``PendingAction``), oldest first, each once
-    /// (``send(_:in:)``): what `timeline sync` does before it fetches anything, so that what the
+    /// (`send(_:in:)` of a `PendingAction`): what `timeline sync` does before it fetches anything, so that what the
     /// sync then stores already knows them. An action its server refuses is taken out and said
     /// (``PendingDelivery/refused``); the first that cannot be sent stops the rest, which stay
     /// queued in their order for the next sync. Throws nothing: the sync goes on either way, and

@@ -117,7 +117,7 @@ public protocol AccountSession: Sendable {
     /// a try whose answer was lost is not done twice; where the key does not make a retry
     /// harmless, a retry (`pending.attempts` above 1) looks at the server's state first. Doing
     /// what is already done changes nothing at the server and succeeds. Called by
-    /// ``act(_:on:in:)`` and ``sendPendingActions(in:)``, which keep the queue; an action of a
+    /// ``AccountSession/act(_:on:in:at:)`` and ``sendPendingActions(in:)``, which keep the queue; an action of a
     /// kind the network lacks (``SourceAction``) is refused by the caller.
     ///
     /// - Throws: `ServerError.replyTargetElsewhere` when it is not a message of this account's

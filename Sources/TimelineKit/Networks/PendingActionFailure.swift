@@ -17,7 +17,7 @@ public enum PendingActionFailure: Sendable, Hashable {
     case refused
     case waitingForYou
 
-    /// How `error`, thrown by ``AccountSession/send(_:in:)``, is taken.
+    /// How `error`, thrown by `AccountSession.send(_:in:)`, is taken.
     public init(_ error: any Error) {
         // What the server said of the post (a poll that ended, no poll): a retry is refused the same.
         // The source lacks the action: a retry is refused the same.

@@ -15,7 +15,7 @@ public enum SourceAction: String, Sendable, Hashable, CaseIterable, CustomString
     case post
     /// Deleting the account's own post at the server (``AccountSession/deletePost(_:in:)``).
     case delete
-    /// Favouriting a post, or undoing it (``AccountSession/act(_:on:in:)``).
+    /// Favouriting a post, or undoing it (``AccountSession/act(_:on:in:at:)``).
     case favourite
     /// Boosting (reposting) a post, or undoing it.
     case boost

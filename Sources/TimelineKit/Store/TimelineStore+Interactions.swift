@@ -1,5 +1,5 @@
 /// The favourites, boosts and bookmarks of the person's accounts (`message_interactions`,
-/// migration 10): set by an action (``AccountSession/act(_:on:in:)``) from the server's answer,
+/// migration 10): set by an action (``AccountSession/act(_:on:in:at:)``) from the server's answer,
 /// read by every page (``TimelinePage/interactions``).
 extension TimelineTransaction {
     /// Sets (`on`) or clears `kind` of `messageID` for `account`, keeping `record` (Bluesky's
