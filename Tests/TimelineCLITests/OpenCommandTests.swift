@@ -58,7 +58,7 @@ import Testing
         // Asking for what is not there: exit 1, nothing run.
         try? FileManager.default.removeItem(atPath: recorded)
         let third = try scenario.timeline.run(["open", "m1", "--link", "3"])
-        #expect(third.status == 1 && third.errors.contains("has 2 web links in its text, not 3"), "\(third.errors)")
+        #expect(third.status == 1 && third.errors.contains("has 2 web links, not 3"), "\(third.errors)")
         let noAddress = try scenario.timeline.run(["open", "m1", "--media", "3"])
         #expect(noAddress.status == 1 && noAddress.errors.contains("no address for attachment 3"), "\(noAddress.errors)")
         let local = try scenario.timeline.run(["open", "local"])
@@ -102,5 +102,28 @@ import Testing
         #expect(refused.output.isEmpty)
         #expect(!refused.errors.contains("\u{1b}") && !refused.errors.contains("\u{07}"))
         #expect(arguments(recorded) == nil)
+    }
+
+    /// Issue 37: Mastodon hides a link's `https://` in an invisible span, so its text reads
+    /// `example.org/article`; the link comes from the anchor, stored with the message, and is
+    /// in `show --json`.
+    @Test func aMastodonLinkWhoseSchemeTheTextHidesOpensFromItsAnchor() throws {
+        let scenario = Scenario()
+        let file = scenario.directory + "/statuses.json"
+        let content = #"<p>read <a href=\"https://example.org/article\" rel=\"nofollow noopener\" target=\"_blank\"><span class=\"invisible\">https://</span><span class=\"\">example.org/article</span><span class=\"invisible\"></span></a> <a href=\"https://social.example/tags/news\" class=\"mention hashtag\" rel=\"tag\">#<span>news</span></a></p>"#
+        let status = #"[{"id":"101","created_at":"2026-01-01T10:00:00.000Z","url":"https://social.example/@bob/101","content":"\#(content)","#
+            + #""account":{"id":"2","username":"bob","acct":"bob","display_name":"Bob"}}]"#
+        try Data(status.utf8).write(to: URL(fileURLWithPath: file))
+        let imported = try scenario.timeline.run(["import", "--format", "mastodon", file])
+        #expect(imported.status == 0, "\(imported.errors)")
+
+        let printed = try scenario.timeline.run(["open", "https://social.example/@bob/101", "--link", "--print"])
+        #expect(printed.status == 0, "\(printed.errors)")
+        #expect(printed.output == "https://example.org/article\n")
+        let second = try scenario.timeline.run(["open", "https://social.example/@bob/101", "--link", "2", "--print"])
+        #expect(second.status == 1 && second.errors.contains("has 1 web link, not 2"), "\(second.errors)")
+
+        let json = try scenario.timeline.run(["show", "--json"])
+        #expect(json.output.contains(#""links":["https://example.org/article"]"#), "\(json.output)")
     }
 }

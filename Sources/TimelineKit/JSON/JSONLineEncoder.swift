@@ -56,6 +56,16 @@ package enum JSONLineEncoder {
             }
             bytes.append(UInt8(ascii: "]"))
         }
+        // Issue 37: its web links, for `show --json` and `export` alike (the import reads them
+        // back); left out when there are none, as nearly always.
+        if !message.links.isEmpty {
+            append(",\"links\":[", to: &bytes)
+            for (index, link) in message.links.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                appendString(link, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
         append(",\"likes\":", to: &bytes)
         appendInteger(message.likeCount, to: &bytes)
         append(",\"reposts\":", to: &bytes)

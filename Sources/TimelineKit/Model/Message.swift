@@ -62,6 +62,11 @@ public struct Message: Sendable, Codable, Hashable, Identifiable {
     /// the timeline never return a hidden message, so this is `nil` but for a message looked up
     /// by its ID or reference (a command can then say why it is not painted).
     public internal(set) var hiddenBecause: String?
+    /// The web links the post makes, in order, each once (issue 37): Mastodon's anchors that
+    /// are neither mentions nor hashtags, Bluesky's link facets then its link card. Kept by
+    /// ``MessageLinks``' rule (`http` and `https` only, bounded); empty where the source gave
+    /// none, and for a message stored before links were (``webLinks`` reads its text then).
+    public var links: [String]
 
     public init(
         id: String,
@@ -84,7 +89,8 @@ public struct Message: Sendable, Codable, Hashable, Identifiable {
         visibility: PostVisibility? = nil,
         moderation: ModerationFacts = .none,
         warning: String? = nil,
-        source: MessageSource = .import
+        source: MessageSource = .import,
+        links: [String] = []
     ) {
         self.id = id
         self.authorID = authorID
@@ -107,18 +113,19 @@ public struct Message: Sendable, Codable, Hashable, Identifiable {
         self.moderation = moderation
         self.warning = warning
         self.source = source
+        self.links = links
     }
 
     /// Every stored property but `hiddenBecause`, which is the store's verdict and never leaves it.
     private enum CodingKeys: String, CodingKey {
         case id, authorID, text, createdAt, editedAt, replyToID, replyToUserID, repostOfID, quoteOfID, contentWarning,
              url, attachments, likeCount, repostCount, replyCount, isRead, shortReference, visibility, moderation, warning,
-             source
+             source, links
     }
 
     /// Reads what `encode(to:)` writes. The fields added since the first version (`visibility`,
-    /// `moderation`, `warning`, `source`) may be missing, as in JSON an older version wrote: they
-    /// read as unknown, none, none and `import`.
+    /// `moderation`, `warning`, `source`, `links`) may be missing, as in JSON an older version
+    /// wrote: they read as unknown, none, none, `import` and none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -142,7 +149,8 @@ public struct Message: Sendable, Codable, Hashable, Identifiable {
             visibility: try container.decodeIfPresent(PostVisibility.self, forKey: .visibility),
             moderation: try container.decodeIfPresent(ModerationFacts.self, forKey: .moderation) ?? .none,
             warning: try container.decodeIfPresent(String.self, forKey: .warning),
-            source: try container.decodeIfPresent(MessageSource.self, forKey: .source) ?? .import)
+            source: try container.decodeIfPresent(MessageSource.self, forKey: .source) ?? .import,
+            links: try container.decodeIfPresent([String].self, forKey: .links) ?? [])
     }
 
     /// The position of this message in the timeline order, usable as a page cursor.

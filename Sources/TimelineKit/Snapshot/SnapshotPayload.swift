@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-// The snapshot's payload, format version 6 (`TimelineSnapshot.formatVersion`): each type's
+// The snapshot's payload, format version 7 (`TimelineSnapshot.formatVersion`): each type's
 // fields in the order they are written, read and stepped over, listed once here (see
 // `BinaryRecord`; `BinaryEncoder` has the bytes of each kind of field). The names are the
 // Codable keys, as errors report them; the lists follow the order of declaration.
@@ -111,6 +111,9 @@ extension Message: BinaryRecord {
         try visitor.visit(&warning, "warning")
         // Format 6 (issue 35): where it came from, by its name.
         try visitor.visit(&source, "source")
+        // Format 7 (issue 37): its web links, so that a message read back from the snapshot
+        // equals the stored one and reconciling an unchanged timeline repaints nothing.
+        try visitor.visit(&links, "links")
     }
 }
 

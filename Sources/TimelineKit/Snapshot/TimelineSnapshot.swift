@@ -13,7 +13,7 @@ public struct TimelineSnapshot: Sendable, Codable, Hashable {
     /// The snapshot file format this library writes. It changes whenever the encoded shape of the
     /// snapshot (or of any model type in it) changes; files of another version are refused and
     /// rebuilt from the database.
-    public static let formatVersion = 6
+    public static let formatVersion = 7
 
     /// How many messages a snapshot holds unless configured otherwise: more than any terminal
     /// shows at once, few enough that writing it stays well under a millisecond of CPU.

@@ -108,6 +108,10 @@ extension Message: StoredRecord {
         var stored: MessageSource? = source
         try visitor.visit(&stored, "source")
         source = stored ?? .toldByID(id)
+        // Migration 18 (issue 37): its web links; NULL for none and for a message stored before.
+        var storedLinks = LinksColumn(links: links)
+        try visitor.visit(&storedLinks, "links")
+        links = storedLinks.links
     }
 }
 

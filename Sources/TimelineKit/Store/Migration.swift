@@ -659,6 +659,13 @@ struct Migration: Sendable {
             -- `source`: mastodon, bluesky, feed, import or an embedder's own name.
             ALTER TABLE messages ADD COLUMN source TEXT;
             """#, changesTables: false),
+        // Issue 37: a message keeps the web links its source gave (Mastodon's anchors, Bluesky's
+        // link facets and card), which its text may not spell out (Mastodon hides `https://`).
+        // Rows stored before keep NULL, read as no links (`open --link` then reads the text).
+        Migration(version: 18, name: "a message's web links", sql: #"""
+            -- `links`: a JSON array of http and https addresses, NULL when there are none.
+            ALTER TABLE messages ADD COLUMN links TEXT;
+            """#, changesTables: false),
     ]
 
     /// Whether a database at `version` still needs a migration that changes tables.

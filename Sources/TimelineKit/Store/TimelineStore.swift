@@ -140,13 +140,15 @@ public final class TimelineStore: Sendable {
     }
 
     /// Why a database that was opened only for reading cannot be written.
-    /// A database older than migration 17 that cannot be written is read as if it had the columns
-    /// migrations 16 and 17 add, all NULL (no visibility known, nothing hidden): a temporary view of
-    /// the same name goes before the table for this connection alone, writing nothing to the file.
+    /// A database older than migration 18 that cannot be written is read as if it had the columns
+    /// migrations 16, 17 and 18 add, all NULL (no visibility known, nothing hidden, no links): a
+    /// temporary view of the same name goes before the table for this connection alone, writing
+    /// nothing to the file.
     private static func addMissingMessageColumns(to connection: SQLiteConnection, version: Int) throws(TimelineStoreError) {
-        guard version < 17 else { return }
-        // Migration 16's four columns, then 17's source.
-        let missing = (version < 16 ? "NULL AS visibility, NULL AS moderation, NULL AS warning, NULL AS hidden, " : "") + "NULL AS source"
+        guard version < 18 else { return }
+        // Migration 16's four columns, then 17's source, then 18's links.
+        let missing = (version < 16 ? "NULL AS visibility, NULL AS moderation, NULL AS warning, NULL AS hidden, " : "")
+            + (version < 17 ? "NULL AS source, " : "") + "NULL AS links"
         try connection.reportingStoreErrors { () throws(SQLiteError) in
             // In memory: the view's schema needs a temporary database, and the directories a
             // temporary file would go to may be read-only too.

@@ -11,8 +11,11 @@ struct OpenCommand: ParsableCommand {
             The message is named by its short reference (as `show` paints it), stored ID, the \
             server's own ID or the post's web address; a repost opens the post it reposts. \
             Without --link or --media, the post's own web page opens; --link opens the Nth web \
-            link written in its text (default the first), --media the Nth attachment's address \
-            (default the first). --print prints the address and opens nothing.
+            link of the post (default the first): the links its server gave with it (a \
+            Mastodon post's anchors, a Bluesky post's links and link card), else, for a \
+            message stored before timeline kept them or one without them, the links written \
+            in its text. --media opens the Nth attachment's address (default the first). \
+            --print prints the address and opens nothing.
 
             The browser: $BROWSER, read as xdg-open reads it (a colon-separated list of \
             commands, tried in turn; %s in one is replaced by the address, else the address is \
@@ -44,7 +47,7 @@ struct OpenCommand: ParsableCommand {
     @Argument(help: "With --link or --media: which one, counting from 1 (default 1).")
     var number: Int?
 
-    @Flag(name: .long, help: "Open the Nth web link in the message's text (N after the message; default the first).")
+    @Flag(name: .long, help: "Open the Nth web link of the message (N after the message; default the first).")
     var link = false
 
     @Flag(name: .long, help: "Open the Nth attachment's address (N after the message; default the first).")
@@ -106,9 +109,9 @@ struct OpenCommand: ParsableCommand {
             return ExitCode(ExitStatus.failure)
         }
         if link {
-            let links = WebLinks.find(in: message.text)
+            let links = message.webLinks
             guard wanted <= links.count else {
-                throw missing(links.isEmpty ? "has no web link in its text" : "has \(Counted(links.count, "web link")) in its text, not \(wanted)")
+                throw missing(links.isEmpty ? "has no web link" : "has \(Counted(links.count, "web link")), not \(wanted)")
             }
             return links[wanted - 1]
         }

@@ -20,7 +20,7 @@ struct FieldKeyTableTests {
     @Test func testEveryRecordKeyIsSpeltAsTheFormatSpellsItAndNamesItsField() {
         let keys = ["type", "id", "handle", "name", "url", "bot", "author", "text", "created_at", "edited_at",
                     "reply_to", "reply_to_user", "repost_of", "quote_of", "likes", "reposts", "replies", "read",
-                    "content_warning", "attachments", "source", "visibility"]
+                    "content_warning", "attachments", "source", "visibility", "links"]
         #expect(RecordField.allCases.map(\.key) == keys)
         for (index, field) in RecordField.allCases.enumerated() {
             #expect(record(field.key) == field)

@@ -86,6 +86,13 @@ struct ImportErrorTests {
         #expect(error.description.contains("`source` must be a source's name"))
     }
 
+    /// `links` (issue 37) is an array of strings: anything else is refused, naming the field
+    /// or the element, and nothing is imported.
+    @Test func linksThatAreNotAnArrayOfStringsAreRefusedNamingTheField() throws {
+        try expectFailure(lines: validStart + [F.message("m3", extra: #","links":"https://a.example/""#)], line: 4, field: "links")
+        try expectFailure(lines: validStart + [F.message("m3", extra: #","links":["https://a.example/",3]"#)], line: 4, field: "links[1]")
+    }
+
     @Test func aWrongTypeNamesTheFieldAndWhatWasFound() throws {
         let error = try expectFailure(lines: validStart + [F.message("m3", extra: #","likes":"12""#)], line: 4, field: "likes")
         #expect(error.problem == .wrongType(expected: "a non-negative integer", found: #"a string, "12""#))

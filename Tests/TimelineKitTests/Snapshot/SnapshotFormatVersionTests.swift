@@ -108,11 +108,20 @@ import Testing
         return snapshot
     }
 
+    /// The value in `Fixtures/snapshot-v7.snapshot`: version 6's, with the web links of two of
+    /// its messages (one of a page, one related; issue 37), the rest none.
+    static func version7Sample() -> TimelineSnapshot {
+        var snapshot = version6Sample()
+        snapshot.window.messages[1].links = ["https://example.org/article", "http://例え.example/パス?q=1&r=2"]
+        snapshot.window.related[0].links = ["https://news.example/story"]
+        return snapshot
+    }
+
     /// Read by the whole-file path and by the preview path that `timeline show` takes.
-    @Test func aVersion6SnapshotFromTheFixturesReadsToTheValueItWasMadeFrom() throws {
-        let file = SnapshotFile(path: Fixtures.path("snapshot-v6.snapshot"))
-        let expected = Self.version6Sample()
-        #expect(try file.readHeader().formatVersion == 6)
+    @Test func aVersion7SnapshotFromTheFixturesReadsToTheValueItWasMadeFrom() throws {
+        let file = SnapshotFile(path: Fixtures.path("snapshot-v7.snapshot"))
+        let expected = Self.version7Sample()
+        #expect(try file.readHeader().formatVersion == 7)
         let read = try file.read()
         #expect(read == expected)
         #expect(Self.references(read) == Self.references(expected))
@@ -128,31 +137,32 @@ import Testing
         #expect(Self.references(completed) == Self.references(expected))
     }
 
-    /// While version 6 is the current format, this library writes its payload byte for byte as
+    /// While version 7 is the current format, this library writes its payload byte for byte as
     /// the fixture holds it. (The payloads are compared, not the files: another liblz4 may
     /// compress the same bytes differently.)
-    @Test func theCurrentFormatWritesTheVersion6PayloadByteForByte() throws {
-        try #require(TimelineSnapshot.formatVersion == 6)
-        let file = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("snapshot-v6.snapshot"))))
+    @Test func theCurrentFormatWritesTheVersion7PayloadByteForByte() throws {
+        try #require(TimelineSnapshot.formatVersion == 7)
+        let file = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("snapshot-v7.snapshot"))))
         let (header, payloadOffset) = try SnapshotHeader.decode(file, path: "fixture")
         let payload = try LZ4Frame.decompress(file[payloadOffset...], maxContentSize: header.payloadLength)
-        #expect(BinaryEncoder().encode(Self.version6Sample()) == payload)
+        #expect(BinaryEncoder().encode(Self.version7Sample()) == payload)
         // And so does the file a store writes: the same header, and the same payload in its frame.
-        let written = try SnapshotFile.encode(Self.version6Sample())
+        let written = try SnapshotFile.encode(Self.version7Sample())
         let (writtenHeader, writtenOffset) = try SnapshotHeader.decode(written, path: "written")
         #expect(written[..<writtenOffset] == file[..<payloadOffset])
         #expect(try LZ4Frame.decompress(written[writtenOffset...], maxContentSize: writtenHeader.payloadLength) == payload)
     }
 
     /// Versions 1 (before short references), 2 (before interactions), 3 (before pending
-    /// actions), 4 (before visibility and moderation) and 5 (before sources, a page's messages
-    /// first) are no longer read: each is refused as an older format, which `show` answers by
-    /// painting from the database and writing a new snapshot.
-    @Test(arguments: [1, 2, 3, 4, 5]) func anOlderSnapshotIsRefusedAsAnOlderFormat(version: Int) throws {
+    /// actions), 4 (before visibility and moderation), 5 (before sources, a page's messages
+    /// first) and 6 (before links) are no longer read: each is refused as an older format, which
+    /// `show` answers by painting from the database and writing a new snapshot.
+    @Test(arguments: [1, 2, 3, 4, 5, 6]) func anOlderSnapshotIsRefusedAsAnOlderFormat(version: Int) throws {
         let file = SnapshotFile(path: Fixtures.path("snapshot-v\(version).snapshot"))
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file.path)))
         #expect(Int(bytes[16]) | Int(bytes[17]) << 8 == version)
         #expect(throws: SnapshotError.unsupportedFormat(path: file.path, version: version)) { try file.read() }
         #expect(throws: SnapshotError.unsupportedFormat(path: file.path, version: version)) { try file.readPreview(messages: 1) }
     }
+
 }

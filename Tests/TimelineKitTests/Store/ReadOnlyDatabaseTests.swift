@@ -98,3 +98,25 @@ struct ReadOnlyDatabaseTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 }
+
+extension ReadOnlyDatabaseTests {
+    /// A database from before migration 18 (issue 37) that cannot be written reads through the
+    /// compatibility view with no links, as migration 17's databases read with no source: its
+    /// messages are all there, each with none.
+    @Test func aDatabaseBeforeLinksInAReadOnlyDirectoryReadsItsMessagesWithNone() throws {
+        let place = try ReadOnlyPlace(.directory) { directory in
+            let path = directory + "/timeline.sqlite"
+            try Self.fill(path)
+            try Samples.undoMigration18(path)
+        }
+        let path = place.file("timeline.sqlite")
+        let before = try FileFingerprint(path)
+        let store = try TimelineStore(path: path, configuration: .init(createIfMissing: false))
+        #expect(store.isReadOnly)
+        let messages = try store.timeline(limit: 10).messages
+        #expect(messages.map(\.id) == ["m3", "m2", "m1"])
+        #expect(messages.allSatisfy { $0.links.isEmpty })
+        #expect(try store.message(id: "m2")?.links == [])
+        #expect(try FileFingerprint(path) == before)
+    }
+}

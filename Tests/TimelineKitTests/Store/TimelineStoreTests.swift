@@ -44,13 +44,13 @@ import Testing
             ("like_count", { $0.likeCount = 1 }), ("repost_count", { $0.repostCount = 1 }), ("reply_count", { $0.replyCount = 1 }),
             ("visibility", { $0.visibility = .direct }),
             ("moderation", { $0.moderation = ModerationFacts(labels: [ContentLabel(source: "did:plc:l", value: "spam")]) }),
-            ("source", { $0.source = .feed }),
+            ("source", { $0.source = .feed }), ("links", { $0.links = ["https://example.org/article"] }),
         ]
         var columns = ColumnNames(), blank = Message.blank
         blank.visitColumns(&columns)
         // `warning` and `hidden` are the store's verdict, not the caller's: a given one is
         // replaced (`ModerationVerdictStorageTests`).
-        #expect(changes.map(\.0).dropLast() + ["warning", "hidden", "source"] == Array(columns.names.dropFirst()))
+        #expect(changes.map(\.0).dropLast(2) + ["warning", "hidden", "source", "links"] == Array(columns.names.dropFirst()))
         for (column, change) in changes {
             var changed = original
             change(&changed)

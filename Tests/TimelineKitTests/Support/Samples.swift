@@ -29,8 +29,19 @@ enum Samples {
 }
 
 extension Samples {
-    /// Migration 17 undone: no source stored with messages.
+    /// Migration 18 undone: no links stored with messages.
+    static func undoMigration18(_ path: String) throws {
+        try SQLiteShell.run(path, """
+            BEGIN;
+            ALTER TABLE messages DROP COLUMN links;
+            PRAGMA user_version = 17;
+            COMMIT;
+            """)
+    }
+
+    /// Migrations 18 and 17 undone: no source stored with messages.
     static func undoMigration17(_ path: String) throws {
+        try undoMigration18(path)
         try SQLiteShell.run(path, """
             BEGIN;
             ALTER TABLE messages DROP COLUMN source;

@@ -149,11 +149,14 @@ public struct BlueskyDecoder: TimelineDecoder {
         let time = [indexed, written ?? nil].compactMap { $0 }.min() ?? 0
 
         var text = (try? record.string("text")) ?? ""
-        text = BlueskyFacets.expanding(text, links: links(of: record))
+        let facetLinks = links(of: record)
+        text = BlueskyFacets.expanding(text, links: facetLinks)
+        // Issue 37: the links the post makes, its facets' in the text's order, then its card's.
+        var webLinks = facetLinks.sorted { $0.start < $1.start }.map(\.uri)
         var attachments: [Attachment] = []
         var quoteOfID: String?
         if let embed {
-            quoteOfID = try self.embed(embed, text: &text, attachments: &attachments, into: &timeline)
+            quoteOfID = try self.embed(embed, text: &text, attachments: &attachments, links: &webLinks, into: &timeline)
         } else {
             quoteOfID = Self.quotedURI(inRecordEmbedOf: record)
         }
@@ -181,7 +184,8 @@ public struct BlueskyDecoder: TimelineDecoder {
             repostCount: try view.count("repostCount"),
             replyCount: try view.count("replyCount"),
             moderation: ModerationFacts(labels: labels),
-            source: .bluesky))
+            source: .bluesky,
+            links: MessageLinks.kept(webLinks)))
         // The account's like and repost, as the AppView tells the account that asked.
         if let viewer = try? view.object("viewer", expected: "a viewer state object") {
             timeline.add(MessageInteraction(messageID: uri, favourited: (try? viewer.string("like")) != nil,
@@ -190,10 +194,11 @@ public struct BlueskyDecoder: TimelineDecoder {
         return uri
     }
 
-    /// What an embed view adds: attachments, a link card's URL, a quoted post. Returns the
-    /// quoted post's URI.
+    /// What an embed view adds: attachments, a link card's URL (to the text and the links), a
+    /// quoted post. Returns the quoted post's URI.
     private func embed(
-        _ embed: JSONObjectView, text: inout String, attachments: inout [Attachment], into timeline: inout DecodedTimeline
+        _ embed: JSONObjectView, text: inout String, attachments: inout [Attachment], links: inout [String],
+        into timeline: inout DecodedTimeline
     ) throws(JSONLineFailure) -> String? {
         switch try embed.string("$type") {
         case "app.bsky.embed.images#view":
@@ -207,15 +212,16 @@ public struct BlueskyDecoder: TimelineDecoder {
             attachments.append(Attachment(kind: "video", url: try embed.string("playlist"), altText: alt?.isEmpty == false ? alt : nil))
         case "app.bsky.embed.external#view":
             if let external = try embed.object("external", expected: "a link card object"),
-               let uri = try external.string("uri"), !uri.isEmpty, !text.contains(uri) {
-                text += text.isEmpty ? uri : "\n\n" + uri
+               let uri = try external.string("uri"), !uri.isEmpty {
+                links.append(uri)
+                if !text.contains(uri) { text += text.isEmpty ? uri : "\n\n" + uri }
             }
         case "app.bsky.embed.record#view":
             guard let record = try embed.object("record", expected: "an embedded record object") else { return nil }
             return try quoted(record, into: &timeline)
         case "app.bsky.embed.recordWithMedia#view":
             if let media = try embed.object("media", expected: "an embed view object") {
-                _ = try self.embed(media, text: &text, attachments: &attachments, into: &timeline)
+                _ = try self.embed(media, text: &text, attachments: &attachments, links: &links, into: &timeline)
             }
             guard let outer = try embed.object("record", expected: "an embedded record object"),
                   let record = try outer.object("record", expected: "an embedded record object") else { return nil }

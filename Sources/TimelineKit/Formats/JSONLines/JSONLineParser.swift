@@ -105,7 +105,8 @@ struct JSONLineParser {
             replyCount: try count(.replies),
             isRead: read ?? false,
             visibility: try visibility(),
-            source: try source()
+            source: try source(),
+            links: try links()
         )
         return .message(message, readState: read == nil ? .keepStored : .overwrite)
     }
@@ -175,6 +176,26 @@ struct JSONLineParser {
     /// A time in whole milliseconds since 1970, or `nil` when absent or `null`.
     private func time(_ field: RecordField) throws(JSONLineFailure) -> Int64? {
         try value(field)?.rfc3339Time(at: field.key)
+    }
+
+    /// `links`: an array of strings; absent or `null` is none. The strings pass
+    /// `MessageLinks`' rule as a server's would: what is not a web link is left out, not refused
+    /// (an export of another version may know other links).
+    private func links() throws(JSONLineFailure) -> [String] {
+        guard let value = value(.links), value.kind != .null else { return [] }
+        guard value.kind == .array else {
+            throw value.wrongType(at: RecordField.links.key, expected: "an array of web addresses (strings)")
+        }
+        var result: [String] = []
+        let line = line
+        var scanner = JSONScanner(line, at: value.offset)
+        try scanner.forEachElement(depth: 1) { (scanner: inout JSONScanner, index: Int) throws(JSONLineFailure) in
+            let element = JSONLineValue(span: try scanner.scanValue(depth: 2), line: line)
+            let key = "\(RecordField.links.key)[\(index)]"
+            guard element.kind == .string else { throw element.wrongType(at: key, expected: "a string, a web address") }
+            result.append(try element.requiredString(at: key))
+        }
+        return MessageLinks.kept(result)
     }
 
     private func attachments() throws(JSONLineFailure) -> [Attachment] {

@@ -15,6 +15,8 @@ enum RecordField: Int, CaseIterable {
     // Issue 35: where the message came from, and who may see it (issue 34's fact), which
     // `export` writes so that an import of an export gives the same messages.
     case source, visibility
+    // Issue 37: the message's web links, which its text may not spell out.
+    case links
 
     private static let table = FieldKeyTable<RecordField>()
 

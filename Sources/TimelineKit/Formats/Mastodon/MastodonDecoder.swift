@@ -182,10 +182,11 @@ public struct MastodonDecoder: TimelineDecoder {
         // Mastodon 4.3 sends HTML in `spoiler_text` (entities, markup); plain text passes
         // through unchanged (a `<` that starts no tag, `<3`, is text).
         let spoiler = try view.string("spoiler_text").map(MastodonHTML.plainText)
+        let (text, links) = try textAndLinks(of: view)
         let message = Message(
             id: id,
             authorID: author.id,
-            text: try text(of: view),
+            text: text,
             createdAt: createdAt,
             editedAt: try view.rfc3339Time("edited_at").map(MillisecondTime.date(fromMilliseconds:)),
             replyToID: try view.id("in_reply_to_id"),
@@ -201,7 +202,8 @@ public struct MastodonDecoder: TimelineDecoder {
             // as public, the widest, never as more private than it is.
             visibility: (try? view.string("visibility")).flatMap { $0.flatMap(PostVisibility.init(rawValue:)) },
             moderation: ModerationFacts(filterMatches: try filterMatches(of: view)),
-            source: .mastodon)
+            source: .mastodon,
+            links: links)
         timeline.add(author)
         timeline.add(message)
         return id
@@ -238,17 +240,19 @@ public struct MastodonDecoder: TimelineDecoder {
     }
 
     /// A status's text: its content as plain text, then its poll. Within the limits, or cut
-    /// with a mark when `overlongText` says so (the HTML first, then the text).
-    private func text(of view: JSONObjectView) throws(JSONLineFailure) -> String {
+    /// with a mark when `overlongText` says so (the HTML first, then the text). With it, the
+    /// links of its anchors (issue 37), which the text may not spell out.
+    private func textAndLinks(of view: JSONObjectView) throws(JSONLineFailure) -> (String, [String]) {
         let html = try view.string("content") ?? ""
         let limit = MastodonHTML.maximumContentBytes
         let content = try overlongText.apply(html, limit: limit) { () throws(JSONLineFailure) in
             try view.checkedText(html, key: "content", limit: limit)
         }
-        let text = MastodonHTML.plainText(content) + (try pollText(of: view))
-        return try overlongText.apply(text, limit: MessageText.maximumBytes) { () throws(JSONLineFailure) in
+        let (plain, links) = MastodonHTML.textAndLinks(content)
+        let text = plain + (try pollText(of: view))
+        return (try overlongText.apply(text, limit: MessageText.maximumBytes) { () throws(JSONLineFailure) in
             try view.checkedText(text, key: "content")
-        }
+        }, links)
     }
 
     /// The ID of the status `view` quotes, storing the quoted status when it is embedded.

@@ -7,7 +7,9 @@
 ///   like paragraphs. Inside `pre`, line breaks and spaces are kept (code, ASCII art). A list
 ///   item starts a line with `• ` (in `ul`) or its number (`1. `, in `ol`), indented two
 ///   columns for each list it is nested in (up to four).
-/// - A link shows its visible text: mentions read `@user`, hashtags `#tag`.
+/// - A link shows its visible text: mentions read `@user`, hashtags `#tag`. Its `href` is one of
+///   the status's links (`links(…)`, issue 37) unless it is a mention or a hashtag (a `class`
+///   naming `mention` or `hashtag`, or `rel="tag"`): the text may not spell it out.
 /// - Long links are shortened as the server marked them: `<span class="invisible">` is dropped
 ///   and `<span class="ellipsis">` is followed by `…`, so
 ///   `https://example.com/a/very/long/path` shows as `example.com/a/very/lo…`.
@@ -35,11 +37,24 @@ public enum MastodonHTML {
     ///
     /// Time and memory are linear in the length of `html`, whatever it holds.
     public static func plainText(_ html: String) -> String {
+        textAndLinks(html).text
+    }
+
+    /// The plain text of `html` (as ``plainText(_:)``) and its links: the `href` of each anchor
+    /// that is neither a mention nor a hashtag, character references decoded, kept by
+    /// ``MessageLinks``' rule (`http` and `https` only, each once, at most 20) in one pass.
+    ///
+    /// ```swift
+    /// MastodonHTML.textAndLinks(#"<p>read <a href="https://example.org/a"><span class="invisible">https://</span>example.org/a</a></p>"#)
+    /// // (text: "read example.org/a", links: ["https://example.org/a"])
+    /// ```
+    public static func textAndLinks(_ html: String) -> (text: String, links: [String]) {
         guard html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else {
-            return html
+            return (html, [])
         }
         var converter = Converter(Array(html.unicodeScalars))
-        return converter.run()
+        let text = converter.run()
+        return (text, converter.links)
     }
 
     /// Elements whose effect lasts until they close.
@@ -66,6 +81,10 @@ public enum MastodonHTML {
         var name: String
         var isClosing: Bool
         var classes: [Substring]
+        /// The `href` as written (character references not yet decoded), and whether `rel`
+        /// names `tag`: only an opening `a` keeps them.
+        var href: String.UnicodeScalarView?
+        var isTagRelation = false
         /// The index after the `>`.
         var end: Int
     }
@@ -103,6 +122,9 @@ public enum MastodonHTML {
         var preDepth = 0
         /// The open lists, innermost last: `nil` for `ul`, the next item's number for `ol`.
         var lists: [Int?] = []
+        /// The anchors' links kept so far (`MessageLinks`): checked one by one as they come, so
+        /// a flood of anchors costs no more than reading them.
+        var links: [String] = []
 
         init(_ input: [Unicode.Scalar]) {
             self.input = input
@@ -214,6 +236,8 @@ public enum MastodonHTML {
                 if hiddenDepth == 0 { pendingBreaks = max(pendingBreaks, 2) }
             case "li", "tr", "dt", "dd":
                 if hiddenDepth == 0 { pendingBreaks = max(pendingBreaks, 1) }
+            case "a" where !tag.isClosing:
+                keepLink(of: tag)
             default:
                 guard let element = Element(name: tag.name) else { break }
                 if tag.isClosing {
@@ -231,6 +255,38 @@ public enum MastodonHTML {
                     openCounts[element.rawValue] += 1
                 }
             }
+        }
+
+        /// Keeps the `href` of an anchor that is neither a mention nor a hashtag (Mastodon marks
+        /// them `class="u-url mention"`, `class="mention hashtag"` and `rel="tag"`), decoded.
+        private mutating func keepLink(of tag: Tag) {
+            // An anchor inside hidden content (`script`, an invisible span) is no link a reader
+            // has. An href longer than the limit in scalars is longer in bytes: dropped before
+            // its references are decoded, so a huge one costs only its reading.
+            guard hiddenDepth == 0, links.count < MessageLinks.maximumCount, let written = tag.href, !tag.isTagRelation,
+                  !tag.classes.contains(where: { $0.contains("mention") || $0.contains("hashtag") }),
+                  written.count <= MessageLinks.maximumBytes else { return }
+            let href = Self.decodingReferences(written)
+            if MessageLinks.isKept(href), !links.contains(href) { links.append(href) }
+        }
+
+        /// `value` with its character references decoded (`&amp;` in a query string).
+        private static func decodingReferences(_ value: String.UnicodeScalarView) -> String {
+            guard value.contains("&") else { return String(value) }
+            let scalars = Array(value)
+            var decoded = String.UnicodeScalarView()
+            var index = 0
+            while index < scalars.count {
+                if scalars[index] == "&", let (reference, next) = HTMLEntities.reference(in: scalars[...], at: index) {
+                    decoded.append(reference.first)
+                    if let second = reference.second { decoded.append(second) }
+                    index = next
+                } else {
+                    decoded.append(scalars[index])
+                    index += 1
+                }
+            }
+            return String(decoded)
         }
 
         /// Closes the innermost open `element` and any left open inside it. Every element
@@ -281,13 +337,17 @@ public enum MastodonHTML {
                 index += 1
             }
             var classes: [Substring] = []
+            var href: String.UnicodeScalarView?
+            var isTagRelation = false
+            let isAnchor = !isClosing && name.lowercased() == "a"
             // Attributes: name, optionally = and a value in double quotes, single quotes or bare.
             // Outside quotes every `>` ends the tag, and there is one after `start`: only a quote
             // left open can take the scan to the end of the input.
             while index < input.count {
                 let scalar = input[index]
                 if scalar == ">" {
-                    return .tag(Tag(name: name.lowercased(), isClosing: isClosing, classes: classes, end: index + 1))
+                    return .tag(Tag(name: name.lowercased(), isClosing: isClosing, classes: classes, href: href,
+                                    isTagRelation: isTagRelation, end: index + 1))
                 }
                 guard isAttributeNameScalar(scalar) else {
                     index += 1
@@ -318,8 +378,16 @@ public enum MastodonHTML {
                         index += 1
                     }
                 }
-                if attribute.lowercased() == "class" {
+                switch attribute.lowercased() {
+                case "class":
                     classes = String(value).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+                case "href" where isAnchor:
+                    href = value
+                case "rel" where isAnchor:
+                    isTagRelation = String(value).lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+                        .contains("tag")
+                default:
+                    break
                 }
             }
             return .unterminated
