@@ -66,6 +66,9 @@ struct RequestURL: Sendable {
     /// `scheme://host[:port]`, the way a server's base URL is written (brackets kept for IPv6).
     var origin: String { Self.origin(scheme: scheme, host: host, port: port) }
 
+    /// `host[:port]` (brackets kept for IPv6): the server, as a sentence names it.
+    var authority: String { String(origin.dropFirst(scheme.count + "://".count)) }
+
     /// `scheme://host[:port]`, brackets around an IPv6 host.
     static func origin(scheme: String, host: String, port: Int?) -> String {
         let shownHost = host.contains(":") ? "[\(host)]" : host

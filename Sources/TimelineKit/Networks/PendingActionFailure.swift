@@ -65,11 +65,9 @@ extension PendingActionFailure {
         return TerminalText.line(said)
     }
 
-    /// The host (and port) of `url`, or `url` itself when it has none.
+    /// The host (and port) of `url`, a URL a request was made to, or `url` itself when it is not one.
     private static func host(of url: String) -> String {
-        let parts = url.split(separator: "://", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return url }
-        return String(parts[1].prefix { $0 != "/" && $0 != "?" && $0 != "#" })
+        (try? RequestURL(url))?.authority ?? url
     }
 
     /// Whether the try that failed with `error` may have been done by the server all the same:
