@@ -96,8 +96,53 @@ enum SearchIndexBatch {
         for declaration in declarations { try connection.execute(declaration) }
     }
 
-    /// Defines on `connection` what `finish` calls (once per connection).
+    /// The triggers that note, inside a TimelineKit transaction, the messages whose text changed
+    /// (the rowid, and the text the index holds for it, NULL for none; the first note of a rowid
+    /// wins), for `finish` to index. They are TEMP, declared on the connection that writes, not
+    /// kept in the file (migration 19 took them out of it): only TimelineKit's own transactions
+    /// ever defer, and in the file every other connection parsed them at its first statement,
+    /// `show`'s reconcile and the sqlite3 shell included (263k instructions of the 4.07M of the
+    /// shell's first statement on a new database, `tools/schema-cost/measure`).
+    /// (NOT EXISTS, not OR IGNORE: an upsert's conflict policy overrides its triggers'.)
+    static let noteTriggers = [
+        """
+        CREATE TEMP TRIGGER IF NOT EXISTS messages_search_insert_noted AFTER INSERT ON main.messages
+        WHEN EXISTS (SELECT 1 FROM messages_search_deferred) BEGIN
+            INSERT INTO messages_search_pending (seq, old_text)
+                SELECT NEW.rowid, NULL WHERE NOT EXISTS (SELECT 1 FROM messages_search_pending WHERE seq = NEW.rowid);
+        END
+        """,
+        """
+        CREATE TEMP TRIGGER IF NOT EXISTS messages_search_update_noted AFTER UPDATE ON main.messages
+        WHEN (OLD.text IS NOT NEW.text OR OLD.rowid IS NOT NEW.rowid)
+            AND EXISTS (SELECT 1 FROM messages_search_deferred) BEGIN
+            INSERT INTO messages_search_pending (seq, old_text)
+                SELECT OLD.rowid, OLD.text WHERE NOT EXISTS (SELECT 1 FROM messages_search_pending WHERE seq = OLD.rowid);
+            INSERT INTO messages_search_pending (seq, old_text)
+                SELECT NEW.rowid, NULL WHERE NOT EXISTS (SELECT 1 FROM messages_search_pending WHERE seq = NEW.rowid);
+        END
+        """,
+        """
+        CREATE TEMP TRIGGER IF NOT EXISTS messages_search_delete_noted AFTER DELETE ON main.messages
+        WHEN EXISTS (SELECT 1 FROM messages_search_deferred) BEGIN
+            INSERT INTO messages_search_pending (seq, old_text)
+                SELECT OLD.rowid, OLD.text WHERE NOT EXISTS (SELECT 1 FROM messages_search_pending WHERE seq = OLD.rowid);
+        END
+        """,
+    ]
+
+    /// Whether `connection` has `noteTriggers`: asked of its temporary schema (3 rows) rather
+    /// than remembered, because a transaction that declared them and rolled back took them
+    /// back with it.
+    static let hasNoteTriggers = "SELECT count(*) FROM sqlite_temp_master WHERE name = 'messages_search_delete_noted'"
+
+    /// Defines on `connection` what `finish` calls (once per connection), and declares its
+    /// `noteTriggers` where it has none yet. Runs inside the write transaction, after its
+    /// migrations: a database being created has no `messages` table before them.
     static func prepare(_ connection: SQLiteConnection) throws(SQLiteError) {
         try connection.defineTextPredicate(SearchScripts.unspacedFunction, SearchScripts.unspacedPredicate)
+        if try connection.integer(hasNoteTriggers) != 1 {
+            for trigger in noteTriggers { try connection.execute(trigger) }
+        }
     }
 }

@@ -343,6 +343,57 @@ import Testing
         try expectIndexIntact(store)
     }
 
+    // MARK: The deferred notes live on the writing connection (migration 19)
+
+    @Test func theFileKeepsNoDeferredNotesAndTimelineKitsWritesAreStillIndexedAtTheirEnd() throws {
+        let store = try store(["a first 天気 message"])
+        #expect(try SQLiteShell.run(store.path, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%messages_search_pending%'").trimmed == "0")
+        // A second store is a second connection, which declares its own notes at its first write.
+        let other = try TimelineStore(path: store.path)
+        try other.write { transaction in
+            try transaction.upsert(messages: [Samples.message(2, text: "second 雨 words")])
+            try transaction.upsert(messages: [Samples.message(1, text: "a first edited 晴れ message")])
+        }
+        #expect(try ids(store, "second") == ["m2"])
+        #expect(try ids(store, "雨") == ["m2"])
+        #expect(try ids(store, "edited") == ["m1"])
+        #expect(try ids(store, "天気").isEmpty)
+        try other.write { transaction in try transaction.deleteMessages(ids: ["m2"]) }
+        #expect(try ids(store, "雨").isEmpty)
+        #expect(try SQLiteShell.run(store.path, "SELECT count(*) FROM messages_search_pending").trimmed == "0")
+        try expectIndexIntact(store)
+    }
+
+    @Test func aWriteThatRolledBackItsNotesDeclarationHasThemDeclaredAgainByTheNext() throws {
+        let path = try store(["kept"]).path
+        // A new connection whose first transaction declares the notes, then rolls back.
+        let store = try TimelineStore(path: path)
+        #expect(throws: TimelineStoreError.self) {
+            try store.write { transaction in
+                try transaction.upsert(messages: [Samples.message(2, text: "never committed")])
+                throw TimelineStoreError.invalidValue(field: "test", reason: "rolled back")
+            }
+        }
+        try store.upsert(messages: [Samples.message(3, text: "noted after the rollback")])
+        #expect(try ids(store, "rollback") == ["m3"])
+        #expect(try ids(store, "committed").isEmpty)
+        try expectIndexIntact(store)
+    }
+
+    @Test func migration19TakesTheNotesOutOfTheFileAndKeepsTheIndexRight() throws {
+        let path = try store(["before the migration 天気"]).path
+        try Samples.undoMigration19(path)
+        #expect(try SQLiteShell.run(path, "SELECT count(*) FROM sqlite_master WHERE name LIKE '%_deferred' AND type = 'trigger'").trimmed == "3")
+        let store = try TimelineStore(path: path)
+        try store.upsert(messages: [Samples.message(1, text: "after the migration 雨")])
+        #expect(try SQLiteShell.run(path, "SELECT count(*) FROM sqlite_master WHERE name LIKE '%_deferred' AND type = 'trigger'").trimmed == "0")
+        #expect(try SQLiteShell.run(path, "PRAGMA user_version").trimmed == "\(Migration.latestVersion)")
+        #expect(try ids(store, "after") == ["m1"])
+        #expect(try ids(store, "雨") == ["m1"])
+        #expect(try ids(store, "天気").isEmpty)
+        try expectIndexIntact(store)
+    }
+
     @Test func aMessageInsertedWithTheSQLiteShellIsFound() throws {
         let store = try store(["first"])
         try SQLiteShell.run(store.path, """

@@ -31,10 +31,38 @@ enum Samples {
 extension Samples {
     /// Migration 18 undone: no links stored with messages.
     static func undoMigration18(_ path: String) throws {
+        try undoMigration19(path)
         try SQLiteShell.run(path, """
             BEGIN;
             ALTER TABLE messages DROP COLUMN links;
             PRAGMA user_version = 17;
+            COMMIT;
+            """)
+    }
+
+    /// Migration 19 undone: the search's deferred notes back in the file, as every database had them.
+    static func undoMigration19(_ path: String) throws {
+        try SQLiteShell.run(path, """
+            BEGIN;
+            CREATE TRIGGER messages_search_insert_deferred AFTER INSERT ON messages
+            WHEN EXISTS (SELECT 1 FROM messages_search_deferred) BEGIN
+                INSERT INTO messages_search_pending (seq, old_text)
+                    SELECT NEW.rowid, NULL WHERE NOT EXISTS (SELECT 1 FROM messages_search_pending WHERE seq = NEW.rowid);
+            END;
+            CREATE TRIGGER messages_search_update_deferred AFTER UPDATE ON messages
+            WHEN (OLD.text IS NOT NEW.text OR OLD.rowid IS NOT NEW.rowid)
+                AND EXISTS (SELECT 1 FROM messages_search_deferred) BEGIN
+                INSERT INTO messages_search_pending (seq, old_text)
+                    SELECT OLD.rowid, OLD.text WHERE NOT EXISTS (SELECT 1 FROM messages_search_pending WHERE seq = OLD.rowid);
+                INSERT INTO messages_search_pending (seq, old_text)
+                    SELECT NEW.rowid, NULL WHERE NOT EXISTS (SELECT 1 FROM messages_search_pending WHERE seq = NEW.rowid);
+            END;
+            CREATE TRIGGER messages_search_delete_deferred AFTER DELETE ON messages
+            WHEN EXISTS (SELECT 1 FROM messages_search_deferred) BEGIN
+                INSERT INTO messages_search_pending (seq, old_text)
+                    SELECT OLD.rowid, OLD.text WHERE NOT EXISTS (SELECT 1 FROM messages_search_pending WHERE seq = OLD.rowid);
+            END;
+            PRAGMA user_version = 18;
             COMMIT;
             """)
     }

@@ -13,6 +13,30 @@ import GRDB
 enum DeferredSearchIndexing {
     static let begin = "INSERT INTO messages_search_deferred (singleton) VALUES (1)"
 
+    /// The TEMP triggers that note what changed while `begin`'s row is there, declared once per
+    /// connection before its first deferring transaction, as TimelineKit declares them on its
+    /// writer (`SearchIndexBatch.noteTriggers`, migration 19: they are not in the file).
+    static let declareNotes = """
+        CREATE TEMP TRIGGER IF NOT EXISTS messages_search_insert_noted AFTER INSERT ON main.messages
+        WHEN EXISTS (SELECT 1 FROM messages_search_deferred) BEGIN
+            INSERT INTO messages_search_pending (seq, old_text)
+                SELECT NEW.rowid, NULL WHERE NOT EXISTS (SELECT 1 FROM messages_search_pending WHERE seq = NEW.rowid);
+        END;
+        CREATE TEMP TRIGGER IF NOT EXISTS messages_search_update_noted AFTER UPDATE ON main.messages
+        WHEN (OLD.text IS NOT NEW.text OR OLD.rowid IS NOT NEW.rowid)
+            AND EXISTS (SELECT 1 FROM messages_search_deferred) BEGIN
+            INSERT INTO messages_search_pending (seq, old_text)
+                SELECT OLD.rowid, OLD.text WHERE NOT EXISTS (SELECT 1 FROM messages_search_pending WHERE seq = OLD.rowid);
+            INSERT INTO messages_search_pending (seq, old_text)
+                SELECT NEW.rowid, NULL WHERE NOT EXISTS (SELECT 1 FROM messages_search_pending WHERE seq = NEW.rowid);
+        END;
+        CREATE TEMP TRIGGER IF NOT EXISTS messages_search_delete_noted AFTER DELETE ON main.messages
+        WHEN EXISTS (SELECT 1 FROM messages_search_deferred) BEGIN
+            INSERT INTO messages_search_pending (seq, old_text)
+                SELECT OLD.rowid, OLD.text WHERE NOT EXISTS (SELECT 1 FROM messages_search_pending WHERE seq = OLD.rowid);
+        END;
+        """
+
     /// The UTF-8 lead bytes of the scripts written without spaces (`SearchScripts.unspacedPrefixes`).
     private static let unspacedPrefixes = ["E3", "E4", "E5", "E6", "E7", "E8", "E9", "EA", "EB", "EC", "ED",
                                            "E0B8", "E0B9", "E0BA", "E0BB", "E180", "E181", "E182", "E19E", "E19F"]

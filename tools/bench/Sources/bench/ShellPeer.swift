@@ -64,6 +64,7 @@ enum ShellPeer {
             .separator "\\037" "\\n"
             .import \(file) lines
             .mode list
+            \(DeferredSearchIndexing.declareNotes)
             BEGIN IMMEDIATE;
             \(DeferredSearchIndexing.begin);
             INSERT INTO users (id, handle, name, url, bot)

@@ -107,6 +107,8 @@ func grdbConfiguration(readonly: Bool = false) -> Configuration {
         // The same durability as TimelineKit's writer.
         if !readonly { try db.execute(sql: "PRAGMA synchronous = FULL") }
         db.add(function: DeferredSearchIndexing.unspacedFunction)
+        // Where the schema is there already: a database GRDB creates declares them at its first write.
+        if !readonly, try db.tableExists("messages") { try db.execute(sql: DeferredSearchIndexing.declareNotes) }
     }
     return configuration
 }

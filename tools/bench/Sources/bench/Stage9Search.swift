@@ -10,9 +10,6 @@ private let dropSearchIndexSQL = """
     DROP TRIGGER messages_search_update_removes;
     DROP TRIGGER messages_search_update;
     DROP TRIGGER messages_search_delete;
-    DROP TRIGGER messages_search_insert_deferred;
-    DROP TRIGGER messages_search_update_deferred;
-    DROP TRIGGER messages_search_delete_deferred;
     """
 
 /// What the search migration runs to build the index of an existing database, in one pass
