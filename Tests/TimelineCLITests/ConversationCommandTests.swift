@@ -85,6 +85,21 @@ import Testing
         #expect(listed.errors.split(separator: "\n").count == 1 && listed.errors.contains("conversations"), "\(listed.errors)")
     }
 
+    @Test func anUnreachableServerIsSaidInOneLineAndAKeptReferenceStillOpensOffline() async throws {
+        let server = try MastodonTestServer()
+        let scenario = try SyncCommandTests.loggedIn(to: server)
+        _ = try server.control("conversations", ["count": 1])
+        let listed = try await scenario.timeline.runOffThePool(["conversations"])
+        let reference = try #require(listed.output.split(separator: " ").first.map(String.init))
+        server.stop()
+        let offline = try await scenario.timeline.runOffThePool(["conversations"])
+        #expect(offline.status == 75, "\(offline.status) \(offline.errors)")
+        #expect(offline.errors.split(separator: "\n").count == 1 && offline.errors.contains("its conversations could not be read"), "\(offline.errors)")
+        // What was kept reads without the network.
+        let thread = try await scenario.timeline.runOffThePool(["thread", reference, "--offline"])
+        #expect(thread.status == 0 && thread.output.contains("direct 0"), "\(thread.output) \(thread.errors)")
+    }
+
     static func chatCalls(_ server: MastodonTestServer, _ nsid: String) throws -> [[String: Any]] {
         try server.requests().filter { ($0["nsid"] as? String) == nsid }
     }
