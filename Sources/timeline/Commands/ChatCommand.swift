@@ -52,7 +52,7 @@ struct ChatCommand: ParsableCommand {
         let chats = try ConversationSessions.chosen(account: account, doing: "chat").compactMap { $0 as? any ChatSession }
         guard let session = chats.first, chats.count == 1 else {
             if chats.isEmpty {
-                Terminal.emitError("timeline: no logged-in account can chat (\(Counted(0, "account")) with chats); `timeline conversations` lists the conversations there are. Nothing was sent.\n")
+                Terminal.emitError("timeline: no logged-in account's network has chats: its conversations are statuses, which `timeline conversations` lists as dm:REF for `timeline thread` and `timeline post --reply-to`. Nothing was sent.\n")
                 throw ExitCode(ExitStatus.unavailable)
             }
             let names = chats.map { TerminalText.line($0.account.name) }.joined(separator: ", ")
