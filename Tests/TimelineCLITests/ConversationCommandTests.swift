@@ -164,4 +164,20 @@ import Testing
         let sent = try await scenario.timeline.runOffThePool(["chat", "convo1", "hello"])
         #expect(sent.errors.contains("this app password cannot read chats") && sent.errors.split(separator: "\n").count == 1, "\(sent.errors)")
     }
+
+    @Test func aChatMessageToAnUnreachableServerIsRefusedInOneLineAndNotKept() async throws {
+        let server = try BlueskyTestServer.start()
+        let scenario = try BlueskyCommandTests.loggedIn(to: server)
+        _ = try server.control("chats", ["count": 1])
+        server.stop()
+        let sent = try await scenario.timeline.runOffThePool(["chat", "chat:convo1", "hello"])
+        #expect(sent.status == 75, "\(sent.status) \(sent.errors)")
+        #expect(sent.errors.split(separator: "\n").count == 1
+                && sent.errors.hasPrefix("timeline: me.loopback.test: the message was not sent, and nothing is kept to send later (send it again): "), "\(sent.errors)")
+        let read = try await scenario.timeline.runOffThePool(["chat", "chat:convo1"])
+        #expect(read.status == 75 && read.errors.contains("the chat could not be read: "), "\(read.errors)")
+        // Nothing was queued: no outbox holds it.
+        let accounts = try await scenario.timeline.runOffThePool(["accounts"])
+        #expect(!accounts.output.contains("waiting"), "\(accounts.output)")
+    }
 }

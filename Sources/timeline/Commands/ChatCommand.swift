@@ -71,7 +71,7 @@ struct ChatCommand: ParsableCommand {
             do {
                 sent = try waitFor { () async throws -> ChatMessage in try await session.sendChatMessage(typed, to: chat) }
             } catch {
-                Terminal.emitError(ConversationSessions.refusal(error, account: session.account.name, reading: "the message could not be sent (nothing is kept to send later)") + "\n")
+                Terminal.emitError(ConversationSessions.refusal(error, account: session.account.name, failed: "the message was not sent, and nothing is kept to send later (send it again)") + "\n")
                 throw ExitCode(ConversationSessions.status(for: error))
             }
             Terminal.emit(json ? Self.jsonLine(sent) : Self.lines(sent, now: Date()))
@@ -81,7 +81,7 @@ struct ChatCommand: ParsableCommand {
         do {
             messages = try waitFor { [limit] () async throws -> [ChatMessage] in try await session.chatMessages(in: chat, limit: limit) }
         } catch {
-            Terminal.emitError(ConversationSessions.refusal(error, account: session.account.name, reading: "the chat") + "\n")
+            Terminal.emitError(ConversationSessions.refusal(error, account: session.account.name, failed: "the chat could not be read") + "\n")
             throw ExitCode(ConversationSessions.status(for: error))
         }
         let now = Date()

@@ -58,7 +58,7 @@ struct ConversationsCommand: ParsableCommand {
                 conversations = try waitFor { [limit] () async throws -> [Conversation] in try await session.conversations(limit: limit, in: store) }
                 try store.recordConversations(conversations)
             } catch {
-                Terminal.emitError(ConversationSessions.refusal(error, account: session.account.name, reading: "its conversations") + "\n")
+                Terminal.emitError(ConversationSessions.refusal(error, account: session.account.name, failed: "its conversations could not be read") + "\n")
                 failure = error
                 continue
             }
@@ -184,8 +184,9 @@ enum ConversationSessions {
     }
 
     /// The one line that says why `account` could not do what it was asked.
-    static func refusal(_ error: any Error, account: String, reading what: String) -> String {
+    /// `failed` says what was not done (`its conversations could not be read`).
+    static func refusal(_ error: any Error, account: String, failed: String) -> String {
         if let chat = error as? ChatAccessError { return "timeline: \(TerminalText.line(account)): \(chat)" }
-        return "timeline: \(TerminalText.line(account)): \(what) could not be read: \(error)"
+        return "timeline: \(TerminalText.line(account)): \(failed): \(error)"
     }
 }
