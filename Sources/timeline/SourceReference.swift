@@ -21,6 +21,18 @@ struct SourceReference: Equatable {
     /// The short reference in the source's database: `bkd`.
     var reference: String
 
+    /// The label of a conversation's last status (`timeline conversations`): `dm:bkd`.
+    static let conversationsLabel = "dm"
+
+    /// Whether it names a conversation's post, kept in the conversations' database.
+    var isConversation: Bool { label == Self.conversationsLabel }
+
+    /// The label `timeline tag` paints the hashtag `tag`'s posts with: the tag, or `#dm` for
+    /// the tag that reads as the conversations' label.
+    static func tagLabel(_ tag: String) -> String {
+        tag.lowercased() == conversationsLabel ? "#" + tag : tag
+    }
+
     /// The label of a list's timeline: `list-` and the last part of its ID (a Mastodon list's
     /// number, a Bluesky list's or feed's record key).
     static func listLabel(_ listID: String) -> String {
@@ -32,16 +44,24 @@ struct SourceReference: Equatable {
         guard let colon = text.lastIndex(of: ":") else { return nil }
         let label = String(text[..<colon]), reference = String(text[text.index(after: colon)...])
         guard ShortReference.sequence(of: reference) != nil, !label.contains("/") else { return nil }
+        // `dm:bkd` is a conversation's (issue 37); the hashtag #dm's posts are painted `#dm:bkd`.
+        if label == Self.conversationsLabel { return SourceReference(label: label, reference: reference) }
         if label.hasPrefix("list-") { return label.count > 5 ? SourceReference(label: label, reference: reference) : nil }
         guard let tag = TimelineSource.hashtag(label) else { return nil }
-        return SourceReference(label: tag, reference: reference)
+        return SourceReference(label: tagLabel(tag), reference: reference)
     }
 
     /// The database beside `main` that keeps this source's posts; refused (66) when there is
     /// none, (64) when several lists end the same way.
     func databasePath(beside main: String) throws(ExitCode) -> String {
+        if isConversation {
+            let path = try reportingErrors { () throws(SourceDatabaseNameError) in try SourceDatabaseName.conversations.path(beside: main) }
+            guard FileManager.default.fileExists(atPath: path) else { throw missing("`timeline conversations` fetches them") }
+            return path
+        }
         if !label.hasPrefix("list-") {
-            let path = try reportingErrors { () throws(SourceDatabaseNameError) in try SourceDatabaseName.tag(label).path(beside: main) }
+            let tag = TimelineSource.hashtag(label) ?? label
+            let path = try reportingErrors { () throws(SourceDatabaseNameError) in try SourceDatabaseName.tag(tag).path(beside: main) }
             guard FileManager.default.fileExists(atPath: path) else { throw missing("`timeline tag \(label)` fetches its posts") }
             return path
         }
@@ -71,12 +91,17 @@ struct SourceReference: Equatable {
         let stem = String(tag[slash...]).dropLast("tag-.sqlite".count)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
         return names.filter { name in
-            name.hasSuffix(".sqlite") && (name.hasPrefix(stem + "tag-") || name.hasPrefix(stem + "list-"))
+            name == stem + SourceDatabaseName.conversations.key + ".sqlite"
+                || name.hasSuffix(".sqlite") && (name.hasPrefix(stem + "tag-") || name.hasPrefix(stem + "list-"))
         }.sorted().map { directory + $0 }
     }
 
     private func missing(_ advice: String) -> ExitCode {
-        Terminal.emitError("timeline: \(QuotedValue.quoted(label + ":" + reference)) names a post of \(label.hasPrefix("list-") ? "the list \(TerminalText.line(String(label.dropFirst(5))))" : "#" + TerminalText.line(label)), and none of its posts are kept here: \(advice) and paints their references. Nothing was sent to a server.\n")
+        if isConversation {
+            Terminal.emitError("timeline: \(QuotedValue.quoted(label + ":" + reference)) names a conversation's post, and none are kept here: \(advice) and paints their references. Nothing was sent to a server.\n")
+            return ExitCode(ExitStatus.noInput)
+        }
+        Terminal.emitError("timeline: \(QuotedValue.quoted(label + ":" + reference)) names a post of \(label.hasPrefix("list-") ? "the list \(TerminalText.line(String(label.dropFirst(5))))" : "#" + TerminalText.line(TimelineSource.hashtag(label) ?? label)), and none of its posts are kept here: \(advice) and paints their references. Nothing was sent to a server.\n")
         return ExitCode(ExitStatus.noInput)
     }
 }

@@ -49,6 +49,15 @@ Endpoints (XRPC, under /xrpc/; the entryway serves the com.atproto.server ones a
   GET  app.bsky.feed.getFeed              ?feed &limit &cursor: any feed generator: the whole timeline
   GET  app.bsky.feed.getPostThread        ?uri &depth &parentHeight: threadViewPost nodes (parents up,
                                           replies down, one notFoundPost reply among them)
+  GET  chat.bsky.convo.listConvos         ?limit (1-100) &cursor: convoViews, newest first (issue 37);
+                                          every chat.bsky call needs `atproto-proxy:
+                                          did:web:api.bsky.chat#bsky_chat` (else 400), and an app password
+                                          without direct messages (/_control/chats privileged false) gets
+                                          400 {"error": "InvalidToken", "message": "Bad token method"}, as the PDS
+  GET  chat.bsky.convo.getConvo           ?convoId: {"convo": convoView}
+  GET  chat.bsky.convo.getMessages        ?convoId &limit &cursor: messageViews (one deletedMessageView), newest first
+  POST chat.bsky.convo.sendMessage        {"convoId", "message": {"text", "facets"?}}: the messageView made
+  POST chat.bsky.convo.updateRead         {"convoId"}: its unreadCount becomes 0
 
 Every post view carries `labels` (com.atproto.label.defs#label: src, uri, cid, val, cts), and an
 author's profile its account labels, as /_control/label puts them; getTimeline leaves out labels
@@ -192,6 +201,11 @@ class Data:
         self.reports = []
         self.rate_used = 0
         self.notifications = []
+        # Issue 37: chats (convoViews with their messages, newest first), whether the app
+        # password may use them, and every sendMessage body as sent.
+        self.convos = []
+        self.chat_privileged = True
+        self.sent_messages = []
         self.build(post_count)
 
     # -- content -------------------------------------------------------------------------------
@@ -300,6 +314,34 @@ class Data:
         """Whether `token` is one of `tokens` (live ones of its kind), signed here and not expired."""
         return token in tokens and jwt_claims(self.secret, token) is not None
 
+    def add_chats(self, count, messages):
+        """`count` chats with one person each, newest first, each of `messages` messages (the
+        oldest deleted, the newest with an escape sequence); every other one unread."""
+        for number in range(count):
+            person = self.people[number % len(self.people)]
+            convo_id = "convo%d" % (len(self.convos) + 1)
+            history = []
+            for index in range(messages):
+                moment = NEWEST_TIME - timedelta(hours=number, minutes=messages - index)
+                sender = person if index % 2 == 0 else self.me
+                view = {"$type": "chat.bsky.convo.defs#messageView", "id": "%s-m%d" % (convo_id, index), "rev": tid(index + 1),
+                        "text": "message %d of %s" % (index, convo_id), "sender": {"did": sender["did"]}, "sentAt": iso(moment)}
+                if index == 0:
+                    view = {"$type": "chat.bsky.convo.defs#deletedMessageView", "id": view["id"], "rev": view["rev"],
+                            "sender": view["sender"], "sentAt": view["sentAt"]}
+                if index == messages - 1:
+                    view["text"] = "newest \x1b[31mred\x1b[0m of %s" % convo_id
+                history.insert(0, view)
+            self.convos.append({"id": convo_id, "rev": tid(len(self.convos) + 1),
+                                "members": [{"did": self.me["did"], "handle": self.handle}, {"did": person["did"], "handle": person["handle"]}],
+                                "unreadCount": 2 if number % 2 == 0 else 0, "muted": False, "messages": history})
+
+    def convo_view(self, convo):
+        view = {key: value for key, value in convo.items() if key != "messages"}
+        if convo["messages"]:
+            view["lastMessage"] = convo["messages"][0]
+        return view
+
     def rate_headers(self):
         self.rate_used += 1
         return {"ratelimit-limit": "3000", "ratelimit-remaining": str(max(0, 3000 - self.rate_used)),
@@ -398,7 +440,8 @@ class Handler(BaseHTTPRequestHandler):
             self.data.requests.append({"method": self.command, "nsid": nsid, "query": split.query,
                                        "has_authorization": self.bearer() is not None, "body": body,
                                        "server": self.server.role,
-                                       "accept_labelers": self.headers.get("atproto-accept-labelers")})
+                                       "accept_labelers": self.headers.get("atproto-accept-labelers"),
+                                       "proxy": self.headers.get("atproto-proxy")})
             fault = next((f for f in self.data.faults if f.get("nsid") in (None, nsid)), None)
             if fault is not None:
                 fault["times"] = fault.get("times", 1) - 1
@@ -459,6 +502,80 @@ class Handler(BaseHTTPRequestHandler):
                 return self.error(400, "ExpiredToken", "Token has expired")
             return handler(self, query, body, headers)
         return wrapped
+
+    def chat(handler):
+        """A chat.bsky call as the PDS takes it: proxied to the chat service, with a token that
+        may use chats."""
+        def wrapped(self, query, body, headers):
+            if self.headers.get("atproto-proxy") != "did:web:api.bsky.chat#bsky_chat":
+                return self.error(400, "InvalidRequest", "chat.bsky methods are served by the chat service: send atproto-proxy")
+            with self.data.lock:
+                privileged = self.data.chat_privileged
+            if not privileged:
+                return self.error(400, "InvalidToken", "Bad token method")
+            return handler(self, query, body, headers)
+        return wrapped
+
+    def find_convo(self, convo_id):
+        return next((c for c in self.data.convos if c["id"] == convo_id), None)
+
+    @authorized
+    @chat
+    def list_convos(self, query, body, headers):
+        with self.data.lock:
+            answer = page([self.data.convo_view(c) for c in self.data.convos], query, "convos")
+        self.send(200, answer, headers)
+
+    @authorized
+    @chat
+    def get_convo(self, query, body, headers):
+        with self.data.lock:
+            convo = self.find_convo(query.get("convoId", [""])[0])
+            answer = {"convo": self.data.convo_view(convo)} if convo else None
+        if answer is None:
+            return self.error(400, "InvalidRequest", "Convo not found")
+        self.send(200, answer, headers)
+
+    @authorized
+    @chat
+    def get_messages(self, query, body, headers):
+        with self.data.lock:
+            convo = self.find_convo(query.get("convoId", [""])[0])
+            answer = page(convo["messages"], query, "messages") if convo else None
+        if answer is None:
+            return self.error(400, "InvalidRequest", "Convo not found")
+        self.send(200, answer, headers)
+
+    @authorized
+    @chat
+    def send_message(self, query, body, headers):
+        message = body.get("message") if isinstance(body, dict) else None
+        if not isinstance(message, dict) or not isinstance(message.get("text"), str):
+            return self.error(400, "InvalidRequest", "Input/message/text must be a string")
+        with self.data.lock:
+            convo = self.find_convo(body.get("convoId"))
+            if convo is None:
+                return self.error(400, "InvalidRequest", "Convo not found")
+            self.data.sent_messages.append(body)
+            self.data.sequence += 1
+            view = {"$type": "chat.bsky.convo.defs#messageView", "id": "sent-%d" % self.data.sequence, "rev": tid(9_000 + self.data.sequence),
+                    "text": message["text"], "sender": {"did": ME}, "sentAt": iso(NEWEST_TIME + timedelta(minutes=self.data.sequence))}
+            if message.get("facets"):
+                view["facets"] = message["facets"]
+            convo["messages"].insert(0, view)
+        self.send(200, view, headers)
+
+    @authorized
+    @chat
+    def update_read(self, query, body, headers):
+        with self.data.lock:
+            convo = self.find_convo(body.get("convoId") if isinstance(body, dict) else None)
+            if convo is not None:
+                convo["unreadCount"] = 0
+                answer = {"convo": self.data.convo_view(convo)}
+        if convo is None:
+            return self.error(400, "InvalidRequest", "Convo not found")
+        self.send(200, answer, headers)
 
     @authorized
     def get_timeline(self, query, body, headers):
@@ -903,6 +1020,12 @@ class Handler(BaseHTTPRequestHandler):
                     author.setdefault("labels", []).append(label)
                 self.data.labels.append(label)
                 answer = {"labels": len(self.data.labels)}
+            elif path == "/_control/chats":
+                self.data.add_chats(int(body.get("count", 0)), int(body.get("messages", 3)))
+                if "privileged" in body:
+                    self.data.chat_privileged = bool(body["privileged"])
+                answer = {"convos": [{"id": c["id"], "unreadCount": c["unreadCount"]} for c in self.data.convos],
+                          "sent": self.data.sent_messages}
             elif path == "/_control/expire":
                 self.data.access.clear()
                 answer = {}
@@ -944,6 +1067,11 @@ ROUTES = {
     ("GET", "app.bsky.feed.getListFeed"): Handler.get_list_feed,
     ("GET", "app.bsky.feed.getFeed"): Handler.get_feed,
     ("GET", "app.bsky.actor.getPreferences"): Handler.get_preferences,
+    ("GET", "chat.bsky.convo.listConvos"): Handler.list_convos,
+    ("GET", "chat.bsky.convo.getConvo"): Handler.get_convo,
+    ("GET", "chat.bsky.convo.getMessages"): Handler.get_messages,
+    ("POST", "chat.bsky.convo.sendMessage"): Handler.send_message,
+    ("POST", "chat.bsky.convo.updateRead"): Handler.update_read,
 }
 
 # What the entryway answers itself; everything else is the PDS's.

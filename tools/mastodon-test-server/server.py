@@ -168,6 +168,9 @@ class Data:
                          "streaming": True, "heartbeat": 10.0, "missing": [], "missing_as": "404-html",
                          "token_refusal": "401", "classic_scopes_only": False, "shuffle_keys": False,
                          "api_versions": None}
+        # Issue 37: direct-message conversations ({id, unread, accounts, last_status}), newest
+        # first; made by the control call `conversations`.
+        self.conversations = []
         self.rate_used = 0
         self.rate_window_start = time.time()
         self.streams = []           # queues of connected event streams
@@ -319,6 +322,25 @@ class Data:
         else:
             self.by_id[status_id] = status
         return status_id
+
+    def add_conversations(self, count):
+        """`count` conversations, each of one direct status of one of the people to the tester
+        (not in the home timeline), newest first; every other one unread. The first's text holds
+        an escape sequence, as a hostile sender's would."""
+        made = []
+        for number in range(count):
+            status_id, created_at = self.next_identity(newer=False)
+            status = self.generated_status(number, status_id, created_at)
+            person = self.people[number % len(self.people)]
+            text = "direct %d \x1b[2Jhello" % number if number == 0 else "direct message %d" % number
+            status.update({"visibility": "direct", "account": person, "content": "<p>%s</p>" % text,
+                           "mentions": [{"id": self.me["id"], "username": "tester", "acct": "tester",
+                                         "url": "https://loopback.test/@tester"}]})
+            self.by_id[status_id] = status
+            made.append({"id": str(5000 + len(self.conversations) + number), "unread": number % 2 == 0,
+                         "accounts": [person], "last_status": status})
+        self.conversations = sorted(self.conversations + made, key=lambda c: id_order(c["last_status"]["id"]), reverse=True)
+        return [c["id"] for c in made]
 
     def add_thread(self, ancestor_count, reply_count):
         """A conversation: `ancestor_count` statuses, each replying to the one before, that the
@@ -614,6 +636,8 @@ class Handler(BaseHTTPRequestHandler):
             route = Handler.delete_filter_keyword
         if route is None and path.startswith("/api/v2/filters/") and self.command == "DELETE":
             route = Handler.delete_filter
+        if route is None and path.startswith("/api/v1/conversations/") and path.endswith("/read") and self.command == "POST":
+            route = Handler.conversation_read
         if route is None and path.startswith("/api/v1/timelines/tag/") and self.command == "GET":
             route = Handler.tag_timeline
         if route is None and path.startswith("/api/v1/timelines/list/") and self.command == "GET":
@@ -842,6 +866,8 @@ class Handler(BaseHTTPRequestHandler):
                           "status_ids": [status["id"] for status in data.statuses], "effects": data.effects}
             elif path == "/_control/requests":
                 result = data.requests
+            elif path == "/_control/conversations":
+                result = {"ids": data.add_conversations(int(request.get("count", 3))), "conversations": data.conversations}
             elif path == "/_control/thread":
                 result = data.add_thread(int(request.get("ancestors", 2)), int(request.get("replies", 3)))
             elif path == "/_control/reply":
@@ -1580,6 +1606,37 @@ class Handler(BaseHTTPRequestHandler):
         link = link_header(self.base_url(), path, query, result)
         self.send(200, result, headers | ({"Link": link} if link else {}))
 
+    @api
+    def conversation_list(self, path, query, body, headers):
+        """Mastodon's conversations: newest first, paged by their last status's ID (the
+        `Link` header's max_id is the last status's, not the conversation's, as Mastodon's
+        ConversationsController pages), at most 40 a page."""
+        with self.data.lock:
+            keyed = [c | {"_order": c["last_status"]["id"]} for c in self.data.conversations]
+            try:
+                limit = max(1, min(int(query.get("limit", ["20"])[0]), 40))
+            except ValueError:
+                limit = 20
+            max_id = query.get("max_id", [None])[0]
+            selected = [c for c in keyed if max_id is None or id_order(c["_order"]) < id_order(max_id)][:limit]
+            result = [{key: value for key, value in c.items() if key != "_order"} for c in selected]
+        link = None
+        if selected:
+            url = "%s%s?%s" % (self.base_url(), path, urllib.parse.urlencode([("limit", str(limit)), ("max_id", selected[-1]["_order"])]))
+            link = '<%s>; rel="next"' % url
+        self.send(200, result, headers | ({"Link": link} if link else {}))
+
+    @api
+    def conversation_read(self, path, query, body, headers):
+        conversation_id = path.split("/")[-2]
+        with self.data.lock:
+            found = next((c for c in self.data.conversations if c["id"] == conversation_id), None)
+            if found is not None:
+                found["unread"] = False
+        if found is None:
+            return self.error(404, "Record not found", headers)
+        self.send(200, found, headers)
+
     def instance(self, path, query, body):
         base = self.base_url()
         streaming = ("wss://" if self.server.tls else "ws://") + base.split("://", 1)[1]
@@ -1645,6 +1702,7 @@ ROUTES = {
     ("GET", "/api/v1/accounts/lookup"): Handler.account_lookup,
     ("GET", "/api/v2/search"): Handler.search,
     ("GET", "/api/v1/lists"): Handler.lists,
+    ("GET", "/api/v1/conversations"): Handler.conversation_list,
     ("GET", "/api/v1/mutes"): Handler.mute_list,
     ("GET", "/api/v1/blocks"): Handler.block_list,
     ("GET", "/api/v2/filters"): Handler.filter_list,

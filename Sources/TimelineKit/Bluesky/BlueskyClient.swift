@@ -176,8 +176,11 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
         try await call(.post, nsid, parameters: [], json: json)
     }
 
-    private func call(
-        _ method: HTTPRequest.Method, _ nsid: String, parameters: [(name: String, value: String)], json: [UInt8]?
+    /// One XRPC call, with `extra` headers (the chat's `atproto-proxy`); `isRefused` says which
+    /// answers refuse the token, which a refresh may put right.
+    func call(
+        _ method: HTTPRequest.Method, _ nsid: String, parameters: [(name: String, value: String)], json: [UInt8]?,
+        extra: [HTTPHeader] = [], isRefused: (HTTPResponse) -> Bool = BlueskyClient.isRefusedToken
     ) async throws(ServerError) -> HTTPResponse {
         var refreshed = false
         while true {
@@ -186,9 +189,10 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
             var headers = [current.accessToken.authorizationHeader] + requester.headers()
             headers.append(HTTPHeader(name: "atproto-accept-labelers", value: acceptedLabelersHeader))
             if json != nil { headers.append(Self.jsonContent) }
+            headers += extra
             let request = HTTPRequest(method: method, url: url, headers: headers, body: json, timeout: requester.policy.requestTimeout)
             do {
-                return try await requester.send(request, server: service.baseURL, isRefusedCredential: Self.isRefusedToken)
+                return try await requester.send(request, server: service.baseURL, isRefusedCredential: isRefused)
             } catch {
                 guard case .unauthorized = error, !refreshed else { throw error }
                 refreshed = true

@@ -14,7 +14,7 @@ struct MastodonAccountSession: AccountSession {
     let clock: SyncClock
 
     /// The sync of this account into `store`, with `options` (the session's request policy).
-    private func mastodonSync(_ store: TimelineStore, _ options: MastodonSync.Options? = nil) throws -> MastodonSync {
+    func mastodonSync(_ store: TimelineStore, _ options: MastodonSync.Options? = nil) throws -> MastodonSync {
         try MastodonSync(store: store, account: account, token: try account.accessToken(), transport: transport,
                          options: options ?? MastodonSync.Options(policy: policy), clock: clock)
     }

@@ -47,6 +47,11 @@ public struct SourceDatabaseName: Sendable, Hashable {
         SourceDatabaseName(kind: "list-", text: account + "/" + listID, keepsEnd: true)
     }
 
+    /// The database the conversations' last statuses are kept in (issue 37,
+    /// `timeline conversations`): `timeline.dm.sqlite`, one for every account (a stored ID names
+    /// its server, so an action on one finds its account as in a hashtag's database).
+    public static let conversations = SourceDatabaseName(kind: "dm", text: "", keepsEnd: false)
+
     private init(kind: String, text: String, keepsEnd: Bool) {
         let escaped = Self.escaped(text)
         guard kind.utf8.count + escaped.utf8.count > Self.maximumKeyBytes else {

@@ -171,6 +171,7 @@ struct PostCommand: ParsableCommand {
         let store = try location.openStore(create: true)
         // A hashtag's or a list's post (`rust:bkd`) is named by its ID from the database it is kept in.
         func storedTarget(_ reference: String, _ verb: String) throws(ExitCode) -> String {
+            try ChatReference.refuseAsPost(reference)
             guard SourceReference.parse(reference) != nil else { return try Self.storedID(for: reference, in: store) }
             return try location.storesHolding([reference], verb: verb)[0].id
         }

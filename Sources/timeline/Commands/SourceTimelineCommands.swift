@@ -169,7 +169,7 @@ struct TagCommand: ParsableCommand {
             throw ExitCode(ExitStatus.usage)
         }
         let sessions = try options.sessions(doing: "tag")
-        try options.request(.tag(tag), name: "#" + tag, label: tag, databaseName: .tag(tag), sessions: sessions).run()
+        try options.request(.tag(tag), name: "#" + tag, label: SourceReference.tagLabel(tag), databaseName: .tag(tag), sessions: sessions).run()
     }
 }
 

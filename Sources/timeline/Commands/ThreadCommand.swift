@@ -71,6 +71,8 @@ struct ThreadCommand: ParsableCommand {
         let reference = source?.reference ?? id
         // What is stored shows even when the server failed; the exit status then says so.
         let failure = offline ? nil : fetchFromServer(reference, into: store)
+        // A conversation's post (`dm:bkd`, issue 37): read now, so read at the server too.
+        if !offline, failure == nil, source?.isConversation == true { ConversationReadMark.mark(reference, in: store) }
         let thread: TimelineThread
         do throws(TimelineStoreError) {
             thread = try store.withMessageReferences([reference]) { ids throws(TimelineStoreError) in
