@@ -13,10 +13,12 @@ import TimelineKit
 /// database, so every command that takes a reference acts on the post that was shown, without
 /// `--db`.
 ///
-/// A hashtag is letters, digits and `_`, and a list's label starts `list-`, so the two never
-/// meet; neither is a stored ID (`host/id`) or a web address, which hold a `/`.
+/// A hashtag is letters, digits and `_`, a list's label starts `list-` and a Bluesky feed's
+/// `feed-` (`feed-whats-hot:bkd`, issue 37), so they never meet; none is a stored ID
+/// (`host/id`) or a web address, which hold a `/`.
 struct SourceReference: Equatable {
-    /// `rust` (a hashtag) or `list-42` (a list, by the last part of its ID).
+    /// `rust` (a hashtag), `list-42` (a list, by the last part of its ID) or `feed-whats-hot`
+    /// (a Bluesky feed, by its record key).
     var label: String
     /// The short reference in the source's database: `bkd`.
     var reference: String
@@ -27,12 +29,21 @@ struct SourceReference: Equatable {
         "list-" + (listID.split(separator: "/").last.map(String.init) ?? listID)
     }
 
+    /// The label of a Bluesky feed's timeline: `feed-` and its short name (its record key).
+    static func feedLabel(_ shortName: String) -> String { "feed-" + shortName }
+
+    /// The kinds of source database found by the end of their names (a list's, a feed's),
+    /// not by the whole name: the part the label keeps.
+    private static let endNamedKinds = ["list-", "feed-"]
+
     /// `text` as a source's reference, or `nil` when it is not one.
     static func parse(_ text: String) -> SourceReference? {
         guard let colon = text.lastIndex(of: ":") else { return nil }
         let label = String(text[..<colon]), reference = String(text[text.index(after: colon)...])
         guard ShortReference.sequence(of: reference) != nil, !label.contains("/") else { return nil }
-        if label.hasPrefix("list-") { return label.count > 5 ? SourceReference(label: label, reference: reference) : nil }
+        if let kind = endNamedKinds.first(where: label.hasPrefix) {
+            return label.count > kind.count ? SourceReference(label: label, reference: reference) : nil
+        }
         guard let tag = TimelineSource.hashtag(label) else { return nil }
         return SourceReference(label: tag, reference: reference)
     }
@@ -40,30 +51,32 @@ struct SourceReference: Equatable {
     /// The database beside `main` that keeps this source's posts; refused (66) when there is
     /// none, (64) when several lists end the same way.
     func databasePath(beside main: String) throws(ExitCode) -> String {
-        if !label.hasPrefix("list-") {
+        guard let kind = Self.endNamedKinds.first(where: label.hasPrefix) else {
             let path = try reportingErrors { () throws(SourceDatabaseNameError) in try SourceDatabaseName.tag(label).path(beside: main) }
             guard FileManager.default.fileExists(atPath: path) else { throw missing("`timeline tag \(label)` fetches its posts") }
             return path
         }
         // A list's file is named after its account and whole ID (`timeline.list-<account%2Fid>.sqlite`),
-        // or ends with that ID's last part when its name is shortened (``SourceDatabaseName``).
-        let stem = SourceDatabaseName.path(beside: main, key: "list-")
+        // or ends with that ID's last part when its name is shortened (``SourceDatabaseName``); a
+        // feed's likewise, `feed-`.
+        let isFeed = kind == "feed-"
+        let stem = SourceDatabaseName.path(beside: main, key: kind)
         let slash = stem.lastIndex(of: "/").map { stem.index(after: $0) } ?? stem.startIndex
         let directory = String(stem[..<slash]), prefix = String(stem[slash...]).dropLast(".sqlite".count)
-        let suffix = "%2F" + SourceDatabaseName.escaped(String(label.dropFirst(5))) + ".sqlite"
+        let suffix = "%2F" + SourceDatabaseName.escaped(String(label.dropFirst(kind.count))) + ".sqlite"
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? [])
             .filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }
-        guard let name = names.first else { throw missing("`timeline list ID` fetches a list's posts") }
+        guard let name = names.first else { throw missing(isFeed ? "`timeline feed NAME` fetches a feed's posts" : "`timeline list ID` fetches a list's posts") }
         guard names.count == 1 else {
-            Terminal.emitError("timeline: several lists' timelines end in \(QuotedValue.quoted(label)) (\(names.map { TerminalText.line($0) }.joined(separator: ", "))): name the post with `timeline --db PATH`.\n")
+            Terminal.emitError("timeline: several \(isFeed ? "feeds'" : "lists'") timelines end in \(QuotedValue.quoted(label)) (\(names.map { TerminalText.line($0) }.joined(separator: ", "))): name the post with `timeline --db PATH`.\n")
             throw ExitCode(ExitStatus.usage)
         }
         return directory + name
     }
 
-    /// The databases of hashtags' and lists' timelines kept beside `main`
-    /// (`timeline.tag-rust.sqlite`, `timeline.list-….sqlite`): where actions on their posts
-    /// may wait to be sent.
+    /// The databases of hashtags', lists' and feeds' timelines kept beside `main`
+    /// (`timeline.tag-rust.sqlite`, `timeline.list-….sqlite`, `timeline.feed-….sqlite`): where
+    /// actions on their posts may wait to be sent.
     static func databases(beside main: String) -> [String] {
         let tag = SourceDatabaseName.path(beside: main, key: "tag-")
         let slash = tag.lastIndex(of: "/").map { tag.index(after: $0) } ?? tag.startIndex
@@ -71,12 +84,12 @@ struct SourceReference: Equatable {
         let stem = String(tag[slash...]).dropLast("tag-.sqlite".count)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
         return names.filter { name in
-            name.hasSuffix(".sqlite") && (name.hasPrefix(stem + "tag-") || name.hasPrefix(stem + "list-"))
+            name.hasSuffix(".sqlite") && (name.hasPrefix(stem + "tag-") || name.hasPrefix(stem + "list-") || name.hasPrefix(stem + "feed-"))
         }.sorted().map { directory + $0 }
     }
 
     private func missing(_ advice: String) -> ExitCode {
-        Terminal.emitError("timeline: \(QuotedValue.quoted(label + ":" + reference)) names a post of \(label.hasPrefix("list-") ? "the list \(TerminalText.line(String(label.dropFirst(5))))" : "#" + TerminalText.line(label)), and none of its posts are kept here: \(advice) and paints their references. Nothing was sent to a server.\n")
+        Terminal.emitError("timeline: \(QuotedValue.quoted(label + ":" + reference)) names a post of \(label.hasPrefix("list-") ? "the list \(TerminalText.line(String(label.dropFirst(5))))" : label.hasPrefix("feed-") ? "the feed \(TerminalText.line(String(label.dropFirst(5))))" : "#" + TerminalText.line(label)), and none of its posts are kept here: \(advice) and paints their references. Nothing was sent to a server.\n")
         return ExitCode(ExitStatus.noInput)
     }
 }

@@ -171,13 +171,14 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
     }
 
     /// An XRPC procedure: `POST /xrpc/NSID` with a JSON body, refreshing the session once when
-    /// it expired.
-    public func procedure(_ nsid: String, json: [UInt8]) async throws(ServerError) -> HTTPResponse {
-        try await call(.post, nsid, parameters: [], json: json)
+    /// it expired. With `proxy` (`did:web:feeds.example#bsky_fg`), the PDS forwards it to that
+    /// service (`atproto-proxy`), signing it for the account: how a feed generator is called.
+    public func procedure(_ nsid: String, json: [UInt8], proxy: String? = nil) async throws(ServerError) -> HTTPResponse {
+        try await call(.post, nsid, parameters: [], json: json, proxy: proxy)
     }
 
     private func call(
-        _ method: HTTPRequest.Method, _ nsid: String, parameters: [(name: String, value: String)], json: [UInt8]?
+        _ method: HTTPRequest.Method, _ nsid: String, parameters: [(name: String, value: String)], json: [UInt8]?, proxy: String? = nil
     ) async throws(ServerError) -> HTTPResponse {
         var refreshed = false
         while true {
@@ -186,6 +187,7 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
             var headers = [current.accessToken.authorizationHeader] + requester.headers()
             headers.append(HTTPHeader(name: "atproto-accept-labelers", value: acceptedLabelersHeader))
             if json != nil { headers.append(Self.jsonContent) }
+            if let proxy { headers.append(HTTPHeader(name: "atproto-proxy", value: proxy)) }
             let request = HTTPRequest(method: method, url: url, headers: headers, body: json, timeout: requester.policy.requestTimeout)
             do {
                 return try await requester.send(request, server: service.baseURL, isRefusedCredential: Self.isRefusedToken)

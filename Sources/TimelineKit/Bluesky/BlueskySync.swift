@@ -55,6 +55,9 @@ public struct BlueskySync: Sendable {
         /// How long `run()` may take in all (``RequestPolicy/defaultSyncTimeLimit``); `nil`: as
         /// long as its requests take.
         public var timeLimit: Duration?
+        /// The custom feed (an `app.bsky.feed.generator` AT URI) read as the home timeline
+        /// (`app.bsky.feed.getFeed`) instead of Following (`getTimeline`): ``Account/homeFeed``.
+        public var homeFeed: String?
 
         public init(homeDepth: Int = 200, notificationDepth: Int = 100, pageSize: Int = 100,
                     maximumPagesPerTimeline: Int = 10, syncsNotifications: Bool = true, probeSize: Int = 1,
@@ -98,7 +101,10 @@ public struct BlueskySync: Sendable {
     var pager: TimelinePager {
         let own = client.currentSession?.did
         let client = client
-        return TimelinePager(store: store, account: account, server: "at://" + (own ?? client.service.authority), messageID: { $0 },
+        // The home feed is part of what the ledger describes: when it changes, the positions
+        // and gaps of the old one are forgotten (``SyncLedger/begin(server:)``), the posts stay.
+        let server = "at://" + (own ?? client.service.authority) + (options.homeFeed.map { " home " + $0 } ?? "")
+        return TimelinePager(store: store, account: account, server: server, messageID: { $0 },
                              prepare: { timeline in timeline.markingRead { $0.authorID == own } },
                              received: { (client.requestsSent, client.bytesReceived) })
     }
@@ -180,6 +186,7 @@ public struct BlueskySync: Sendable {
         if let cursor { parameters.append(("cursor", cursor)) }
         switch timeline {
         case .home:
+            if let feed = options.homeFeed { return try await fetchHomeFeed(feed, parameters: parameters, limit: limit) }
             let nsid = "app.bsky.feed.getTimeline"
             let response = try await client.query(nsid, parameters)
             return try Self.feedPage(response, from: client.host.url("/xrpc/" + nsid), limit: limit) { held($0, in: timeline) }
@@ -190,6 +197,27 @@ public struct BlueskySync: Sendable {
             try await addSubjects(to: &page)
             return page
         }
+    }
+
+    /// One page of the custom feed read as the home timeline (`app.bsky.feed.getFeed`), read as
+    /// a `getTimeline` page is; what the generator says of its items (`feedContext`, `reqId`)
+    /// is kept in the store (``BlueskyFeedContexts``), so that actions on them are told back.
+    private func fetchHomeFeed(_ feed: String, parameters: [(name: String, value: String)], limit: Int) async throws(ServerError) -> FetchedPage {
+        let nsid = "app.bsky.feed.getFeed"
+        let url = client.host.url("/xrpc/" + nsid)
+        let response = try await client.query(nsid, [("feed", feed)] + parameters)
+        let page = try Self.feedPage(response, from: url, limit: limit) { held($0, in: .home) }
+        if let document = try? JSONFields.document(response.body),
+           let answer = try? JSONObjectView(document, path: "", expected: "a feed answer"),
+           (try? BlueskyFeedContexts.items(of: answer, limit: limit))?.isEmpty == false {
+            let known = try? pager.storeCall { () throws(TimelineStoreError) in try store.sourceStates(of: .bluesky)[BlueskyFeedContexts.key(feed)] }
+            // The generator is asked for once, when the store has no word of it yet.
+            let generator = (known ?? nil) == nil ? (try? await generatorViews([feed]))?[feed] : nil
+            try pager.write { transaction throws(TimelineStoreError) in
+                try Self.keepContexts(of: answer, limit: limit, feed: feed, generator: generator, in: transaction)
+            }
+        }
+        return page
     }
 
     /// The entries among `ids` that `timeline` already holds: where reading a page stops. None

@@ -47,6 +47,13 @@ public struct SourceDatabaseName: Sendable, Hashable {
         SourceDatabaseName(kind: "list-", text: account + "/" + listID, keepsEnd: true)
     }
 
+    /// The database of the custom feed `feed` (its AT URI) as `account` reads it (issue 37):
+    /// `feed-` and both, kept as a list's is, so a shortened key keeps `%2F` and the feed's
+    /// record key, which its painted references (`feed-whats-hot:bkd`) are found by.
+    public static func feed(_ feed: String, account: String) -> SourceDatabaseName {
+        SourceDatabaseName(kind: "feed-", text: account + "/" + feed, keepsEnd: true)
+    }
+
     private init(kind: String, text: String, keepsEnd: Bool) {
         let escaped = Self.escaped(text)
         guard kind.utf8.count + escaped.utf8.count > Self.maximumKeyBytes else {

@@ -1,0 +1,9 @@
+/// An interaction with a post read in a custom feed, sent back to the feed's generator as
+/// Bluesky's app sends it (`app.bsky.feed.sendInteractions`), so that the feed learns what its
+/// reader liked.
+public enum FeedInteraction: String, Sendable, Hashable, CaseIterable {
+    case like
+    case repost
+    case reply
+    case quote
+}
