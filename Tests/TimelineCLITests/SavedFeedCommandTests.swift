@@ -85,6 +85,7 @@ import TimelineKit
         let sent = try Self.calls(server, "app.bsky.feed.sendInteractions")
         #expect(sent.count == 1, "\(sent)")
         #expect(sent.first?["proxy"] as? String == "did:web:feeds.loopback.test#bsky_fg")
+        #expect((sent.first?["body"] as? [String: Any])?["feed"] as? String == Self.discover)
         let interactions = try #require((sent.first?["body"] as? [String: Any])?["interactions"] as? [[String: Any]])
         #expect(interactions.count == 1)
         #expect(interactions[0]["item"] as? String == first[1])
@@ -103,6 +104,18 @@ import TimelineKit
         #expect(liked.status == 0, "\(liked.errors)")
         #expect(try !Self.calls(server, "app.bsky.feed.sendInteractions").isEmpty)
         #expect(try Self.records(server) == 1)
+    }
+
+    @Test func aReplyToAPostOfAFeedIsToldToItsGeneratorWithThePostReplied() async throws {
+        let (server, scenario) = try Self.loggedIn()
+        let shown = try SourceTimelineCommandTests.firstShown(scenario, ["feed", "whats-hot", "-n", "3"])
+        let reply = try await scenario.timeline.runOffThePool(["post", "--reply-to", shown.ref, "About that"])
+        #expect(reply.status == 0, "\(reply.errors)")
+        let sent = try Self.calls(server, "app.bsky.feed.sendInteractions")
+        let interactions = try #require((sent.first?["body"] as? [String: Any])?["interactions"] as? [[String: Any]])
+        #expect(sent.count == 1 && interactions.count == 1, "\(sent)")
+        #expect(interactions.first?["event"] as? String == "app.bsky.feed.defs#interactionReply")
+        #expect(interactions.first?["item"] as? String == shown.id)
     }
 
     @Test func aFeedNamedByNoSavedFeedIsRefusedBeforeAnyFetch() async throws {

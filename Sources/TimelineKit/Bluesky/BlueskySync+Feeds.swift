@@ -105,9 +105,12 @@ extension BlueskySync {
         }
     }
 
-    /// The body of `app.bsky.feed.sendInteractions` for `interaction` on `item`.
-    static func interactionsBody(_ interaction: FeedInteraction, item: BlueskyFeedContexts.Item) -> [UInt8] {
-        var body = Array(#"{"interactions":[{"item":"#.utf8)
+    /// The body of `app.bsky.feed.sendInteractions` for `interaction` on `item` read in `feed`
+    /// (its AT URI, which Bluesky's app names too, for a generator serving several feeds).
+    static func interactionsBody(_ interaction: FeedInteraction, item: BlueskyFeedContexts.Item, feed: String) -> [UInt8] {
+        var body = Array(#"{"feed":"#.utf8)
+        JSONLineEncoder.appendString(feed, to: &body)
+        body += Array(#","interactions":[{"item":"#.utf8)
         JSONLineEncoder.appendString(item.item, to: &body)
         body += Array(#","event":"#.utf8)
         JSONLineEncoder.appendString(event(interaction), to: &body)
@@ -121,8 +124,8 @@ extension BlueskySync {
     }
 
     /// Tells the generator of the feed `messageID` was read in of `interaction`, as Bluesky's
-    /// app does: `app.bsky.feed.sendInteractions` with the item's `feedContext` and the
-    /// answer's `reqId`, through the PDS to the generator (`atproto-proxy: <did>#bsky_fg`), only
+    /// app does: `app.bsky.feed.sendInteractions` naming the feed, with the item's
+    /// `feedContext` and the answer's `reqId`, through the PDS to the generator (`atproto-proxy: <did>#bsky_fg`), only
     /// for a generator whose view accepts interactions. Best effort: a message read in no feed
     /// sends nothing, and a failure is dropped. Answers whether the generator took it.
     @discardableResult
@@ -134,7 +137,7 @@ extension BlueskySync {
             guard let contexts = BlueskyFeedContexts(feed: String(key.dropFirst(5)), json: json), contexts.accepts,
                   let generator = contexts.generator, let item = contexts.item(for: target) ?? contexts.item(for: messageID) else { continue }
             let nsid = "app.bsky.feed.sendInteractions"
-            guard let response = try? await client.procedure(nsid, json: Self.interactionsBody(interaction, item: item),
+            guard let response = try? await client.procedure(nsid, json: Self.interactionsBody(interaction, item: item, feed: contexts.feed),
                                                              proxy: generator + "#bsky_fg") else { return false }
             return (200 ..< 300).contains(response.status)
         }
