@@ -128,6 +128,7 @@ import TimelineKit
 
     @Test func homeSetToAFeedMakesSyncReadItIntoTheMainTimelineAndBack() async throws {
         let (server, scenario) = try Self.loggedIn(posts: 10)
+        #expect(try await scenario.timeline.runOffThePool(["sync"]).status == 0)
         let said = try await scenario.timeline.runOffThePool(["home"])
         #expect(said.output == "me.loopback.test: Following\n", "\(said.output)")
         let set = try await scenario.timeline.runOffThePool(["home", "--set", "Discover"])
@@ -137,11 +138,16 @@ import TimelineKit
         let listed = try await scenario.timeline.runOffThePool(["feeds"])
         #expect(listed.output.contains("* whats-hot  Discover  \(Self.discover)  (home)"), "\(listed.output)")
 
+        let notifications = try await scenario.timeline.runOffThePool(["show", "--notifications", "--json"]).output
         let sync = try await scenario.timeline.runOffThePool(["sync"])
         #expect(sync.status == 0, "\(sync.errors)")
-        #expect(try Self.calls(server, "app.bsky.feed.getTimeline").isEmpty)
+        #expect(try Self.calls(server, "app.bsky.feed.getTimeline").count == 1)
+        // The notifications are not the home: they stay as they were.
+        #expect(try await scenario.timeline.runOffThePool(["show", "--notifications", "--json"]).output == notifications)
         let home = try #require(try Self.calls(server, "app.bsky.feed.getFeed").first)
         #expect((home["query"] as? String)?.contains("whats-hot") == true, "\(home)")
+        // Started afresh, as a first sync: a full page, not the probe of one item of a synced home.
+        #expect((home["query"] as? String)?.contains("limit=100") == true, "\(home)")
         let shown = try await scenario.timeline.runOffThePool(["show", "-n", "100", "--format", "{id}"])
         #expect(!shown.output.isEmpty)
         // A like in the main timeline of a post its home feed served is told to that feed too.
@@ -152,7 +158,7 @@ import TimelineKit
         let back = try await scenario.timeline.runOffThePool(["home", "--set", "following"])
         #expect(back.status == 0 && back.output.contains("home is now Following"), "\(back.output)")
         #expect(try await scenario.timeline.runOffThePool(["sync"]).status == 0)
-        #expect(try Self.calls(server, "app.bsky.feed.getTimeline").count == 1)
+        #expect(try Self.calls(server, "app.bsky.feed.getTimeline").count == 2)
         // The posts stored from the feed stay.
         let after = try await scenario.timeline.runOffThePool(["show", "-n", "100", "--format", "{id}"])
         #expect(Set(shown.output.split(separator: "\n")).isSubset(of: Set(after.output.split(separator: "\n"))))

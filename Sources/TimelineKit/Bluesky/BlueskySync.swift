@@ -101,10 +101,7 @@ public struct BlueskySync: Sendable {
     var pager: TimelinePager {
         let own = client.currentSession?.did
         let client = client
-        // The home feed is part of what the ledger describes: when it changes, the positions
-        // and gaps of the old one are forgotten (``SyncLedger/begin(server:)``), the posts stay.
-        let server = "at://" + (own ?? client.service.authority) + (options.homeFeed.map { " home " + $0 } ?? "")
-        return TimelinePager(store: store, account: account, server: server, messageID: { $0 },
+        return TimelinePager(store: store, account: account, server: "at://" + (own ?? client.service.authority), messageID: { $0 },
                              prepare: { timeline in timeline.markingRead { $0.authorID == own } },
                              received: { (client.requestsSent, client.bytesReceived) })
     }
@@ -169,6 +166,7 @@ public struct BlueskySync: Sendable {
     /// timeline already synced starts with a probe of `Options.probeSize` entries, which ends
     /// the sync when it reaches a stored entry (``TimelinePager/CatchUp/probe(limit:)``).
     func sync(_ timeline: SyncedTimeline) async throws(ServerError) -> TimelinePager.Progress {
+        if timeline == .home { try restartHomeIfItsFeedChanged() }
         let depth = timeline == .home ? options.homeDepth : options.notificationDepth
         let bounds = TimelinePager.Bounds(depth: depth, pageSize: options.pageSize, maximumPages: options.maximumPagesPerTimeline,
                                           catchUp: .probe(limit: options.probeSize))
@@ -196,6 +194,29 @@ public struct BlueskySync: Sendable {
             var page = try Self.notificationPage(response, from: client.host.url("/xrpc/" + nsid), limit: limit) { held($0, in: timeline) }
             try await addSubjects(to: &page)
             return page
+        }
+    }
+
+    /// The key of the source state that names the feed the home timeline was last read from.
+    private var homeFeedKey: String { "home:" + account }
+
+    /// When the home timeline is read from another feed than the last sync read it from
+    /// (``Options/homeFeed``, issue 37), its positions and gaps describe the old feed: they are
+    /// forgotten, and this sync starts the home as a first sync does. The posts stay, and so do
+    /// the notifications' positions.
+    private func restartHomeIfItsFeedChanged() throws(ServerError) {
+        let feed = options.homeFeed ?? "following"
+        let pager = pager
+        try pager.write { transaction throws(TimelineStoreError) in
+            let last = try transaction.sourceStates(of: .bluesky)[homeFeedKey]
+            var document = Array(#"{"feed":"#.utf8)
+            JSONLineEncoder.appendString(feed, to: &document)
+            document += Array("}".utf8)
+            let json = String(decoding: document, as: UTF8.self)
+            // Nothing written while the home is Following, as before issue 37.
+            guard last != json, last != nil || feed != "following" else { return }
+            try transaction.withSQLite { () throws(SQLiteError) in try pager.ledger(transaction.connection, .home).forget() }
+            try transaction.setSourceState(json, of: .bluesky, key: homeFeedKey)
         }
     }
 
