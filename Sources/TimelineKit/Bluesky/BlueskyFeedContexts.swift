@@ -17,17 +17,16 @@ import Foundation
 ///
 /// ```json
 /// {"generator": "did:web:feeds.example", "accepts": true,
-///  "items": [{"entry": "at://…/app.bsky.feed.post/3k", "item": "at://…/app.bsky.feed.post/3k",
-///             "feedContext": "t-1", "reqId": "r-9"}]}
+///  "items": [{"item": "at://…/app.bsky.feed.post/3k", "feedContext": "t-1", "reqId": "r-9"}]}
 /// ```
 struct BlueskyFeedContexts: Sendable, Hashable {
     /// One item as the feed served it.
     struct Item: Sendable, Hashable {
-        /// The stored ID of the feed entry (a repost's ID for a repost).
-        var entry: String
-        /// The post's AT URI: what an interaction names.
+        /// The post's AT URI: what an interaction names (a reposted post's, for a repost).
         var item: String
+        /// What the generator said of the item, to be sent back as it came.
         var feedContext: String?
+        /// The request's ID the generator gave the answer that served it.
         var reqId: String?
     }
 
@@ -51,19 +50,19 @@ struct BlueskyFeedContexts: Sendable, Hashable {
     /// The key of `feed`'s document among the `bluesky` source's states.
     static func key(_ feed: String) -> String { "feed:" + feed }
 
-    /// `items` put in front of what is kept, each entry once, within ``maximumItems``.
+    /// `newer` put in front of what is kept, each post once, within ``maximumItems``.
     mutating func add(_ newer: [Item]) {
-        let entries = Set(newer.map(\.entry))
-        items = Array((newer + items.filter { !entries.contains($0.entry) }).prefix(Self.maximumItems))
+        let posts = Set(newer.map(\.item))
+        items = Array((newer + items.filter { !posts.contains($0.item) }).prefix(Self.maximumItems))
     }
 
-    /// The item kept for the stored message `messageID` (the entry, or the post it shows).
-    func item(for messageID: String) -> Item? {
-        items.first { $0.entry == messageID || $0.item == messageID }
+    /// The item kept for the post `uri`.
+    func item(for uri: String) -> Item? {
+        items.first { $0.item == uri }
     }
 
     /// The items of a feed answer's first `limit` entries that carry something to send back,
-    /// with the entry IDs `ids` the decoder gave them (``BlueskyDecoder/feedItem(_:into:)``).
+    /// by their posts' URIs.
     static func items(of answer: JSONObjectView, limit: Int) throws(JSONLineFailure) -> [String: Item] {
         let reqId = try answer.string("reqId").flatMap { $0.utf8.count <= maximumRequestIDBytes ? $0 : nil }
         var found: [String: Item] = [:]
@@ -71,23 +70,24 @@ struct BlueskyFeedContexts: Sendable, Hashable {
             guard let post = node["post"], let uri = post["uri"]?.stringValue else { continue }
             let context = node["feedContext"]?.stringValue.flatMap { $0.utf8.count <= maximumContextBytes ? $0 : nil }
             guard context != nil || reqId != nil else { continue }
-            found[uri] = Item(entry: uri, item: uri, feedContext: context, reqId: reqId)
+            found[uri] = Item(item: uri, feedContext: context, reqId: reqId)
         }
         return found
     }
 
-    /// The document read back; `nil` when it is not one this type wrote.
+    /// The document `json` of `feed` read back; `nil` when it is not one this type wrote.
     init?(feed: String, json: String) {
         guard let document = try? JSONFields.document(Array(json.utf8)), document.isObject else { return nil }
         self.feed = feed
         generator = document["generator"]?.stringValue
         if case let .bool(accepts)? = document["accepts"]?.value { self.accepts = accepts } else { accepts = false }
         items = (document["items"]?.arrayValue ?? []).prefix(Self.maximumItems).compactMap { node in
-            guard node.isObject, let entry = node["entry"]?.stringValue, let item = node["item"]?.stringValue else { return nil }
-            return Item(entry: entry, item: item, feedContext: node["feedContext"]?.stringValue, reqId: node["reqId"]?.stringValue)
+            guard node.isObject, let item = node["item"]?.stringValue else { return nil }
+            return Item(item: item, feedContext: node["feedContext"]?.stringValue, reqId: node["reqId"]?.stringValue)
         }
     }
 
+    /// A feed's contexts with every part given.
     init(feed: String, generator: String?, accepts: Bool, items: [Item] = []) {
         self.feed = feed
         self.generator = generator
@@ -102,9 +102,7 @@ struct BlueskyFeedContexts: Sendable, Hashable {
         bytes += Array(#","accepts":"#.utf8) + Array((accepts ? "true" : "false").utf8)
         bytes += Array(#","items":["#.utf8)
         for (index, item) in items.enumerated() {
-            bytes += Array((index == 0 ? #"{"entry":"# : #",{"entry":"#).utf8)
-            JSONLineEncoder.appendString(item.entry, to: &bytes)
-            bytes += Array(#","item":"#.utf8)
+            bytes += Array((index == 0 ? #"{"item":"# : #",{"item":"#).utf8)
             JSONLineEncoder.appendString(item.item, to: &bytes)
             for (name, value) in [("feedContext", item.feedContext), ("reqId", item.reqId)] {
                 guard let value else { continue }

@@ -135,7 +135,7 @@ extension BlueskySync {
         let target = stored?.repostOfID ?? messageID
         for (key, json) in states where key.hasPrefix("feed:") {
             guard let contexts = BlueskyFeedContexts(feed: String(key.dropFirst(5)), json: json), contexts.accepts,
-                  let generator = contexts.generator, let item = contexts.item(for: target) ?? contexts.item(for: messageID) else { continue }
+                  let generator = contexts.generator, let item = contexts.item(for: target) else { continue }
             let nsid = "app.bsky.feed.sendInteractions"
             guard let response = try? await client.procedure(nsid, json: Self.interactionsBody(interaction, item: item, feed: contexts.feed),
                                                              proxy: generator + "#bsky_fg") else { return false }

@@ -16,6 +16,7 @@ public struct SavedFeed: Sendable, Hashable {
 
     /// The entry's ID in the preferences (untrusted text).
     public var id: String
+    /// A custom feed, a list, or the home timeline.
     public var kind: Kind
     /// The AT URI of the feed or list, or `following` for the home timeline.
     public var value: String

@@ -62,11 +62,10 @@ import Testing
     @Test func theInteractionSentBackIsTheSDKsSendInteractionsInput() throws {
         var bodies: [Any] = []
         for interaction in FeedInteraction.allCases {
-            let item = BlueskyFeedContexts.Item(entry: "at://did:plc:abc/app.bsky.feed.post/3k", item: "at://did:plc:abc/app.bsky.feed.post/3k",
-                                                feedContext: "t-1|x", reqId: "r-9")
+            let item = BlueskyFeedContexts.Item(item: "at://did:plc:abc/app.bsky.feed.post/3k", feedContext: "t-1|x", reqId: "r-9")
             bodies.append(try JSONSerialization.jsonObject(with: Data(BlueskySync.interactionsBody(interaction, item: item, feed: Self.discover))))
         }
-        let bare = BlueskyFeedContexts.Item(entry: "at://did:plc:abc/app.bsky.feed.post/3k", item: "at://did:plc:abc/app.bsky.feed.post/3k")
+        let bare = BlueskyFeedContexts.Item(item: "at://did:plc:abc/app.bsky.feed.post/3k")
         bodies.append(try JSONSerialization.jsonObject(with: Data(BlueskySync.interactionsBody(.like, item: bare, feed: Self.discover))))
         let verdicts = try #require(try AtprotoSDK.json("models", input: bodies.map { ["model": "AppBskyFeedSendInteractions.Data", "value": $0] }) as? [Any])
         #expect(verdicts.count == 5)
@@ -95,8 +94,7 @@ import Testing
     @Test func aFeedKeepsItsNewestThousandItemsEachOnceAndReadsThemBack() throws {
         var contexts = BlueskyFeedContexts(feed: Self.discover, generator: "did:web:feeds.example", accepts: true)
         func item(_ number: Int) -> BlueskyFeedContexts.Item {
-            BlueskyFeedContexts.Item(entry: "at://did:plc:abc/app.bsky.feed.post/\(number)", item: "at://did:plc:abc/app.bsky.feed.post/\(number)",
-                                     feedContext: "c\"\(number)", reqId: "r")
+            BlueskyFeedContexts.Item(item: "at://did:plc:abc/app.bsky.feed.post/\(number)", feedContext: "c\"\(number)", reqId: "r")
         }
         contexts.add((0 ..< 700).map(item))
         contexts.add((600 ..< 1_300).map(item))
