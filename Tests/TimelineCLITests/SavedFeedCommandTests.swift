@@ -79,6 +79,12 @@ import TimelineKit
         #expect(try scenario.timeline.run(["show", "--format", "{id}"]).output.isEmpty)
         let kept = try FileManager.default.contentsOfDirectory(atPath: scenario.directory).filter { $0.contains(".feed-") && $0.hasSuffix("%2Fwhats%2Dhot.sqlite") }
         #expect(kept.count == 1, "\(kept)")
+        // Read again without a request, found by its short name.
+        let before = try server.requests().count
+        let offline = try await scenario.timeline.runOffThePool(["feed", "whats-hot", "--offline", "--json"])
+        #expect(offline.status == 0, "\(offline.errors)")
+        #expect(offline.output == read.output)
+        #expect(try server.requests().count == before)
 
         let liked = try await scenario.timeline.runOffThePool(["favourite", first[0]])
         #expect(liked.status == 0, "\(liked.errors)")
