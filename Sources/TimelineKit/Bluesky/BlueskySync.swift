@@ -207,14 +207,16 @@ public struct BlueskySync: Sendable {
     private func restartHomeIfItsFeedChanged() throws(ServerError) {
         let feed = options.homeFeed ?? "following"
         let pager = pager
+        var document = Array(#"{"feed":"#.utf8)
+        JSONLineEncoder.appendString(feed, to: &document)
+        document += Array("}".utf8)
+        let json = String(decoding: document, as: UTF8.self)
+        // Read first: a sync whose home is unchanged writes nothing (one sync at a time holds
+        // the gate, so nothing changes it between the read and the write).
+        let last = try pager.storeCall { () throws(TimelineStoreError) in try store.sourceStates(of: .bluesky)[homeFeedKey] }
+        // Nothing written while the home is Following, as before issue 37.
+        guard last != json, last != nil || feed != "following" else { return }
         try pager.write { transaction throws(TimelineStoreError) in
-            let last = try transaction.sourceStates(of: .bluesky)[homeFeedKey]
-            var document = Array(#"{"feed":"#.utf8)
-            JSONLineEncoder.appendString(feed, to: &document)
-            document += Array("}".utf8)
-            let json = String(decoding: document, as: UTF8.self)
-            // Nothing written while the home is Following, as before issue 37.
-            guard last != json, last != nil || feed != "following" else { return }
             try transaction.withSQLite { () throws(SQLiteError) in try pager.ledger(transaction.connection, .home).forget() }
             try transaction.setSourceState(json, of: .bluesky, key: homeFeedKey)
         }
