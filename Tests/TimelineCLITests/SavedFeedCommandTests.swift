@@ -79,6 +79,10 @@ import TimelineKit
         #expect(try scenario.timeline.run(["show", "--format", "{id}"]).output.isEmpty)
         let kept = try FileManager.default.contentsOfDirectory(atPath: scenario.directory).filter { $0.contains(".feed-") && $0.hasSuffix("%2Fwhats%2Dhot.sqlite") }
         #expect(kept.count == 1, "\(kept)")
+        // Read again: the generator, known now, is not asked for again.
+        let generators = try Self.calls(server, "app.bsky.feed.getFeedGenerators").count
+        #expect(try await scenario.timeline.runOffThePool(["feed", Self.discover, "-n", "5"]).status == 0)
+        #expect(try Self.calls(server, "app.bsky.feed.getFeedGenerators").count == generators)
         // Read again without a request, found by its short name.
         let before = try server.requests().count
         let offline = try await scenario.timeline.runOffThePool(["feed", "whats-hot", "--offline", "--json"])

@@ -30,8 +30,8 @@ extension BlueskySync {
     /// timeline), a list through `app.bsky.feed.getListFeed`, a feed generator through
     /// `app.bsky.feed.getFeed`. Answers their stored IDs (a repost's, for a feed's repost).
     ///
-    /// A feed generator is described first (`app.bsky.feed.getFeedGenerators`, one request;
-    /// a server without it reads the feed all the same), and what its answers say of their
+    /// A feed generator is described first, the first time only (`app.bsky.feed.getFeedGenerators`,
+    /// one request; a server without it reads the feed all the same), and what its answers say of their
     /// items (`feedContext`, `reqId`) is kept with each page (``BlueskyFeedContexts``), so that
     /// a like, repost or reply is told back to it (``sendFeedInteraction(_:on:)``).
     public func fetchTimeline(_ source: TimelineSource, limit: Int) async throws(ServerError) -> [String] {
@@ -57,7 +57,9 @@ extension BlueskySync {
         var generator: GeneratorView?
         if nsid == "app.bsky.feed.getFeed", case let .list(uri) = source {
             feed = uri
-            generator = (try? await generatorViews([uri]))?[uri]
+            // Asked for once, when the store has no word of the generator yet.
+            let known = try? pager.storeCall { () throws(TimelineStoreError) in try store.sourceStates(of: .bluesky)[BlueskyFeedContexts.key(uri)] }
+            if (known ?? nil) == nil { generator = (try? await generatorViews([uri]))?[uri] }
         }
         var ids: [String] = []
         var cursor: String?
