@@ -13,13 +13,21 @@ import TimelineKit
 /// database, so every command that takes a reference acts on the post that was shown, without
 /// `--db`.
 ///
-/// A hashtag is letters, digits and `_`, and a list's label starts `list-`, so the two never
-/// meet; neither is a stored ID (`host/id`) or a web address, which hold a `/`.
+/// A hashtag is letters, digits and `_`, a list's label starts `list-` and a Bluesky feed's
+/// `feed-` (`feed-whats-hot:bkd`, issue 37), so they never meet; none is a stored ID
+/// (`host/id`) or a web address, which hold a `/`.
 struct SourceReference: Equatable {
-    /// `rust` (a hashtag) or `list-42` (a list, by the last part of its ID).
+    /// `rust` (a hashtag), `list-42` (a list, by the last part of its ID) or `feed-whats-hot`
+    /// (a Bluesky feed, by its record key).
     var label: String
     /// The short reference in the source's database: `bkd`.
     var reference: String
+
+    /// The label of a list's timeline: `list-` and the last part of its ID (a Mastodon list's
+    /// number, a Bluesky list's or feed's record key).
+    static func listLabel(_ listID: String) -> String {
+        "list-" + (listID.split(separator: "/").last.map(String.init) ?? listID)
+    }
 
     /// The label of a conversation's last status (`timeline conversations`): `dm:bkd`.
     static let conversationsLabel = "dm"
@@ -33,11 +41,12 @@ struct SourceReference: Equatable {
         tag.lowercased() == conversationsLabel ? "#" + tag : tag
     }
 
-    /// The label of a list's timeline: `list-` and the last part of its ID (a Mastodon list's
-    /// number, a Bluesky list's or feed's record key).
-    static func listLabel(_ listID: String) -> String {
-        "list-" + (listID.split(separator: "/").last.map(String.init) ?? listID)
-    }
+    /// The label of a Bluesky feed's timeline: `feed-` and its short name (its record key).
+    static func feedLabel(_ shortName: String) -> String { "feed-" + shortName }
+
+    /// The kinds of source database found by the end of their names (a list's, a feed's),
+    /// not by the whole name: the part the label keeps.
+    private static let endNamedKinds = ["list-", "feed-"]
 
     /// `text` as a source's reference, or `nil` when it is not one.
     static func parse(_ text: String) -> SourceReference? {
@@ -46,7 +55,9 @@ struct SourceReference: Equatable {
         guard ShortReference.sequence(of: reference) != nil, !label.contains("/") else { return nil }
         // `dm:bkd` is a conversation's (issue 37); the hashtag #dm's posts are painted `#dm:bkd`.
         if label == Self.conversationsLabel { return SourceReference(label: label, reference: reference) }
-        if label.hasPrefix("list-") { return label.count > 5 ? SourceReference(label: label, reference: reference) : nil }
+        if let kind = endNamedKinds.first(where: label.hasPrefix) {
+            return label.count > kind.count ? SourceReference(label: label, reference: reference) : nil
+        }
         guard let tag = TimelineSource.hashtag(label) else { return nil }
         return SourceReference(label: tagLabel(tag), reference: reference)
     }
@@ -59,31 +70,33 @@ struct SourceReference: Equatable {
             guard FileManager.default.fileExists(atPath: path) else { throw missing("`timeline conversations` fetches them") }
             return path
         }
-        if !label.hasPrefix("list-") {
+        guard let kind = Self.endNamedKinds.first(where: label.hasPrefix) else {
             let tag = TimelineSource.hashtag(label) ?? label
             let path = try reportingErrors { () throws(SourceDatabaseNameError) in try SourceDatabaseName.tag(tag).path(beside: main) }
             guard FileManager.default.fileExists(atPath: path) else { throw missing("`timeline tag \(label)` fetches its posts") }
             return path
         }
         // A list's file is named after its account and whole ID (`timeline.list-<account%2Fid>.sqlite`),
-        // or ends with that ID's last part when its name is shortened (``SourceDatabaseName``).
-        let stem = SourceDatabaseName.path(beside: main, key: "list-")
+        // or ends with that ID's last part when its name is shortened (``SourceDatabaseName``); a
+        // feed's likewise, `feed-`.
+        let isFeed = kind == "feed-"
+        let stem = SourceDatabaseName.path(beside: main, key: kind)
         let slash = stem.lastIndex(of: "/").map { stem.index(after: $0) } ?? stem.startIndex
         let directory = String(stem[..<slash]), prefix = String(stem[slash...]).dropLast(".sqlite".count)
-        let suffix = "%2F" + SourceDatabaseName.escaped(String(label.dropFirst(5))) + ".sqlite"
+        let suffix = "%2F" + SourceDatabaseName.escaped(String(label.dropFirst(kind.count))) + ".sqlite"
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? [])
             .filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }
-        guard let name = names.first else { throw missing("`timeline list ID` fetches a list's posts") }
+        guard let name = names.first else { throw missing(isFeed ? "`timeline feed NAME` fetches a feed's posts" : "`timeline list ID` fetches a list's posts") }
         guard names.count == 1 else {
-            Terminal.emitError("timeline: several lists' timelines end in \(QuotedValue.quoted(label)) (\(names.map { TerminalText.line($0) }.joined(separator: ", "))): name the post with `timeline --db PATH`.\n")
+            Terminal.emitError("timeline: several \(isFeed ? "feeds'" : "lists'") timelines end in \(QuotedValue.quoted(label)) (\(names.map { TerminalText.line($0) }.joined(separator: ", "))): name the post with `timeline --db PATH`.\n")
             throw ExitCode(ExitStatus.usage)
         }
         return directory + name
     }
 
-    /// The databases of hashtags' and lists' timelines kept beside `main`
-    /// (`timeline.tag-rust.sqlite`, `timeline.list-….sqlite`): where actions on their posts
-    /// may wait to be sent.
+    /// The databases of hashtags', lists' and feeds' timelines kept beside `main`
+    /// (`timeline.tag-rust.sqlite`, `timeline.list-….sqlite`, `timeline.feed-….sqlite`): where
+    /// actions on their posts may wait to be sent.
     static func databases(beside main: String) -> [String] {
         let tag = SourceDatabaseName.path(beside: main, key: "tag-")
         let slash = tag.lastIndex(of: "/").map { tag.index(after: $0) } ?? tag.startIndex
@@ -92,7 +105,7 @@ struct SourceReference: Equatable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
         return names.filter { name in
             name == stem + SourceDatabaseName.conversations.key + ".sqlite"
-                || name.hasSuffix(".sqlite") && (name.hasPrefix(stem + "tag-") || name.hasPrefix(stem + "list-"))
+                || name.hasSuffix(".sqlite") && (name.hasPrefix(stem + "tag-") || name.hasPrefix(stem + "list-") || name.hasPrefix(stem + "feed-"))
         }.sorted().map { directory + $0 }
     }
 
@@ -101,7 +114,7 @@ struct SourceReference: Equatable {
             Terminal.emitError("timeline: \(QuotedValue.quoted(label + ":" + reference)) names a conversation's post, and none are kept here: \(advice) and paints their references. Nothing was sent to a server.\n")
             return ExitCode(ExitStatus.noInput)
         }
-        Terminal.emitError("timeline: \(QuotedValue.quoted(label + ":" + reference)) names a post of \(label.hasPrefix("list-") ? "the list \(TerminalText.line(String(label.dropFirst(5))))" : "#" + TerminalText.line(TimelineSource.hashtag(label) ?? label)), and none of its posts are kept here: \(advice) and paints their references. Nothing was sent to a server.\n")
+        Terminal.emitError("timeline: \(QuotedValue.quoted(label + ":" + reference)) names a post of \(label.hasPrefix("list-") ? "the list \(TerminalText.line(String(label.dropFirst(5))))" : label.hasPrefix("feed-") ? "the feed \(TerminalText.line(String(label.dropFirst(5))))" : "#" + TerminalText.line(TimelineSource.hashtag(label) ?? label)), and none of its posts are kept here: \(advice) and paints their references. Nothing was sent to a server.\n")
         return ExitCode(ExitStatus.noInput)
     }
 }

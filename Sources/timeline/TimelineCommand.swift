@@ -26,7 +26,8 @@ struct TimelineCommand: ParsableCommand {
         version: timelineKitVersion,
         groupedSubcommands: [
             CommandGroup(name: "Reading", subcommands: [ShowCommand.self, BrowseCommand.self, SearchCommand.self, ThreadCommand.self,
-                TagCommand.self, ListCommand.self, ListsCommand.self, ConversationsCommand.self, ChatCommand.self,]),
+                TagCommand.self, ListCommand.self, ListsCommand.self, FeedsCommand.self, FeedCommand.self, HomeCommand.self,
+                ConversationsCommand.self, ChatCommand.self,]),
             CommandGroup(name: "Your accounts", subcommands: [
                 LoginCommand.self, SyncCommand.self, PostCommand.self, AccountsCommand.self, LogoutCommand.self, InitCommand.self,
             ]),

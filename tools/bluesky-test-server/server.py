@@ -46,7 +46,14 @@ Endpoints (XRPC, under /xrpc/; the entryway serves the com.atproto.server ones a
   GET  app.bsky.feed.searchPosts          ?q &tag &sort &limit &cursor: posts whose text holds the tag
   GET  app.bsky.graph.getLists            ?actor: one list of the account, "Sky Friends" (people 1 and 2)
   GET  app.bsky.feed.getListFeed          ?list &limit &cursor: that list's posts; another list is 400
-  GET  app.bsky.feed.getFeed              ?feed &limit &cursor: any feed generator: the whole timeline
+  GET  app.bsky.feed.getFeed              ?feed &limit &cursor: any feed generator: the whole timeline, each
+                                          item with a `feedContext` (`ctx-<feed's record key>-<position>`),
+                                          the answer with a `reqId` (`req-<cursor>`)
+  GET  app.bsky.feed.getFeedGenerators    ?feeds (repeated): a generatorView per feed (did
+                                          did:web:feeds.loopback.test, acceptsInteractions true; the
+                                          record key `whats-hot` is named "Discover", others by their key)
+  POST app.bsky.feed.sendInteractions     {"interactions": [...]}: answers {}; the request keeps its
+                                          `atproto-proxy` header (`proxy` in /_control/requests)
   GET  app.bsky.feed.getPostThread        ?uri &depth &parentHeight: threadViewPost nodes (parents up,
                                           replies down, one notFoundPost reply among them)
   GET  chat.bsky.convo.listConvos         ?limit (1-100) &cursor: convoViews, newest first (issue 37);
@@ -707,10 +714,37 @@ class Handler(BaseHTTPRequestHandler):
 
     @authorized
     def get_feed(self, query, body, headers):
-        """Any feed generator: the whole timeline, as a feed of everything would be."""
+        """Any feed generator: the whole timeline, as a feed of everything would be, with the
+        generator's `feedContext` per item and `reqId` per answer (app.bsky.feed.defs)."""
+        key = query.get("feed", [""])[0].rsplit("/", 1)[-1]
+        start = int(query.get("cursor", ["0"])[0] or 0)
         with self.data.lock:
-            answer = page(self.data.feed, query, "feed")
+            items = [dict(item, feedContext="ctx-%s-%d" % (key, n)) for n, item in enumerate(self.data.feed)]
+            answer = page(items, query, "feed")
+        answer["reqId"] = "req-%d" % start
         self.send(200, answer, headers)
+
+    FEED_GENERATOR_DID = "did:web:feeds.loopback.test"
+
+    @authorized
+    def get_feed_generators(self, query, body, headers):
+        """A generatorView (app.bsky.feed.defs#generatorView) for each feed asked for."""
+        with self.data.lock:
+            creator = self.data.me
+        views = []
+        for uri in query.get("feeds", []):
+            key = uri.rsplit("/", 1)[-1]
+            views.append({"uri": uri, "cid": cid({"feed": uri}), "did": Handler.FEED_GENERATOR_DID, "creator": creator,
+                          "displayName": "Discover" if key == "whats-hot" else key, "likeCount": 3,
+                          "acceptsInteractions": True, "indexedAt": iso(NEWEST_TIME - timedelta(days=10))})
+        self.send(200, {"feeds": views}, headers)
+
+    @authorized
+    def send_interactions(self, query, body, headers):
+        """Taken as the generator would take it, through the PDS's proxy: nothing answered."""
+        if not isinstance(body.get("interactions"), list):
+            return self.error(400, "InvalidRequest", "Input must have the property \"interactions\"")
+        self.send(200, {}, headers)
 
     @authorized
     def get_follows(self, query, body, headers):
@@ -1066,6 +1100,8 @@ ROUTES = {
     ("GET", "app.bsky.graph.getLists"): Handler.get_lists,
     ("GET", "app.bsky.feed.getListFeed"): Handler.get_list_feed,
     ("GET", "app.bsky.feed.getFeed"): Handler.get_feed,
+    ("GET", "app.bsky.feed.getFeedGenerators"): Handler.get_feed_generators,
+    ("POST", "app.bsky.feed.sendInteractions"): Handler.send_interactions,
     ("GET", "app.bsky.actor.getPreferences"): Handler.get_preferences,
     ("GET", "chat.bsky.convo.listConvos"): Handler.list_convos,
     ("GET", "chat.bsky.convo.getConvo"): Handler.get_convo,

@@ -23,6 +23,10 @@ public struct Account: Sendable, Equatable {
     public var client: OAuthClient?
     /// Where the access token comes from.
     public var secret: Secret
+    /// The feed the account's sync reads as its home timeline instead of the one the server
+    /// keeps (issue 37): a Bluesky custom feed's AT URI (`timeline home --set NAME`); `nil`
+    /// for the server's own ("Following"). Stored as `home_feed`; files without it read as `nil`.
+    public var homeFeed: String?
 
     /// Where an account's access token comes from.
     public enum Secret: Sendable, Equatable {

@@ -121,11 +121,31 @@ public struct AccountStore: Sendable {
                 guard replacing || previous.isSameAccount(as: account) else {
                     throw .nameTaken(name: account.name, network: previous.network.rawValue, server: previous.server)
                 }
-                file.accounts[index] = account
+                var kept = account
+                // A login again, or a renewed session, keeps the home the person chose
+                // (``setHomeFeed(_:of:)`` is how it changes).
+                if kept.homeFeed == nil, previous.isSameAccount(as: account) { kept.homeFeed = previous.homeFeed }
+                file.accounts[index] = kept
                 return previous
             }
             file.accounts.append(account)
             return nil
+        }
+    }
+
+    /// Makes `feed` (a custom feed's ID, as ``Account/homeFeed`` holds it; `nil`: the server's
+    /// own home timeline) the home timeline of the account named `name`, and answers the
+    /// account as it now is. Written under the file's lock, changing nothing else.
+    ///
+    /// - Throws: `.unknownAccount` when no account has that name.
+    @discardableResult
+    public func setHomeFeed(_ feed: String?, of name: String) throws(AccountError) -> Account {
+        try update { file throws(AccountError) in
+            guard let index = file.accounts.firstIndex(where: { $0.name == name }) else {
+                throw .unknownAccount(name: name, known: file.accounts.map(\.name))
+            }
+            file.accounts[index].homeFeed = feed
+            return file.accounts[index]
         }
     }
 
@@ -344,6 +364,8 @@ private struct AccountsFileEntry {
     /// requests go: `pds`, Bluesky's word, kept as the files already written spell it.
     var accessToken: String?
     var pds: String?
+    /// ``Account/homeFeed``: absent in files written before issue 37, which read as none.
+    var homeFeed: String?
 
     /// What is wrong with an entry, and where. The reason never quotes a value: it may be a
     /// secret.
@@ -360,6 +382,7 @@ private struct AccountsFileEntry {
         acct = account.acct
         clientID = account.client?.id
         clientSecret = account.client?.secret
+        homeFeed = account.homeFeed
         switch account.secret {
         case let .token(token): self.token = token.value
         case let .command(command): tokenCommand = command
@@ -392,6 +415,7 @@ private struct AccountsFileEntry {
         tokenCommand = try optional("token_command")
         accessToken = try optional("access_token")
         pds = try optional("pds")
+        homeFeed = try optional("home_feed")
         offset = node.offset
     }
 
@@ -403,7 +427,7 @@ private struct AccountsFileEntry {
         let all: [(String, String?)] = [
             ("name", name), ("network", network), ("server", server), ("account_id", accountID), ("acct", acct),
             ("client_id", clientID), ("client_secret", clientSecret), ("token", token), ("access_token", accessToken),
-            ("pds", pds), ("token_command", tokenCommand),
+            ("pds", pds), ("token_command", tokenCommand), ("home_feed", homeFeed),
         ]
         return all.compactMap { name, value in value.map { (name, $0) } }
     }
@@ -422,8 +446,9 @@ private struct AccountsFileEntry {
             guard let refresh = token.flatMap({ AccessToken($0) }), let access = accessToken.flatMap({ AccessToken($0) }) else {
                 throw problem("a \(network.rawValue) account needs token and access_token (its session); log in again to write them")
             }
-            let account = Account(name: name, network: network, server: server, accountID: accountID, acct: acct, client: nil,
+            var account = Account(name: name, network: network, server: server, accountID: accountID, acct: acct, client: nil,
                                   secret: .session(RenewableSession(accessToken: access, refreshToken: refresh, service: pds)))
+            account.homeFeed = homeFeed
             if let reason = network.storedAccountProblem(account) { throw problem(reason) }
             return account
         }
@@ -444,7 +469,9 @@ private struct AccountsFileEntry {
         case let (id?, secret?): OAuthClient(id: id, secret: secret)
         default: nil
         }
-        return Account(name: name, network: network, server: server, accountID: accountID, acct: acct,
-                       client: client, secret: secret)
+        var account = Account(name: name, network: network, server: server, accountID: accountID, acct: acct,
+                              client: client, secret: secret)
+        account.homeFeed = homeFeed
+        return account
     }
 }

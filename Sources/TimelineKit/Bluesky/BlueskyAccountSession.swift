@@ -13,8 +13,11 @@ struct BlueskyAccountSession: AccountSession {
     /// request would.
     let client: Result<BlueskyClient, AccountError>
 
+    /// The account's sync, reading its chosen home feed (``Account/homeFeed``) as its home.
     private func blueskySync(_ store: TimelineStore, _ options: BlueskySync.Options = BlueskySync.Options()) throws -> BlueskySync {
-        BlueskySync(store: store, account: account, client: try client.get(), options: options)
+        var options = options
+        options.homeFeed = account.homeFeed
+        return BlueskySync(store: store, account: account, client: try client.get(), options: options)
     }
 
     func sync(into store: TimelineStore, options: SyncOptions) async throws -> SyncSummary {
@@ -32,7 +35,16 @@ struct BlueskyAccountSession: AccountSession {
     }
 
     func post(_ draft: PostDraft, in store: TimelineStore) async throws -> Message {
-        try await blueskySync(store).post(BlueskyPost(text: draft.text, replyTo: draft.replyTo, quoteOf: draft.quoteOf, languages: draft.languages))
+        let sync = try blueskySync(store)
+        let message = try await sync.post(BlueskyPost(text: draft.text, replyTo: draft.replyTo, quoteOf: draft.quoteOf, languages: draft.languages))
+        await tellFeeds(draft, sync)
+        return message
+    }
+
+    /// A reply or quote of a post read in a custom feed told to its generator (best effort).
+    private func tellFeeds(_ draft: PostDraft, _ sync: BlueskySync) async {
+        if let parent = draft.replyTo { await sync.sendFeedInteraction(.reply, on: parent) }
+        if let quoted = draft.quoteOf { await sync.sendFeedInteraction(.quote, on: quoted) }
     }
 
     /// Bluesky keeps no read position of the home timeline: nothing is sent.
@@ -53,8 +65,19 @@ struct BlueskyAccountSession: AccountSession {
         try await blueskySync(store).deletePost(messageID)
     }
 
+    /// A like or repost (not its undo) of a post read in a custom feed is told to the feed's
+    /// generator afterwards, best effort (``BlueskySync/sendFeedInteraction(_:on:)``).
     func send(_ pending: PendingAction, in store: TimelineStore) async throws -> MessageActionOutcome {
-        try await blueskySync(store).act(pending.action, on: pending.messageID, recordKey: pending.key, completing: pending.sequence)
+        let sync = try blueskySync(store)
+        let outcome = try await sync.act(pending.action, on: pending.messageID, recordKey: pending.key, completing: pending.sequence)
+        if pending.action.sets {
+            switch pending.action.kind {
+            case .favourite: await sync.sendFeedInteraction(.like, on: pending.messageID)
+            case .boost: await sync.sendFeedInteraction(.repost, on: pending.messageID)
+            case .bookmark: break
+            }
+        }
+        return outcome
     }
 
     /// A post and a follow are written under the entry's key (a TID chosen when it was queued):
@@ -68,7 +91,9 @@ struct BlueskyAccountSession: AccountSession {
         case let .post(draft):
             let post = BlueskyPost(text: draft.text, replyTo: draft.replyTo, quoteOf: draft.quoteOf,
                                    languages: draft.languages, recordKey: entry.key)
-            return .posted(try await sync.post(post, retrying: entry.attempts > 1))
+            let posted = try await sync.post(post, retrying: entry.attempts > 1)
+            await tellFeeds(draft, sync)
+            return .posted(posted)
         case let .edit(id, text):
             return .edited(try await edit(id, text: text, in: store))
         case let .vote(id, choices):
@@ -142,6 +167,18 @@ struct BlueskyAccountSession: AccountSession {
 
     func fetchTimeline(_ source: TimelineSource, limit: Int, in store: TimelineStore) async throws -> [String] {
         try await blueskySync(store).fetchTimeline(source, limit: limit)
+    }
+
+    // MARK: Saved feeds (issue 37)
+
+    func savedFeeds(in store: TimelineStore) async throws -> [SavedFeed] {
+        try await blueskySync(store).savedFeeds()
+    }
+
+    @discardableResult
+    func sendFeedInteraction(_ interaction: FeedInteraction, on messageID: String, in store: TimelineStore) async -> Bool {
+        guard let sync = try? blueskySync(store) else { return false }
+        return await sync.sendFeedInteraction(interaction, on: messageID)
     }
 
     // Editing and polls (issue 27): the defaults refuse them in the network's words

@@ -171,16 +171,18 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
     }
 
     /// An XRPC procedure: `POST /xrpc/NSID` with a JSON body, refreshing the session once when
-    /// it expired.
-    public func procedure(_ nsid: String, json: [UInt8]) async throws(ServerError) -> HTTPResponse {
-        try await call(.post, nsid, parameters: [], json: json)
+    /// it expired. With `proxy` (`did:web:feeds.example#bsky_fg`), the PDS forwards it to that
+    /// service (`atproto-proxy`), signing it for the account: how a feed generator is called.
+    public func procedure(_ nsid: String, json: [UInt8], proxy: String? = nil) async throws(ServerError) -> HTTPResponse {
+        try await call(.post, nsid, parameters: [], json: json, proxy: proxy)
     }
 
-    /// One XRPC call, with `extra` headers (the chat's `atproto-proxy`); `isRefused` says which
-    /// answers refuse the token, which a refresh may put right.
+    /// One XRPC call, with `extra` headers (the chat's `atproto-proxy`) or a `proxy` for
+    /// `atproto-proxy` (a feed generator's); `isRefused` says which answers refuse the token,
+    /// which a refresh may put right.
     func call(
         _ method: HTTPRequest.Method, _ nsid: String, parameters: [(name: String, value: String)], json: [UInt8]?,
-        extra: [HTTPHeader] = [], isRefused: (HTTPResponse) -> Bool = BlueskyClient.isRefusedToken
+        proxy: String? = nil, extra: [HTTPHeader] = [], isRefused: (HTTPResponse) -> Bool = BlueskyClient.isRefusedToken
     ) async throws(ServerError) -> HTTPResponse {
         var refreshed = false
         while true {
@@ -189,6 +191,7 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
             var headers = [current.accessToken.authorizationHeader] + requester.headers()
             headers.append(HTTPHeader(name: "atproto-accept-labelers", value: acceptedLabelersHeader))
             if json != nil { headers.append(Self.jsonContent) }
+            if let proxy { headers.append(HTTPHeader(name: "atproto-proxy", value: proxy)) }
             headers += extra
             let request = HTTPRequest(method: method, url: url, headers: headers, body: json, timeout: requester.policy.requestTimeout)
             do {

@@ -26,6 +26,10 @@ import Foundation
 ///   the word's own script. Kept within ``MutedWord/bounded(_:)``'s limits.
 /// - `#hiddenPostsPref` (`items`: `at://` URIs): the posts hidden, stored under their URIs as
 ///   ``BlueskyDecoder`` stores posts; at most ``maximumHiddenPosts``.
+/// - `#savedFeedsPrefV2` (`items[]`: `id`, `type` `feed`/`list`/`timeline`, `value`, `pinned`):
+///   the feeds saved and pinned (issue 37), ``SavedFeed``s in the order listed, at most
+///   ``maximumSavedFeeds``; an item whose value is not the AT URI of its type's record (or
+///   `following` for the timeline) is left out.
 ///
 /// Anything else is not read here. A preference of a known kind that is malformed is left out
 /// (the SDK's `isValid…` checks do the same), so that one bad entry does not stop a sync.
@@ -36,6 +40,9 @@ public struct BlueskyPreferences: Sendable, Hashable {
     public var labelers: [String] = []
     public var mutedWords: [MutedWord] = []
     public var hiddenPosts: [String] = []
+    /// The feeds saved, pinned or not, in the order listed, without names (``SavedFeed/name``
+    /// comes from the feeds' generators).
+    public var savedFeeds: [SavedFeed] = []
     /// How many muted words, label choices, labelers and hidden posts were left out by the limits.
     public var leftOut = 0
 
@@ -45,6 +52,9 @@ public struct BlueskyPreferences: Sendable, Hashable {
     public static let maximumLabelChoices = 10_000
     /// The most hidden posts kept.
     public static let maximumHiddenPosts = 50_000
+    /// The most saved feeds kept: far more than the app's tabs, and each one's name is a
+    /// generator's view to ask for.
+    public static let maximumSavedFeeds = 200
 
     public init() {}
 
@@ -77,6 +87,10 @@ public struct BlueskyPreferences: Sendable, Hashable {
                 let uris = (preference["items"]?.arrayValue ?? []).compactMap(\.stringValue).filter { ATURI($0)?.recordKey != nil }
                 hiddenPosts = Array(uris.prefix(Self.maximumHiddenPosts))
                 leftOut += uris.count - hiddenPosts.count
+            case "app.bsky.actor.defs#savedFeedsPrefV2":
+                let items = (preference["items"]?.arrayValue ?? []).compactMap(Self.savedFeed)
+                savedFeeds = Array(items.prefix(Self.maximumSavedFeeds))
+                leftOut += items.count - savedFeeds.count
             default:
                 continue
             }
@@ -113,6 +127,22 @@ public struct BlueskyPreferences: Sendable, Hashable {
         return MutedWord(value: value, targetsText: targets.contains("content"), targetsTags: true,
                          wholeWord: !matchesAnywhere(value), expiresAt: expiresAt,
                          excludesFollowing: item["actorTarget"]?.stringValue == "exclude-following")
+    }
+
+    /// One `#savedFeedsPrefV2` item, `nil` when it is not one: `type` and `value` must agree
+    /// (a feed generator's AT URI, a list's, or `following`).
+    private static func savedFeed(_ item: JSONNode) -> SavedFeed? {
+        guard item.isObject, let id = item["id"]?.stringValue, let value = item["value"]?.stringValue,
+              let kind = item["type"]?.stringValue.flatMap(SavedFeed.Kind.init(rawValue:)),
+              case let .bool(pinned)? = item["pinned"]?.value else { return nil }
+        switch kind {
+        case .feed, .list:
+            let collection = kind == .feed ? "app.bsky.feed.generator" : "app.bsky.graph.list"
+            guard let uri = ATURI(value), uri.recordKey != nil, uri.collection == collection else { return nil }
+        case .timeline:
+            guard value == "following" else { return nil }
+        }
+        return SavedFeed(id: id, kind: kind, value: value, pinned: pinned)
     }
 
     /// Whether Bluesky matches `value` as a substring: one character, or a script written

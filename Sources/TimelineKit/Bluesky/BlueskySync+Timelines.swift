@@ -29,6 +29,11 @@ extension BlueskySync {
     /// `app.bsky.feed.searchPosts` (`q` `#tag`, `tag`, `sort=latest`; Bluesky has no tag
     /// timeline), a list through `app.bsky.feed.getListFeed`, a feed generator through
     /// `app.bsky.feed.getFeed`. Answers their stored IDs (a repost's, for a feed's repost).
+    ///
+    /// A feed generator is described first, the first time only (`app.bsky.feed.getFeedGenerators`,
+    /// one request; a server without it reads the feed all the same), and what its answers say of their
+    /// items (`feedContext`, `reqId`) is kept with each page (``BlueskyFeedContexts``), so that
+    /// a like, repost or reply is told back to it (``sendFeedInteraction(_:on:)``).
     public func fetchTimeline(_ source: TimelineSource, limit: Int) async throws(ServerError) -> [String] {
         let nsid: String
         var parameters: [(name: String, value: String)]
@@ -48,6 +53,14 @@ extension BlueskySync {
         }
         let url = client.host.url("/xrpc/" + nsid)
         let decoder = BlueskyDecoder(overlongText: .cut)
+        var feed: String?
+        var generator: GeneratorView?
+        if nsid == "app.bsky.feed.getFeed", case let .list(uri) = source {
+            feed = uri
+            // Asked for once, when the store has no word of the generator yet.
+            let known = try? pager.storeCall { () throws(TimelineStoreError) in try store.sourceStates(of: .bluesky)[BlueskyFeedContexts.key(uri)] }
+            if (known ?? nil) == nil { generator = (try? await generatorViews([uri]))?[uri] }
+        }
         var ids: [String] = []
         var cursor: String?
         var requests = 0
@@ -57,8 +70,8 @@ extension BlueskySync {
             var query = parameters + [(name: "limit", value: String(wanted))]
             if let cursor { query.append((name: "cursor", value: cursor)) }
             let response = try await client.query(nsid, query)
-            let (page, timeline, next) = try ServerResponseReader.read(response, from: url) {
-                document throws(JSONLineFailure) -> ([String], DecodedTimeline, String?) in
+            let (page, timeline, next, answer) = try ServerResponseReader.read(response, from: url) {
+                document throws(JSONLineFailure) -> ([String], DecodedTimeline, String?, JSONObjectView) in
                 let answer = try JSONObjectView(document, path: "", expected: "a feed answer")
                 var page: [String] = []
                 var timeline = DecodedTimeline()
@@ -74,9 +87,11 @@ extension BlueskySync {
                         continue
                     }
                 }
-                return (page, timeline, try answer.string("cursor"))
+                return (page, timeline, try answer.string("cursor"), answer)
             }
-            _ = try pager.storeThread(timeline, entryIDs: page, markingRead: false)
+            _ = try pager.storeThread(timeline, entryIDs: page, markingRead: false) { transaction throws(TimelineStoreError) in
+                if let feed { try Self.keepContexts(of: answer, limit: wanted, feed: feed, generator: generator, in: transaction) }
+            }
             ids += page
             guard !page.isEmpty, let next, next != cursor else { break }
             cursor = next

@@ -55,6 +55,9 @@ public struct BlueskySync: Sendable {
         /// How long `run()` may take in all (``RequestPolicy/defaultSyncTimeLimit``); `nil`: as
         /// long as its requests take.
         public var timeLimit: Duration?
+        /// The custom feed (an `app.bsky.feed.generator` AT URI) read as the home timeline
+        /// (`app.bsky.feed.getFeed`) instead of Following (`getTimeline`): ``Account/homeFeed``.
+        public var homeFeed: String?
 
         public init(homeDepth: Int = 200, notificationDepth: Int = 100, pageSize: Int = 100,
                     maximumPagesPerTimeline: Int = 10, syncsNotifications: Bool = true, probeSize: Int = 1,
@@ -163,6 +166,7 @@ public struct BlueskySync: Sendable {
     /// timeline already synced starts with a probe of `Options.probeSize` entries, which ends
     /// the sync when it reaches a stored entry (``TimelinePager/CatchUp/probe(limit:)``).
     func sync(_ timeline: SyncedTimeline) async throws(ServerError) -> TimelinePager.Progress {
+        if timeline == .home { try restartHomeIfItsFeedChanged() }
         let depth = timeline == .home ? options.homeDepth : options.notificationDepth
         let bounds = TimelinePager.Bounds(depth: depth, pageSize: options.pageSize, maximumPages: options.maximumPagesPerTimeline,
                                           catchUp: .probe(limit: options.probeSize))
@@ -180,6 +184,7 @@ public struct BlueskySync: Sendable {
         if let cursor { parameters.append(("cursor", cursor)) }
         switch timeline {
         case .home:
+            if let feed = options.homeFeed { return try await fetchHomeFeed(feed, parameters: parameters, limit: limit) }
             let nsid = "app.bsky.feed.getTimeline"
             let response = try await client.query(nsid, parameters)
             return try Self.feedPage(response, from: client.host.url("/xrpc/" + nsid), limit: limit) { held($0, in: timeline) }
@@ -190,6 +195,52 @@ public struct BlueskySync: Sendable {
             try await addSubjects(to: &page)
             return page
         }
+    }
+
+    /// The key of the source state that names the feed the home timeline was last read from.
+    private var homeFeedKey: String { "home:" + account }
+
+    /// When the home timeline is read from another feed than the last sync read it from
+    /// (``Options/homeFeed``, issue 37), its positions and gaps describe the old feed: they are
+    /// forgotten, and this sync starts the home as a first sync does. The posts stay, and so do
+    /// the notifications' positions.
+    private func restartHomeIfItsFeedChanged() throws(ServerError) {
+        let feed = options.homeFeed ?? "following"
+        let pager = pager
+        var document = Array(#"{"feed":"#.utf8)
+        JSONLineEncoder.appendString(feed, to: &document)
+        document += Array("}".utf8)
+        let json = String(decoding: document, as: UTF8.self)
+        // Read first: a sync whose home is unchanged writes nothing (one sync at a time holds
+        // the gate, so nothing changes it between the read and the write).
+        let last = try pager.storeCall { () throws(TimelineStoreError) in try store.sourceStates(of: .bluesky)[homeFeedKey] }
+        // Nothing written while the home is Following, as before issue 37.
+        guard last != json, last != nil || feed != "following" else { return }
+        try pager.write { transaction throws(TimelineStoreError) in
+            try transaction.withSQLite { () throws(SQLiteError) in try pager.ledger(transaction.connection, .home).forget() }
+            try transaction.setSourceState(json, of: .bluesky, key: homeFeedKey)
+        }
+    }
+
+    /// One page of the custom feed read as the home timeline (`app.bsky.feed.getFeed`), read as
+    /// a `getTimeline` page is; what the generator says of its items (`feedContext`, `reqId`)
+    /// is kept in the store (``BlueskyFeedContexts``), so that actions on them are told back.
+    private func fetchHomeFeed(_ feed: String, parameters: [(name: String, value: String)], limit: Int) async throws(ServerError) -> FetchedPage {
+        let nsid = "app.bsky.feed.getFeed"
+        let url = client.host.url("/xrpc/" + nsid)
+        let response = try await client.query(nsid, [("feed", feed)] + parameters)
+        let page = try Self.feedPage(response, from: url, limit: limit) { held($0, in: .home) }
+        if let document = try? JSONFields.document(response.body),
+           let answer = try? JSONObjectView(document, path: "", expected: "a feed answer"),
+           (try? BlueskyFeedContexts.items(of: answer, limit: limit))?.isEmpty == false {
+            let known = try? pager.storeCall { () throws(TimelineStoreError) in try store.sourceStates(of: .bluesky)[BlueskyFeedContexts.key(feed)] }
+            // The generator is asked for once, when the store has no word of it yet.
+            let generator = (known ?? nil) == nil ? (try? await generatorViews([feed]))?[feed] : nil
+            try pager.write { transaction throws(TimelineStoreError) in
+                try Self.keepContexts(of: answer, limit: limit, feed: feed, generator: generator, in: transaction)
+            }
+        }
+        return page
     }
 
     /// The entries among `ids` that `timeline` already holds: where reading a page stops. None

@@ -25,9 +25,11 @@ extension Account.Network {
                   timeline login mastodon example.social --token-command \\
                       'pass show mastodon/token'
                 """),
-        // Every action but telling the server the notifications were seen: Mastodon's are read
-        // with the home timeline's sync.
-        capabilities: SessionCapabilities(actions: Set(SourceAction.allCases).subtracting([.notificationsSeen]), postOptions: .all),
+        // Every action but telling the server the notifications were seen (Mastodon's are read
+        // with the home timeline's sync) and custom feeds, which Mastodon has not.
+        capabilities: SessionCapabilities(
+            actions: Set(SourceAction.allCases).subtracting([.notificationsSeen, .feeds]), postOptions: .all,
+            refusals: [.feeds: "Mastodon has no custom feeds to save or pin: read a list (timeline lists, timeline list ID) or a hashtag (timeline tag NAME) instead."]),
         ownUserID: { account in
             (try? ServerAddress(account.server)).map { MastodonNamespace(server: $0).id(account.accountID) } ?? account.accountID
         },

@@ -233,6 +233,20 @@ public protocol AccountSession: Sendable {
     ///   one-choice poll; `ServerError` otherwise.
     func vote(in messageID: String, choices: [Int], in store: TimelineStore) async throws -> PollVote
 
+    // MARK: Saved feeds (issue 37)
+
+    /// The feeds the account saved at its server, pinned first as the server orders them
+    /// (Bluesky's `#savedFeedsPrefV2`), with the names their generators give. Nothing is
+    /// written to `store`. Refused by the caller first where ``SourceAction/feeds`` says so.
+    func savedFeeds(in store: TimelineStore) async throws -> [SavedFeed]
+
+    /// Tells the generator of the feed the stored message `messageID` was read in (kept in
+    /// `store` when it was fetched) of `interaction`, as the network's own app does; best
+    /// effort: nothing happens for a message read elsewhere, and a failure is dropped, never
+    /// failing the action it follows. Answers whether it was sent.
+    @discardableResult
+    func sendFeedInteraction(_ interaction: FeedInteraction, on messageID: String, in store: TimelineStore) async -> Bool
+
     // MARK: Mute, block and report (issue 34)
 
     /// The stored user `user` as the handle a mute or block of it names (as

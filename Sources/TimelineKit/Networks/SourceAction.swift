@@ -50,6 +50,9 @@ public enum SourceAction: String, Sendable, Hashable, CaseIterable, CustomString
     case moderationLists
     /// Reporting a post to the server's moderators (``AccountSession/report(_:reason:comment:in:)``).
     case report
+    /// Reading the account's saved and pinned feeds and one feed's posts, and making one the
+    /// home timeline (``AccountSession/savedFeeds(in:)``, issue 37): Bluesky's custom feeds.
+    case feeds
 
     /// The action as a sentence says what an account cannot do: `edit a post`.
     public var description: String {
@@ -73,6 +76,7 @@ public enum SourceAction: String, Sendable, Hashable, CaseIterable, CustomString
         case .block: "block an account"
         case .moderationLists: "list its mutes and blocks"
         case .report: "report a post"
+        case .feeds: "read saved feeds (custom feeds)"
         }
     }
 

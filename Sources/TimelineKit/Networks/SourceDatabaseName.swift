@@ -52,6 +52,13 @@ public struct SourceDatabaseName: Sendable, Hashable {
     /// its server, so an action on one finds its account as in a hashtag's database).
     public static let conversations = SourceDatabaseName(kind: "dm", text: "", keepsEnd: false)
 
+    /// The database of the custom feed `feed` (its AT URI) as `account` reads it (issue 37):
+    /// `feed-` and both, kept as a list's is, so a shortened key keeps `%2F` and the feed's
+    /// record key, which its painted references (`feed-whats-hot:bkd`) are found by.
+    public static func feed(_ feed: String, account: String) -> SourceDatabaseName {
+        SourceDatabaseName(kind: "feed-", text: account + "/" + feed, keepsEnd: true)
+    }
+
     private init(kind: String, text: String, keepsEnd: Bool) {
         let escaped = Self.escaped(text)
         guard kind.utf8.count + escaped.utf8.count > Self.maximumKeyBytes else {

@@ -72,6 +72,17 @@ struct SyncLedger {
         }
     }
 
+    /// This timeline's entries, gaps and cursor forgotten, the account's other timelines kept
+    /// (the messages stay): its next sync starts as a first one. For a home timeline read from
+    /// another feed than before (issue 37), whose positions describe the old one.
+    func forget() throws(SQLiteError) {
+        for table in ["synced_entries", "synced_timelines"] {
+            let statement = try connection.statement("DELETE FROM \(table) WHERE account = ?1 AND timeline = ?2")
+            try bindKey(statement)
+            try statement.run()
+        }
+    }
+
     func setTop(id: String, position: Int64) throws(SQLiteError) {
         try update("json_set(state, '$.top_id', ?3, '$.top_position', ?4)") { statement throws(SQLiteError) in
             try statement.bind(id, at: 3)

@@ -5,8 +5,10 @@ extension TimelinePager {
     /// transaction, and the snapshot rewritten with it. Messages not stored before are stored
     /// read: the person is reading the conversation they asked for, and a thread must not fill
     /// `show --unread` with old replies (`markingRead`; a tag's or a list's timeline, stored
-    /// apart, keeps them unread). Answers how many of `entryIDs` were new.
-    func storeThread(_ timeline: DecodedTimeline, entryIDs: [String], markingRead: Bool = true) throws(ServerError) -> ThreadFetch {
+    /// apart, keeps them unread). `also` writes what belongs with the posts (a feed's contexts) in
+    /// the same transaction. Answers how many of `entryIDs` were new.
+    func storeThread(_ timeline: DecodedTimeline, entryIDs: [String], markingRead: Bool = true,
+                     also: (TimelineTransaction) throws(TimelineStoreError) -> Void = { _ in }) throws(ServerError) -> ThreadFetch {
         let prepared = markingRead ? prepare(timeline).markingRead { _ in true } : prepare(timeline)
         return try write(refreshingSnapshot: true) { transaction throws(TimelineStoreError) -> ThreadFetch in
             var new = 0
@@ -17,6 +19,7 @@ extension TimelinePager {
                 try transaction.replaceInteraction(account: account, interaction)
             }
             try transaction.raiseReplyCountsToStoredReplies(around: entryIDs)
+            try also(transaction)
             return ThreadFetch(received: entryIDs.count, new: new)
         }
     }

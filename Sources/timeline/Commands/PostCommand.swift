@@ -169,14 +169,18 @@ struct PostCommand: ParsableCommand {
         if let refusal = target.network.refusal(of: .post) { throw fail(refusal) }
         if let refusal = target.network.capabilities.refusal(of: draft) { throw fail(ValidationError(refusal)) }
         let store = try location.openStore(create: true)
-        // A hashtag's or a list's post (`rust:bkd`) is named by its ID from the database it is kept in.
-        func storedTarget(_ reference: String, _ verb: String) throws(ExitCode) -> String {
+        // A hashtag's, a list's or a feed's post (`rust:bkd`) is named by its ID from the database
+        // it is kept in; which is where a feed kept what to tell its generator of a reply (issue 37).
+        var sourced: [(interaction: FeedInteraction, id: String, store: TimelineStore)] = []
+        func storedTarget(_ reference: String, _ verb: String, _ interaction: FeedInteraction) throws(ExitCode) -> String {
             try ChatReference.refuseAsPost(reference)
             guard SourceReference.parse(reference) != nil else { return try Self.storedID(for: reference, in: store) }
-            return try location.storesHolding([reference], verb: verb)[0].id
+            let found = try location.storesHolding([reference], verb: verb)[0]
+            sourced.append((interaction, found.id, found.store))
+            return found.id
         }
-        draft.replyTo = try replyTo.map { reference throws(ExitCode) in try storedTarget(reference, "reply to") }
-        draft.quoteOf = try quote.map { reference throws(ExitCode) in try storedTarget(reference, "quote") }
+        draft.replyTo = try replyTo.map { reference throws(ExitCode) in try storedTarget(reference, "reply to", .reply) }
+        draft.quoteOf = try quote.map { reference throws(ExitCode) in try storedTarget(reference, "quote", .quote) }
         if typed == nil {
             let purpose: DraftFile.Purpose = draft.replyTo != nil ? .reply : draft.quoteOf != nil ? .quote : .post
             draft.text = try Self.editedText(purpose, about: draft.replyTo ?? draft.quoteOf, in: store)
@@ -191,6 +195,10 @@ struct PostCommand: ParsableCommand {
         }
         switch outcome.delivery {
         case let .done(.posted(message, widened)):
+            // Best effort: told or not, the post is made.
+            for (interaction, id, kept) in sourced {
+                _ = waitFor { () async -> Bool in await session.sendFeedInteraction(interaction, on: id, in: kept) }
+            }
             let author = try reportingErrors { try store.users(ids: [message.authorID]).first }
             report(message, handle: author?.handle)
             if let widened {

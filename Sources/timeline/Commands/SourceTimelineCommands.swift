@@ -23,6 +23,8 @@ struct SourceTimelineRequest {
     var label: String
     /// The database it is kept in, beside the main one.
     var databaseName: SourceDatabaseName
+    /// The database's path when it was found already (`feed NAME --offline`, by its name's end).
+    var foundPath: String?
     var limit: Int
     var offline: Bool
     var json: Bool
@@ -35,7 +37,7 @@ struct SourceTimelineRequest {
     func run() throws {
         let main = try location.location().databasePath
         // Before any request: a name the file system cannot hold is said, not met after the fetch.
-        let path = try reportingErrors { () throws(SourceDatabaseNameError) in try databaseName.path(beside: main) }
+        let path = try foundPath ?? reportingErrors { () throws(SourceDatabaseNameError) in try databaseName.path(beside: main) }
         let store: TimelineStore
         do {
             var configuration = TimelineStore.Configuration(createIfMissing: !offline)

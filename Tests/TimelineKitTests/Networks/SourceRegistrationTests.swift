@@ -115,6 +115,7 @@ import TimelineKit
         await expectRefusal(.block) { _ = try await session.moderate(.block(handle: "someone"), in: store) }
         await expectRefusal(.moderationLists) { _ = try await session.moderationLists([.muted, .blocked, .words], limit: 10, in: store) }
         await expectRefusal(.report) { _ = try await session.report("readings/1", reason: .spam, comment: nil, in: store) }
+        await expectRefusal(.feeds) { _ = try await session.savedFeeds(in: store) }
         // A change through the outbox is refused as its requirement is, and not kept queued.
         await expectRefusal(.post) { _ = try await session.perform(.post(PostDraft(text: "hi")), in: store) }
         #expect(try store.outbox(account: "station").isEmpty)
@@ -122,6 +123,7 @@ import TimelineKit
 
         // The questions answer "none"; a logout has nothing to end.
         #expect(!session.holds(messageID: "readings/1"))
+        #expect(await !session.sendFeedInteraction(.like, on: "readings/1", in: store))
         #expect(session.followableHandle("@someone") == nil)
         #expect(session.listID("1") == nil)
         #expect(session.moderatableHandle(of: User(id: "readings/station", handle: "station", name: "Station")) == nil)
