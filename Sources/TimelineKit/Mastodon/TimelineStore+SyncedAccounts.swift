@@ -22,22 +22,29 @@ public struct SyncedAccountState: Sendable, Hashable {
 
 extension TimelineStore {
     /// The newest `limit` notifications, of `account` or of every synced account, newest first,
-    /// with the users who acted and the messages they are about.
+    /// with the users who acted and the messages they are about (read with their short
+    /// references, so a line can name the post a command acts on). With `kinds`, only
+    /// notifications of those kinds (`show --notifications --only mentions`), chosen by the
+    /// query, so a page of mentions is full even when likes outnumber them.
     ///
     /// ```swift
     /// for notification in try store.notifications(limit: 20) {
     ///     print(NotificationRenderer().line(for: notification, now: .now))
     /// }
     /// ```
-    public func notifications(account: String? = nil, limit: Int) throws(TimelineStoreError) -> [TimelineNotification] {
+    public func notifications(
+        account: String? = nil, kinds: Set<NotificationKind>? = nil, limit: Int
+    ) throws(TimelineStoreError) -> [TimelineNotification] {
         try read { reader throws(SQLiteError) -> [TimelineNotification] in
             let statement = try reader.connection.statement("""
                 SELECT account, id, type, created_at, actor_id, message_id FROM synced_entries
                 WHERE timeline = 'notifications' AND (?1 IS NULL OR account = ?1)
+                  AND (?3 IS NULL OR type IN (SELECT value FROM json_each(?3)))
                 ORDER BY created_at DESC, account, position DESC LIMIT ?2
                 """)
             defer { statement.reset() }
             try statement.bind(account, at: 1)
+            try statement.bind(kinds.map { SQLiteJSONArray($0.map(\.rawValue).sorted()).json }, at: 3)
             // Read past `limit` by as many as the rules may leave out, so that a page is full
             // unless there is no more (issue 34); bounded, as every read is.
             try statement.bind(max(0, limit).saturatingAdding(Self.notificationsLeftOutAtMost), at: 2)

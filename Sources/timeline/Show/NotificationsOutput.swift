@@ -6,17 +6,24 @@ import Foundation
 import TimelineKit
 
 /// `timeline show --notifications`: the notifications `sync` stored, newest first, one line
-/// each saying who did what (`♥ Alice liked your post "…" · 3m`), or JSON Lines.
+/// each saying who did what and naming the post it is about by its short reference
+/// (`♥ Alice liked your post "…" · 3m · bkd`), or JSON Lines.
 struct NotificationsOutput {
     let location: LocationOptions
     let limit: Int
+    /// `--only`: the kinds shown; `nil` for all.
+    let kinds: Set<NotificationKind>?
     let json: Bool
     let width: Int?
 
     func print() throws {
         let store = try location.openStore(create: false)
-        let notifications = try reportingErrors { try store.notifications(limit: limit) }
+        let notifications = try reportingErrors { try store.notifications(kinds: kinds, limit: limit) }
         if notifications.isEmpty, !json {
+            if kinds != nil {
+                Terminal.emitError("timeline: no notifications of those kinds stored. `timeline sync` fetches new ones; without --only, every kind is shown.\n")
+                return
+            }
             Terminal.emitError("timeline: no notifications stored. `timeline sync` fetches them for your accounts.\n")
             return
         }
@@ -37,6 +44,7 @@ struct NotificationsOutput {
                     object.add("actor_name", actor.name)
                 }
                 if let messageID = notification.messageID { object.add("message_id", messageID) }
+                if let reference = notification.message?.shortReference, !reference.isNone { object.add("ref", reference.text) }
                 object.add("text", renderer.sentence(for: notification))
                 Terminal.emit(object.finish() + "\n")
             } else {

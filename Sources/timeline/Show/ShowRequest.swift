@@ -34,6 +34,9 @@ struct ShowRequest: Sendable, Equatable {
     var filter = TimelineFilter()
     /// `--notifications`: the stored notifications instead of the timeline (`NotificationsOutput`).
     var notifications = false
+    /// `--only KINDS` (with `--notifications`): only notifications of those kinds, as
+    /// `NotificationKindSelection` reads the list.
+    var notificationKinds: String?
     /// `--sync-if-older AGE` (the shell hook's): start `timeline sync` in the background when the
     /// last successful sync is older than AGE and an account exists (`BackgroundSyncStart`).
     var syncIfOlder: String?
@@ -63,6 +66,7 @@ struct ShowRequest: Sendable, Equatable {
         --author <value>
         --before <value>
         --notifications
+        --only <value>
         --sync-if-older <value>
         """)
 
@@ -87,8 +91,9 @@ struct ShowRequest: Sendable, Equatable {
             follow: given.flag("--follow"), expand: given.flag("--expand"), format: given.value("--format"),
             markRead: given.flag("--mark-read"),
             filter: TimelineFilter(unreadOnly: given.flag("--unread"), authorHandle: given.value("--author"), beforeID: given.value("--before")),
-            notifications: given.flag("--notifications"), syncIfOlder: given.value("--sync-if-older"))
-        guard given.isEmpty, !request.notifications, (try? request.validate()) != nil else { return nil }
+            notifications: given.flag("--notifications"), notificationKinds: given.value("--only"),
+            syncIfOlder: given.value("--sync-if-older"))
+        guard given.isEmpty, !request.notifications, request.notificationKinds == nil, (try? request.validate()) != nil else { return nil }
         return request
     }
 
@@ -102,6 +107,14 @@ struct ShowRequest: Sendable, Equatable {
     func validate() throws(ValidationError) {
         if notifications && (follow || !reconcile || fromDatabase) {
             throw ValidationError("--notifications lists what `timeline sync` stored; it cannot be combined with --follow, --no-reconcile or --from-db.")
+        }
+        if let notificationKinds {
+            guard notifications else { throw ValidationError("--only chooses kinds of notification; use it with --notifications.") }
+            do {
+                _ = try NotificationKindSelection(parsing: notificationKinds)
+            } catch {
+                throw ValidationError("--only: \(error)")
+            }
         }
         if follow && !reconcile { throw ValidationError("--follow needs the database; it cannot be used with --no-reconcile.") }
         if markRead && (follow || !reconcile || notifications) {
