@@ -88,6 +88,12 @@ import Testing
                     }
                     continue
                 }
+                if name == "--requests" {
+                    let full = ["--notifications", name]
+                    #expect(ShowRequest.parse(full) == nil)
+                    #expect(try ShowCommand.parse(full).request.notificationRequests)
+                    continue
+                }
                 if name == "--notifications" {
                     // Not the launch path: ArgumentParser reads it, and prints them.
                     #expect(ShowRequest.parse(line) == nil)
@@ -178,7 +184,7 @@ import Testing
         ["show", "--json", "--json"], ["show", "--db"], ["show", "--db", "--json"], ["show", "-fx"], ["show", "--"],
         ["show", "--unread", "-f"], ["show", "--mark-read", "-f"], ["show", "--author", "a", "--from-db"],
         ["show", "--notifications"], ["show", "--notifications", "-n", "3", "--json"], ["show", "--experimental-dump-help"],
-        ["show", "--only", "mentions"], ["show", "--notifications", "--only", "hugs"],
+        ["show", "--only", "mentions"], ["show", "--notifications", "--only", "hugs"], ["show", "--requests"],
         ["stats"], ["stats", "--json"], ["search", "x"], ["mark-read", "--all"], ["post", "hello"], ["delete", "1"], ["export"],
         ["sync", "--if-older", "5m", "--background"], ["--db", "/tmp/x.sqlite", "import", "x"],
     ])

@@ -167,7 +167,8 @@ class Data:
         self.settings = {"rate_limit": 300, "rate_window": 300, "pkce": True, "marker_conflicts": 0,
                          "streaming": True, "heartbeat": 10.0, "missing": [], "missing_as": "404-html",
                          "token_refusal": "401", "classic_scopes_only": False, "shuffle_keys": False,
-                         "api_versions": None}
+                         "api_versions": None, "grouped_notifications": False}
+        self.notification_requests = []   # NotificationRequest entities (Mastodon 4.3), newest first
         self.rate_used = 0
         self.rate_window_start = time.time()
         self.streams = []           # queues of connected event streams
@@ -891,6 +892,18 @@ class Handler(BaseHTTPRequestHandler):
                 result = {"added": data.add_generated(int(request.get("count", 1)))}
             elif path == "/_control/notifications":
                 result = {"added": data.add_notifications(int(request.get("count", 1)))}
+            elif path == "/_control/notification_requests":
+                # Accounts whose notifications the server's filters hold back (Mastodon 4.3).
+                data.notification_requests = []
+                for index in range(int(request.get("count", 1))):
+                    data.sequence += 1
+                    moment = NEWEST_TIME - timedelta(minutes=index + 1)
+                    status = copy.deepcopy(data.statuses[index % len(data.statuses)]) if data.statuses else None
+                    data.notification_requests.append({
+                        "id": str(7900 - index), "created_at": iso(moment), "updated_at": iso(moment),
+                        "account": data.people[(index + 3) % len(data.people)],
+                        "notifications_count": str(index + 2), "last_status": status})
+                result = {"requests": len(data.notification_requests)}
             elif path == "/_control/edit":
                 status = data.by_id.get(request.get("id"))
                 if status is None:
@@ -1056,6 +1069,74 @@ class Handler(BaseHTTPRequestHandler):
             items = [n for n in self.data.notifications
                      if (not types or n["type"] in types) and n["type"] not in excluded]
             result = page(items, query, 40, 80)
+        link = link_header(self.base_url(), path, query, result)
+        self.send(200, result, headers | ({"Link": link} if link else {}))
+
+    @api
+    def grouped_notification_list(self, path, query, body, headers):
+        """`GET /api/v2/notifications` as Mastodon 4.3 answers it (`accounts`, `statuses`,
+        `notification_groups`): notifications of the `grouped_types[]` kinds grouped by kind and
+        status, the others one a group (`ungrouped-ID`); paged over groups by their newest
+        notification's ID. A server before 4.3 (the default, `grouped_notifications` off) has
+        no such route: 404."""
+        with self.data.lock:
+            if not self.data.settings.get("grouped_notifications"):
+                return self.error(404, "Record not found", headers)
+            grouped = set(query.get("grouped_types[]", []))
+            groups, order = {}, []
+            for notification in self.data.notifications:
+                status = notification.get("status")
+                if notification["type"] in grouped:
+                    key = "%s-%s" % (notification["type"], status["id"] if status else "account")
+                else:
+                    key = "ungrouped-%s" % notification["id"]
+                if key not in groups:
+                    groups[key] = {"id": notification["id"], "group_key": key, "notifications_count": 0,
+                                   "type": notification["type"], "most_recent_notification_id": notification["id"],
+                                   "page_max_id": notification["id"], "page_min_id": notification["id"],
+                                   "latest_page_notification_at": notification["created_at"], "sample_account_ids": [],
+                                   "status_id": status["id"] if status else None,
+                                   "_accounts": [], "_status": copy.deepcopy(status) if status else None}
+                    order.append(key)
+                group = groups[key]
+                group["notifications_count"] += 1
+                group["page_min_id"] = notification["id"]
+                account = notification.get("account")
+                if account and account["id"] not in group["sample_account_ids"] and len(group["sample_account_ids"]) < 8:
+                    group["sample_account_ids"].append(account["id"])
+                    group["_accounts"].append(account)
+            result = page([groups[key] for key in order], query, 40, 80)
+        accounts, statuses = {}, {}
+        for group in result:
+            for account in group["_accounts"]:
+                accounts[account["id"]] = account
+            if group["_status"]:
+                statuses[group["_status"]["id"]] = group["_status"]
+        answer = {"accounts": list(accounts.values()), "statuses": list(statuses.values()),
+                  "notification_groups": [{key: value for key, value in group.items() if not key.startswith("_") and key != "id"}
+                                          for group in result]}
+        link = link_header(self.base_url(), path, query, result)
+        self.send(200, answer, headers | ({"Link": link} if link else {}))
+
+    @api
+    def notification_policy(self, path, query, body, headers):
+        """`GET /api/v1/notifications/policy` (Mastodon 4.3's v1 shape, with its `summary`)."""
+        with self.data.lock:
+            if not self.data.settings.get("grouped_notifications"):
+                return self.error(404, "Record not found", headers)
+            requests = self.data.notification_requests
+            summary = {"pending_requests_count": len(requests),
+                       "pending_notifications_count": sum(int(r["notifications_count"]) for r in requests)}
+        self.send(200, {"for_not_following": "filter", "for_not_followers": "accept", "for_new_accounts": "filter",
+                        "for_private_mentions": "filter", "for_limited_accounts": "filter", "summary": summary}, headers)
+
+    @api
+    def notification_request_list(self, path, query, body, headers):
+        """`GET /api/v1/notifications/requests`: NotificationRequest entities, newest first."""
+        with self.data.lock:
+            if not self.data.settings.get("grouped_notifications"):
+                return self.error(404, "Record not found", headers)
+            result = page(self.data.notification_requests, query, 40, 80)
         link = link_header(self.base_url(), path, query, result)
         self.send(200, result, headers | ({"Link": link} if link else {}))
 
@@ -1638,6 +1719,9 @@ ROUTES = {
     ("GET", "/api/v1/accounts/verify_credentials"): Handler.verify_credentials,
     ("GET", "/api/v1/timelines/home"): Handler.home,
     ("GET", "/api/v1/notifications"): Handler.notification_list,
+    ("GET", "/api/v2/notifications"): Handler.grouped_notification_list,
+    ("GET", "/api/v1/notifications/policy"): Handler.notification_policy,
+    ("GET", "/api/v1/notifications/requests"): Handler.notification_request_list,
     ("GET", "/api/v1/markers"): Handler.get_markers,
     ("POST", "/api/v1/markers"): Handler.set_markers,
     ("POST", "/api/v1/statuses"): Handler.post_status,

@@ -133,6 +133,11 @@ extension AccountSession {
         throw unsupported(.moderationLists)
     }
 
+    /// Refuses: the source holds back no notifications (``SourceAction/notificationRequests``).
+    public func notificationRequests(limit: Int, in store: TimelineStore) async throws -> (requests: [NotificationRequest], truncated: Bool) {
+        throw unsupported(.notificationRequests)
+    }
+
     /// Refuses: the source has no moderators to report to (``SourceAction/report``).
     public func report(_ messageID: String, reason: ReportReason, comment: String?, in store: TimelineStore) async throws -> ReportOutcome {
         throw unsupported(.report)

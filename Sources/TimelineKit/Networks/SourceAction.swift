@@ -50,6 +50,8 @@ public enum SourceAction: String, Sendable, Hashable, CaseIterable, CustomString
     case moderationLists
     /// Reporting a post to the server's moderators (``AccountSession/report(_:reason:comment:in:)``).
     case report
+    /// Listing the notifications the server's filters hold back (``AccountSession/notificationRequests(limit:in:)``).
+    case notificationRequests
 
     /// The action as a sentence says what an account cannot do: `edit a post`.
     public var description: String {
@@ -73,6 +75,7 @@ public enum SourceAction: String, Sendable, Hashable, CaseIterable, CustomString
         case .block: "block an account"
         case .moderationLists: "list its mutes and blocks"
         case .report: "report a post"
+        case .notificationRequests: "list the notifications its server's filters hold back"
         }
     }
 

@@ -76,7 +76,9 @@ public struct NotificationRenderer: Sendable {
 
     /// The notification as one sentence, without its age.
     public func sentence(for notification: TimelineNotification) -> String {
-        let who = notification.actor.map(Self.name) ?? "Someone"
+        var who = notification.actor.map(Self.name) ?? "Someone"
+        // A group (Mastodon 4.3): the first of its accounts, and how many more.
+        if notification.count > 1 { who += " and \(Counted(notification.count - 1, "other"))" }
         let post = excerpt(notification)
         switch notification.kind {
         case .favourite: return "\(mark("♥")) \(who) liked your post\(post.map { " " + $0 } ?? "")"

@@ -666,6 +666,15 @@ struct Migration: Sendable {
             -- `links`: a JSON array of http and https addresses, NULL when there are none.
             ALTER TABLE messages ADD COLUMN links TEXT;
             """#, changesTables: false),
+        // Issue 37: Mastodon 4.3's grouped notifications ("Alice and 12 others liked your post")
+        // are stored one entry a group, under the ID of its newest notification: the group's
+        // key, so that a group that grew replaces its older entry, and how many notifications it
+        // holds. Rows stored before keep NULL, read as one notification each.
+        Migration(version: 19, name: "grouped notifications", sql: #"""
+            -- `group_key`: the server's opaque key of the group; `group_count`: its notifications.
+            ALTER TABLE synced_entries ADD COLUMN group_key TEXT;
+            ALTER TABLE synced_entries ADD COLUMN group_count INTEGER;
+            """#, changesTables: false),
     ]
 
     /// Whether a database at `version` still needs a migration that changes tables.

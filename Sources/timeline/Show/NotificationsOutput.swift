@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ArgumentParser
 import TimelineKit
 
 /// `timeline show --notifications`: the notifications `sync` stored, newest first, one line
@@ -51,9 +52,67 @@ struct NotificationsOutput {
                 Terminal.emit(renderer.line(for: notification, now: now, width: columns) + "\n")
             }
         }
+        if !json { sayHeldBack(store: store) }
         if !json && Terminal.standardOutputIsTerminal {
             markSeen(accounts: Set(notifications.map(\.account)), at: now, store: store)
         }
+    }
+
+    /// Says under the list what the servers' filters held back at the last sync, and how to see
+    /// it: a note, on standard error, so the lines stay the notifications.
+    private func sayHeldBack(store: TimelineStore) {
+        guard let heldBack = try? store.heldBackNotifications(), !heldBack.isEmpty else { return }
+        for held in heldBack {
+            let who = heldBack.count > 1 ? TerminalText.line(held.account) + ": " : ""
+            Terminal.emitError("\(who)\(Counted(held.notifications, "notification")) from \(Counted(held.requests, "account")) held back by your server's filters: timeline show --notifications --requests\n")
+        }
+    }
+
+    /// `--requests`: the accounts whose notifications each account's server holds back, asked of
+    /// the servers that have them (Mastodon 4.3), newest first; an account whose server has no
+    /// such list is named in one line, and the others are still listed.
+    func printRequests() throws {
+        let sessions = try FollowAccountArguments.sessions(doing: "listing held-back notifications")
+        let able = sessions.filter { $0.refusal(of: .notificationRequests) == nil }
+        guard !able.isEmpty else {
+            Terminal.emitError("timeline: no account can \(SourceAction.notificationRequests): \(Account.Network.loginHint(for: .notificationRequests)).\n")
+            throw ExitCode(ExitStatus.usage)
+        }
+        let store = try location.openStore(create: true)
+        let now = Date()
+        var failed: Int32?
+        for session in able {
+            let listed: (requests: [NotificationRequest], truncated: Bool)
+            do {
+                listed = try waitFor { [limit] () async throws in try await session.notificationRequests(limit: limit, in: store) }
+            } catch {
+                Terminal.emitError("timeline: \(TerminalText.line(session.account.name)): the held-back notifications could not be listed: \(error)\n")
+                failed = exitStatus(for: error)
+                continue
+            }
+            var text = ""
+            if !json && able.count > 1 { text += TerminalText.line(session.account.name) + ":\n" }
+            if !json && listed.requests.isEmpty { text += "No notification is held back for \(TerminalText.line(session.account.name)).\n" }
+            for request in listed.requests {
+                if json {
+                    var object = JSONObjectWriter()
+                    object.add("account", session.account.name)
+                    object.add("handle", request.account.handle)
+                    object.add("name", request.account.name)
+                    object.add("id", request.account.id)
+                    object.add("notifications", request.notifications)
+                    object.add("updated_at", request.updatedAt.map { $0.formatted(.iso8601) })
+                    text += object.finish() + "\n"
+                    continue
+                }
+                let name = request.account.name.isEmpty ? "" : "  " + TerminalText.line(request.account.name)
+                let age = request.updatedAt.map { Terminal.symbols.separator + RelativeTime.string(for: $0, now: now) } ?? ""
+                text += "@" + TerminalText.line(request.account.handle) + name + ": " + Counted(request.notifications, "notification").description + age + "\n"
+            }
+            if listed.truncated && !json { text += "(the first \(Counted(limit, "account")); -n says how many)\n" }
+            Terminal.emit(text)
+        }
+        if let failed { throw ExitCode(failed) }
     }
 
     /// Tells the servers that count notifications seen (Bluesky) that the ones a person just read

@@ -37,6 +37,9 @@ struct ShowRequest: Sendable, Equatable {
     /// `--only KINDS` (with `--notifications`): only notifications of those kinds, as
     /// `NotificationKindSelection` reads the list.
     var notificationKinds: String?
+    /// `--requests` (with `--notifications`): the notifications the servers' filters hold back,
+    /// asked of the servers (`NotificationsOutput.printRequests`).
+    var notificationRequests = false
     /// `--sync-if-older AGE` (the shell hook's): start `timeline sync` in the background when the
     /// last successful sync is older than AGE and an account exists (`BackgroundSyncStart`).
     var syncIfOlder: String?
@@ -67,6 +70,7 @@ struct ShowRequest: Sendable, Equatable {
         --before <value>
         --notifications
         --only <value>
+        --requests
         --sync-if-older <value>
         """)
 
@@ -92,8 +96,8 @@ struct ShowRequest: Sendable, Equatable {
             markRead: given.flag("--mark-read"),
             filter: TimelineFilter(unreadOnly: given.flag("--unread"), authorHandle: given.value("--author"), beforeID: given.value("--before")),
             notifications: given.flag("--notifications"), notificationKinds: given.value("--only"),
-            syncIfOlder: given.value("--sync-if-older"))
-        guard given.isEmpty, !request.notifications, request.notificationKinds == nil, (try? request.validate()) != nil else { return nil }
+            notificationRequests: given.flag("--requests"), syncIfOlder: given.value("--sync-if-older"))
+        guard given.isEmpty, !request.notifications, request.notificationKinds == nil, !request.notificationRequests, (try? request.validate()) != nil else { return nil }
         return request
     }
 
@@ -115,6 +119,10 @@ struct ShowRequest: Sendable, Equatable {
             } catch {
                 throw ValidationError("--only: \(error)")
             }
+        }
+        if notificationRequests {
+            guard notifications else { throw ValidationError("--requests lists the notifications your servers' filters hold back; use it with --notifications.") }
+            if notificationKinds != nil { throw ValidationError("--requests lists accounts whose notifications are held back; it cannot be combined with --only.") }
         }
         if follow && !reconcile { throw ValidationError("--follow needs the database; it cannot be used with --no-reconcile.") }
         if markRead && (follow || !reconcile || notifications) {

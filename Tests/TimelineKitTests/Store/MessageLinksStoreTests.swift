@@ -38,7 +38,7 @@ import Testing
         #expect(try SQLiteShell.run(path, "PRAGMA user_version").trimmed == "17")
 
         let store = try TimelineStore(path: path)
-        #expect(try SQLiteShell.run(path, "PRAGMA user_version").trimmed == "18")
+        #expect(try SQLiteShell.run(path, "PRAGMA user_version").trimmed == String(Migration.latestVersion))
         #expect(try store.message(id: "m1")?.links == [])
         try store.upsert(messages: [Self.linked])
         #expect(try store.message(id: "m2")?.links == Self.linked.links)

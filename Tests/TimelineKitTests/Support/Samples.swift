@@ -29,8 +29,20 @@ enum Samples {
 }
 
 extension Samples {
-    /// Migration 18 undone: no links stored with messages.
+    /// Migration 19 undone: notifications not grouped.
+    static func undoMigration19(_ path: String) throws {
+        try SQLiteShell.run(path, """
+            BEGIN;
+            ALTER TABLE synced_entries DROP COLUMN group_key;
+            ALTER TABLE synced_entries DROP COLUMN group_count;
+            PRAGMA user_version = 18;
+            COMMIT;
+            """)
+    }
+
+    /// Migrations 19 and 18 undone: no links stored with messages.
     static func undoMigration18(_ path: String) throws {
+        try undoMigration19(path)
         try SQLiteShell.run(path, """
             BEGIN;
             ALTER TABLE messages DROP COLUMN links;
