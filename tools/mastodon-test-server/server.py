@@ -169,6 +169,7 @@ class Data:
                          "token_refusal": "401", "classic_scopes_only": False, "shuffle_keys": False,
                          "api_versions": None, "grouped_notifications": False}
         self.notification_requests = []   # NotificationRequest entities (Mastodon 4.3), newest first
+        self.made_lists = {}              # list ID -> {"list": List entity, "accounts": [account IDs]}
         self.rate_used = 0
         self.rate_window_start = time.time()
         self.streams = []           # queues of connected event streams
@@ -621,6 +622,10 @@ class Handler(BaseHTTPRequestHandler):
             route = Handler.list_timeline
         if route is None and path.startswith("/api/v1/accounts/") and path.endswith("/following") and self.command == "GET":
             route = Handler.account_following
+        if route is None and path.startswith("/api/v1/lists/") and path.endswith("/accounts") and self.command in ("POST", "DELETE"):
+            route = Handler.list_accounts
+        if route is None and path.startswith("/api/v1/lists/") and path.count("/") == 4 and self.command == "DELETE":
+            route = Handler.delete_list
         if route is None:
             return self.error(404, "Record not found")
         return route(self, path, query, body)
@@ -861,6 +866,8 @@ class Handler(BaseHTTPRequestHandler):
                                                       for index, keyword in enumerate(made.get("keywords", []))],
                                          "statuses": made.get("statuses", [])})
                 result = data.filters
+            elif path == "/_control/lists":
+                result = {list_id: entry["accounts"] for list_id, entry in data.made_lists.items()}
             elif path == "/_control/follows":
                 result = [follow["account"]["acct"] for follow in data.follows]
             elif path == "/_control/moderation":
@@ -1648,7 +1655,50 @@ class Handler(BaseHTTPRequestHandler):
 
     @api
     def lists(self, path, query, body, headers):
-        self.send(200, Handler.LISTS, headers)
+        with self.data.lock:
+            made = [entry["list"] for entry in self.data.made_lists.values()]
+        self.send(200, Handler.LISTS + made, headers)
+
+    @api
+    def create_list(self, path, query, body, headers):
+        """`POST /api/v1/lists` `{title}`: a List entity."""
+        parameters = self.parameters(body) or {}
+        title = parameters.get("title")
+        if not isinstance(title, str) or not title.strip():
+            return self.error(422, "Validation failed: Title can't be blank", headers)
+        with self.data.lock:
+            self.data.sequence += 1
+            entry = {"id": str(500 + self.data.sequence), "title": title, "replies_policy": "list", "exclusive": False}
+            self.data.made_lists[entry["id"]] = {"list": entry, "accounts": []}
+        self.send(200, entry, headers)
+
+    @api
+    def list_accounts(self, path, query, body, headers):
+        """`POST`/`DELETE /api/v1/lists/:id/accounts` `{account_ids: [...]}`: Mastodon adds only
+        accounts the user follows (422 otherwise); `{}` on success."""
+        list_id = path.split("/")[4]
+        parameters = self.parameters(body) or {}
+        ids = parameters.get("account_ids") or parameters.get("account_ids[]") or []
+        with self.data.lock:
+            entry = self.data.made_lists.get(list_id)
+            if entry is None:
+                return self.error(404, "Record not found", headers)
+            followed = {f["account"]["id"] for f in self.data.follows}
+            if self.command == "POST":
+                if any(account_id not in followed for account_id in ids):
+                    return self.error(422, "Validation failed: Account has not been followed", headers)
+                entry["accounts"] += [account_id for account_id in ids if account_id not in entry["accounts"]]
+            else:
+                entry["accounts"] = [account_id for account_id in entry["accounts"] if account_id not in ids]
+        self.send(200, {}, headers)
+
+    @api
+    def delete_list(self, path, query, body, headers):
+        """`DELETE /api/v1/lists/:id`: `{}`."""
+        with self.data.lock:
+            if self.data.made_lists.pop(path.split("/")[4], None) is None:
+                return self.error(404, "Record not found", headers)
+        self.send(200, {}, headers)
 
     @api
     def list_timeline(self, path, query, body, headers):
@@ -1729,6 +1779,7 @@ ROUTES = {
     ("GET", "/api/v1/accounts/lookup"): Handler.account_lookup,
     ("GET", "/api/v2/search"): Handler.search,
     ("GET", "/api/v1/lists"): Handler.lists,
+    ("POST", "/api/v1/lists"): Handler.create_list,
     ("GET", "/api/v1/mutes"): Handler.mute_list,
     ("GET", "/api/v1/blocks"): Handler.block_list,
     ("GET", "/api/v2/filters"): Handler.filter_list,

@@ -131,6 +131,10 @@ struct MastodonAccountSession: AccountSession {
         try await mastodonSync(store).moderationLists(parts, limit: limit)
     }
 
+    func editList(_ edit: ListEdit, in store: TimelineStore) async throws -> ListEditOutcome {
+        try await mastodonSync(store).editList(edit)
+    }
+
     func notificationRequests(limit: Int, in store: TimelineStore) async throws -> (requests: [NotificationRequest], truncated: Bool) {
         try await mastodonSync(store).notificationRequests(limit: limit)
     }

@@ -138,6 +138,11 @@ extension AccountSession {
         throw unsupported(.notificationRequests)
     }
 
+    /// Refuses: the source has no lists to make or change (``SourceAction/editLists``).
+    public func editList(_ edit: ListEdit, in store: TimelineStore) async throws -> ListEditOutcome {
+        throw unsupported(.editLists)
+    }
+
     /// Refuses: the source has no moderators to report to (``SourceAction/report``).
     public func report(_ messageID: String, reason: ReportReason, comment: String?, in store: TimelineStore) async throws -> ReportOutcome {
         throw unsupported(.report)

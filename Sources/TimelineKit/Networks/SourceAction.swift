@@ -52,6 +52,8 @@ public enum SourceAction: String, Sendable, Hashable, CaseIterable, CustomString
     case report
     /// Listing the notifications the server's filters hold back (``AccountSession/notificationRequests(limit:in:)``).
     case notificationRequests
+    /// Making, changing and deleting the account's lists (``AccountSession/editList(_:in:)``).
+    case editLists
 
     /// The action as a sentence says what an account cannot do: `edit a post`.
     public var description: String {
@@ -76,6 +78,7 @@ public enum SourceAction: String, Sendable, Hashable, CaseIterable, CustomString
         case .moderationLists: "list its mutes and blocks"
         case .report: "report a post"
         case .notificationRequests: "list the notifications its server's filters hold back"
+        case .editLists: "make or change lists"
         }
     }
 
