@@ -39,4 +39,29 @@ import Testing
         let read = try await scenario.timeline.runOffThePool(["list", "42", "-n", "3"])
         #expect(read.status == 0, "\(read.errors)")
     }
+
+    @Test func aBlueskyListIsARecordItsItemsAreRecordsAndDeletingItDeletesThem() async throws {
+        let server = try BlueskyTestServer.start()
+        let scenario = try BlueskyCommandTests.loggedIn(to: server)
+        let created = try await scenario.timeline.runOffThePool(["list", "create", "Sky people"])
+        #expect(created.status == 0, "\(created.errors)")
+        let uri = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(uri.hasPrefix("at://\(BlueskyTestServer.did)/app.bsky.graph.list/"), "\(created.output)")
+
+        let added = try await scenario.timeline.runOffThePool(["list", "add", uri, "user1.loopback.test"])
+        #expect(added.status == 0 && added.output.contains("Added @user1.loopback.test"), "\(added.output)\(added.errors)")
+        let again = try await scenario.timeline.runOffThePool(["list", "add", uri, "user1.loopback.test"])
+        #expect(again.output.contains("is in the list already"), "\(again.output)\(again.errors)")
+        let records = try #require(try server.state()["created"] as? [[String: Any]])
+        let item = try #require(records.compactMap { $0["record"] as? [String: Any] }.first { $0["$type"] as? String == "app.bsky.graph.listitem" })
+        #expect(item["subject"] as? String == BlueskyTestServer.user1DID && item["list"] as? String == uri)
+
+        let notOurs = try await scenario.timeline.runOffThePool(["list", "delete", "at://did:plc:someoneelse/app.bsky.graph.list/3kx"])
+        #expect(notOurs.status != 0 && notOurs.errors.contains("is not one of your lists"), "\(notOurs.errors)")
+
+        let deleted = try await scenario.timeline.runOffThePool(["list", "delete", uri])
+        #expect(deleted.status == 0 && deleted.output == "Deleted the list and its 1 item.\n", "\(deleted.output)\(deleted.errors)")
+        let gone = try #require(try server.state()["deleted"] as? [String])
+        #expect(gone.contains(uri) && gone.contains { $0.contains("/app.bsky.graph.listitem/") })
+    }
 }
