@@ -72,6 +72,13 @@ import Testing
         for argument in try Self.dumpedShowArguments() {
             for name in argument.names {
                 var line = [name]
+                if name == "--only" {
+                    // With --notifications only, which is not the launch path: ArgumentParser reads it.
+                    let full = ["--notifications", name, "mentions"]
+                    #expect(ShowRequest.parse(full) == nil)
+                    #expect(try ShowCommand.parse(full).request.notificationKinds == "mentions")
+                    continue
+                }
                 if argument.kind == "option" {
                     let long = try #require(argument.names.first { $0.hasPrefix("--") })
                     let values = argument.allValues.isEmpty ? [try #require(Self.sampleValues[long], "no sample value for \(long)")] : argument.allValues
@@ -79,6 +86,12 @@ import Testing
                         try expectAgreement([name, value])
                         try expectAgreement(["show", name + (name.hasPrefix("--") ? "=" : "") + value])
                     }
+                    continue
+                }
+                if name == "--requests" {
+                    let full = ["--notifications", name]
+                    #expect(ShowRequest.parse(full) == nil)
+                    #expect(try ShowCommand.parse(full).request.notificationRequests)
                     continue
                 }
                 if name == "--notifications" {
@@ -171,6 +184,7 @@ import Testing
         ["show", "--json", "--json"], ["show", "--db"], ["show", "--db", "--json"], ["show", "-fx"], ["show", "--"],
         ["show", "--unread", "-f"], ["show", "--mark-read", "-f"], ["show", "--author", "a", "--from-db"],
         ["show", "--notifications"], ["show", "--notifications", "-n", "3", "--json"], ["show", "--experimental-dump-help"],
+        ["show", "--only", "mentions"], ["show", "--notifications", "--only", "hugs"], ["show", "--requests"],
         ["stats"], ["stats", "--json"], ["search", "x"], ["mark-read", "--all"], ["post", "hello"], ["delete", "1"], ["export"],
         ["sync", "--if-older", "5m", "--background"], ["--db", "/tmp/x.sqlite", "import", "x"],
     ])

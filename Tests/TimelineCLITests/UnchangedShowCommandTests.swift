@@ -131,7 +131,11 @@ import TimelineKit
                 usleep(pauses.next())
                 version += 1
                 let autocheckpoint = version % 4 == 0 ? "" : "PRAGMA wal_autocheckpoint = 0; "
-                _ = try? SQLiteShellProcess.run(database, autocheckpoint + "UPDATE messages SET text = 'v\(version)' WHERE id = '\(newest)'")
+                // Waiting out a lock as tools/stress does (a `show` stamping holds the write lock
+                // for a moment); and only a write that returned success counts as committed: a
+                // busy one that gave up left the text as it was.
+                let sql = autocheckpoint + "UPDATE messages SET text = 'v\(version)' WHERE id = '\(newest)'"
+                guard (try? SQLiteShellProcess.run("/usr/bin/sqlite3", arguments: ["-cmd", ".timeout 10000", database, sql])) != nil else { continue }
                 committed.withLock { $0.append((ContinuousClock.now, version)) }
             }
         }

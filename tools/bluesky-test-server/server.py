@@ -45,6 +45,8 @@ Endpoints (XRPC, under /xrpc/; the entryway serves the com.atproto.server ones a
   POST com.atproto.moderation.createReport {"reasonType", "reason", "subject": strongRef {uri, cid}}
   GET  app.bsky.feed.searchPosts          ?q &tag &sort &limit &cursor: posts whose text holds the tag
   GET  app.bsky.graph.getLists            ?actor: one list of the account, "Sky Friends" (people 1 and 2)
+  GET  app.bsky.graph.getList             ?list: a list made here (createRecord of app.bsky.graph.list), its
+                                          app.bsky.graph.listitem records; deleteRecord takes both
   GET  app.bsky.feed.getListFeed          ?list &limit &cursor: that list's posts; another list is 400
   GET  app.bsky.feed.getFeed              ?feed &limit &cursor: any feed generator: the whole timeline, each
                                           item with a `feedContext` (`ctx-<feed's record key>-<position>`),
@@ -195,6 +197,7 @@ class Data:
         self.interactions = {}     # like/repost record URI -> (post URI, viewer field, count field)
         self.lagging = False       # getPosts leaves the viewer state out (/_control/lag)
         self.follows = []          # [(subject DID, follow record URI)], newest follow first
+        self.list_records = {}     # URI -> app.bsky.graph.list or app.bsky.graph.listitem record made (issue 37)
         self.thread_padding = 0    # made-up replies getPostThread adds (a huge or hostile thread)
         self.seen_at = None
         self.labels = []           # every label put by /_control/label, in order
@@ -780,6 +783,35 @@ class Handler(BaseHTTPRequestHandler):
             self.data.follows.insert(0, (subject, uri))
         self.send(200, {"uri": uri, "cid": cid(body.get("record"))}, headers)
 
+    def create_list_record(self, body, headers):
+        """A curation list or an item of one (issue 37): kept as written, the item's subject a DID."""
+        record = body.get("record") or {}
+        if body.get("repo") not in (ME, self.data.handle):
+            return self.error(400, "InvalidRequest", "repo must be the session's account")
+        if body["collection"] == "app.bsky.graph.listitem" and not str(record.get("subject", "")).startswith("did:"):
+            return self.error(400, "InvalidRequest", "Invalid app.bsky.graph.listitem record: subject must be a did")
+        with self.data.lock:
+            key = tid(8_000_000 + len(self.data.created))
+            uri = "at://%s/%s/%s" % (ME, body["collection"], key)
+            self.data.created.append({"uri": uri, "record": record})
+            self.data.list_records[uri] = record
+        self.send(200, {"uri": uri, "cid": cid(record)}, headers)
+
+    @authorized
+    def get_list(self, query, body, headers):
+        """app.bsky.graph.getList of a list made here: its items, each its URI and subject's profile."""
+        wanted = query.get("list", [""])[0]
+        with self.data.lock:
+            if self.data.list_records.get(wanted, {}).get("$type") != "app.bsky.graph.list":
+                return self.error(400, "InvalidRequest", "List not found")
+            people = {p["did"]: p for p in self.data.people}
+            items = [{"uri": uri, "subject": people.get(record["subject"], {"did": record["subject"], "handle": "handle.invalid"})}
+                     for uri, record in self.data.list_records.items()
+                     if record.get("$type") == "app.bsky.graph.listitem" and record.get("list") == wanted]
+            name = self.data.list_records[wanted].get("name")
+        self.send(200, {"list": {"uri": wanted, "name": name, "purpose": "app.bsky.graph.defs#curatelist", "creator": self.data.me},
+                        "items": items}, headers)
+
     # -- mutes, blocks, preferences and reports (issue 34) -----------------------------------------
 
     def person(self, actor):
@@ -932,6 +964,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.create_follow(body, headers)
         if body.get("collection") == "app.bsky.graph.block":
             return self.create_block(body, headers)
+        if body.get("collection") in ("app.bsky.graph.list", "app.bsky.graph.listitem"):
+            return self.create_list_record(body, headers)
         if body.get("collection") != "app.bsky.feed.post" or not isinstance(record.get("text"), str):
             return self.error(400, "InvalidRequest", "only app.bsky.feed.post records with text are served here")
         if body.get("repo") not in (ME, self.data.handle):
@@ -973,7 +1007,8 @@ class Handler(BaseHTTPRequestHandler):
     def delete_record(self, query, body, headers):
         """As a PDS does: deleting a record that is not there succeeds too."""
         collection = body.get("collection")
-        if collection not in ("app.bsky.feed.post", "app.bsky.graph.follow", "app.bsky.graph.block") + tuple(Handler.INTERACTIONS) \
+        if collection not in ("app.bsky.feed.post", "app.bsky.graph.follow", "app.bsky.graph.block", "app.bsky.graph.list",
+                              "app.bsky.graph.listitem") + tuple(Handler.INTERACTIONS) \
                 or not isinstance(body.get("rkey"), str):
             return self.error(400, "InvalidRequest", "only post, like, repost and follow records are served here")
         if body.get("repo") not in (ME, self.data.handle):
@@ -981,6 +1016,7 @@ class Handler(BaseHTTPRequestHandler):
         uri = "at://%s/%s/%s" % (ME, collection, body["rkey"])
         with self.data.lock:
             self.data.posts.pop(uri, None)
+            self.data.list_records.pop(uri, None)
             self.data.follows = [(did, record) for did, record in self.data.follows if record != uri]
             self.data.blocks = [(did, record) for did, record in self.data.blocks if record != uri]
             self.data.deleted.append(uri)
@@ -1098,6 +1134,7 @@ ROUTES = {
     ("GET", "app.bsky.feed.getPostThread"): Handler.get_post_thread,
     ("GET", "app.bsky.feed.searchPosts"): Handler.search_posts,
     ("GET", "app.bsky.graph.getLists"): Handler.get_lists,
+    ("GET", "app.bsky.graph.getList"): Handler.get_list,
     ("GET", "app.bsky.feed.getListFeed"): Handler.get_list_feed,
     ("GET", "app.bsky.feed.getFeed"): Handler.get_feed,
     ("GET", "app.bsky.feed.getFeedGenerators"): Handler.get_feed_generators,

@@ -167,10 +167,12 @@ class Data:
         self.settings = {"rate_limit": 300, "rate_window": 300, "pkce": True, "marker_conflicts": 0,
                          "streaming": True, "heartbeat": 10.0, "missing": [], "missing_as": "404-html",
                          "token_refusal": "401", "classic_scopes_only": False, "shuffle_keys": False,
-                         "api_versions": None}
+                         "api_versions": None, "grouped_notifications": False}
         # Issue 37: direct-message conversations ({id, unread, accounts, last_status}), newest
         # first; made by the control call `conversations`.
         self.conversations = []
+        self.notification_requests = []   # NotificationRequest entities (Mastodon 4.3), newest first
+        self.made_lists = {}              # list ID -> {"list": List entity, "accounts": [account IDs]}
         self.rate_used = 0
         self.rate_window_start = time.time()
         self.streams = []           # queues of connected event streams
@@ -644,6 +646,10 @@ class Handler(BaseHTTPRequestHandler):
             route = Handler.list_timeline
         if route is None and path.startswith("/api/v1/accounts/") and path.endswith("/following") and self.command == "GET":
             route = Handler.account_following
+        if route is None and path.startswith("/api/v1/lists/") and path.endswith("/accounts") and self.command in ("POST", "DELETE"):
+            route = Handler.list_accounts
+        if route is None and path.startswith("/api/v1/lists/") and path.count("/") == 4 and self.command == "DELETE":
+            route = Handler.delete_list
         if route is None:
             return self.error(404, "Record not found")
         return route(self, path, query, body)
@@ -886,6 +892,8 @@ class Handler(BaseHTTPRequestHandler):
                                                       for index, keyword in enumerate(made.get("keywords", []))],
                                          "statuses": made.get("statuses", [])})
                 result = data.filters
+            elif path == "/_control/lists":
+                result = {list_id: entry["accounts"] for list_id, entry in data.made_lists.items()}
             elif path == "/_control/follows":
                 result = [follow["account"]["acct"] for follow in data.follows]
             elif path == "/_control/moderation":
@@ -917,6 +925,18 @@ class Handler(BaseHTTPRequestHandler):
                 result = {"added": data.add_generated(int(request.get("count", 1)))}
             elif path == "/_control/notifications":
                 result = {"added": data.add_notifications(int(request.get("count", 1)))}
+            elif path == "/_control/notification_requests":
+                # Accounts whose notifications the server's filters hold back (Mastodon 4.3).
+                data.notification_requests = []
+                for index in range(int(request.get("count", 1))):
+                    data.sequence += 1
+                    moment = NEWEST_TIME - timedelta(minutes=index + 1)
+                    status = copy.deepcopy(data.statuses[index % len(data.statuses)]) if data.statuses else None
+                    data.notification_requests.append({
+                        "id": str(7900 - index), "created_at": iso(moment), "updated_at": iso(moment),
+                        "account": data.people[(index + 3) % len(data.people)],
+                        "notifications_count": str(index + 2), "last_status": status})
+                result = {"requests": len(data.notification_requests)}
             elif path == "/_control/edit":
                 status = data.by_id.get(request.get("id"))
                 if status is None:
@@ -1082,6 +1102,74 @@ class Handler(BaseHTTPRequestHandler):
             items = [n for n in self.data.notifications
                      if (not types or n["type"] in types) and n["type"] not in excluded]
             result = page(items, query, 40, 80)
+        link = link_header(self.base_url(), path, query, result)
+        self.send(200, result, headers | ({"Link": link} if link else {}))
+
+    @api
+    def grouped_notification_list(self, path, query, body, headers):
+        """`GET /api/v2/notifications` as Mastodon 4.3 answers it (`accounts`, `statuses`,
+        `notification_groups`): notifications of the `grouped_types[]` kinds grouped by kind and
+        status, the others one a group (`ungrouped-ID`); paged over groups by their newest
+        notification's ID. A server before 4.3 (the default, `grouped_notifications` off) has
+        no such route: 404."""
+        with self.data.lock:
+            if not self.data.settings.get("grouped_notifications"):
+                return self.error(404, "Record not found", headers)
+            grouped = set(query.get("grouped_types[]", []))
+            groups, order = {}, []
+            for notification in self.data.notifications:
+                status = notification.get("status")
+                if notification["type"] in grouped:
+                    key = "%s-%s" % (notification["type"], status["id"] if status else "account")
+                else:
+                    key = "ungrouped-%s" % notification["id"]
+                if key not in groups:
+                    groups[key] = {"id": notification["id"], "group_key": key, "notifications_count": 0,
+                                   "type": notification["type"], "most_recent_notification_id": notification["id"],
+                                   "page_max_id": notification["id"], "page_min_id": notification["id"],
+                                   "latest_page_notification_at": notification["created_at"], "sample_account_ids": [],
+                                   "status_id": status["id"] if status else None,
+                                   "_accounts": [], "_status": copy.deepcopy(status) if status else None}
+                    order.append(key)
+                group = groups[key]
+                group["notifications_count"] += 1
+                group["page_min_id"] = notification["id"]
+                account = notification.get("account")
+                if account and account["id"] not in group["sample_account_ids"] and len(group["sample_account_ids"]) < 8:
+                    group["sample_account_ids"].append(account["id"])
+                    group["_accounts"].append(account)
+            result = page([groups[key] for key in order], query, 40, 80)
+        accounts, statuses = {}, {}
+        for group in result:
+            for account in group["_accounts"]:
+                accounts[account["id"]] = account
+            if group["_status"]:
+                statuses[group["_status"]["id"]] = group["_status"]
+        answer = {"accounts": list(accounts.values()), "statuses": list(statuses.values()),
+                  "notification_groups": [{key: value for key, value in group.items() if not key.startswith("_") and key != "id"}
+                                          for group in result]}
+        link = link_header(self.base_url(), path, query, result)
+        self.send(200, answer, headers | ({"Link": link} if link else {}))
+
+    @api
+    def notification_policy(self, path, query, body, headers):
+        """`GET /api/v1/notifications/policy` (Mastodon 4.3's v1 shape, with its `summary`)."""
+        with self.data.lock:
+            if not self.data.settings.get("grouped_notifications"):
+                return self.error(404, "Record not found", headers)
+            requests = self.data.notification_requests
+            summary = {"pending_requests_count": len(requests),
+                       "pending_notifications_count": sum(int(r["notifications_count"]) for r in requests)}
+        self.send(200, {"for_not_following": "filter", "for_not_followers": "accept", "for_new_accounts": "filter",
+                        "for_private_mentions": "filter", "for_limited_accounts": "filter", "summary": summary}, headers)
+
+    @api
+    def notification_request_list(self, path, query, body, headers):
+        """`GET /api/v1/notifications/requests`: NotificationRequest entities, newest first."""
+        with self.data.lock:
+            if not self.data.settings.get("grouped_notifications"):
+                return self.error(404, "Record not found", headers)
+            result = page(self.data.notification_requests, query, 40, 80)
         link = link_header(self.base_url(), path, query, result)
         self.send(200, result, headers | ({"Link": link} if link else {}))
 
@@ -1593,7 +1681,50 @@ class Handler(BaseHTTPRequestHandler):
 
     @api
     def lists(self, path, query, body, headers):
-        self.send(200, Handler.LISTS, headers)
+        with self.data.lock:
+            made = [entry["list"] for entry in self.data.made_lists.values()]
+        self.send(200, Handler.LISTS + made, headers)
+
+    @api
+    def create_list(self, path, query, body, headers):
+        """`POST /api/v1/lists` `{title}`: a List entity."""
+        parameters = self.parameters(body) or {}
+        title = parameters.get("title")
+        if not isinstance(title, str) or not title.strip():
+            return self.error(422, "Validation failed: Title can't be blank", headers)
+        with self.data.lock:
+            self.data.sequence += 1
+            entry = {"id": str(500 + self.data.sequence), "title": title, "replies_policy": "list", "exclusive": False}
+            self.data.made_lists[entry["id"]] = {"list": entry, "accounts": []}
+        self.send(200, entry, headers)
+
+    @api
+    def list_accounts(self, path, query, body, headers):
+        """`POST`/`DELETE /api/v1/lists/:id/accounts` `{account_ids: [...]}`: Mastodon adds only
+        accounts the user follows (422 otherwise); `{}` on success."""
+        list_id = path.split("/")[4]
+        parameters = self.parameters(body) or {}
+        ids = parameters.get("account_ids") or parameters.get("account_ids[]") or []
+        with self.data.lock:
+            entry = self.data.made_lists.get(list_id)
+            if entry is None:
+                return self.error(404, "Record not found", headers)
+            followed = {f["account"]["id"] for f in self.data.follows}
+            if self.command == "POST":
+                if any(account_id not in followed for account_id in ids):
+                    return self.error(422, "Validation failed: Account has not been followed", headers)
+                entry["accounts"] += [account_id for account_id in ids if account_id not in entry["accounts"]]
+            else:
+                entry["accounts"] = [account_id for account_id in entry["accounts"] if account_id not in ids]
+        self.send(200, {}, headers)
+
+    @api
+    def delete_list(self, path, query, body, headers):
+        """`DELETE /api/v1/lists/:id`: `{}`."""
+        with self.data.lock:
+            if self.data.made_lists.pop(path.split("/")[4], None) is None:
+                return self.error(404, "Record not found", headers)
+        self.send(200, {}, headers)
 
     @api
     def list_timeline(self, path, query, body, headers):
@@ -1695,6 +1826,9 @@ ROUTES = {
     ("GET", "/api/v1/accounts/verify_credentials"): Handler.verify_credentials,
     ("GET", "/api/v1/timelines/home"): Handler.home,
     ("GET", "/api/v1/notifications"): Handler.notification_list,
+    ("GET", "/api/v2/notifications"): Handler.grouped_notification_list,
+    ("GET", "/api/v1/notifications/policy"): Handler.notification_policy,
+    ("GET", "/api/v1/notifications/requests"): Handler.notification_request_list,
     ("GET", "/api/v1/markers"): Handler.get_markers,
     ("POST", "/api/v1/markers"): Handler.set_markers,
     ("POST", "/api/v1/statuses"): Handler.post_status,
@@ -1703,6 +1837,7 @@ ROUTES = {
     ("GET", "/api/v2/search"): Handler.search,
     ("GET", "/api/v1/lists"): Handler.lists,
     ("GET", "/api/v1/conversations"): Handler.conversation_list,
+    ("POST", "/api/v1/lists"): Handler.create_list,
     ("GET", "/api/v1/mutes"): Handler.mute_list,
     ("GET", "/api/v1/blocks"): Handler.block_list,
     ("GET", "/api/v2/filters"): Handler.filter_list,

@@ -165,6 +165,10 @@ struct BlueskyAccountSession: AccountSession {
         try await blueskySync(store).lists()
     }
 
+    func editList(_ edit: ListEdit, in store: TimelineStore) async throws -> ListEditOutcome {
+        try await blueskySync(store).editList(edit)
+    }
+
     func fetchTimeline(_ source: TimelineSource, limit: Int, in store: TimelineStore) async throws -> [String] {
         try await blueskySync(store).fetchTimeline(source, limit: limit)
     }

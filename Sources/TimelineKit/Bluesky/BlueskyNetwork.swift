@@ -32,7 +32,7 @@ extension Account.Network {
             // A Bluesky handle is a domain too; the default service's suffix tells them apart.
             claims: { address in address.lowercased().hasSuffix(".bsky.social") }),
         capabilities: SessionCapabilities(
-            actions: Set(SourceAction.allCases).subtracting([.readMarker, .bookmark, .edit, .vote, .timedMute]), postOptions: [],
+            actions: Set(SourceAction.allCases).subtracting([.readMarker, .bookmark, .edit, .vote, .timedMute, .notificationRequests]), postOptions: [],
             postOptionsRefusal: "--cw, --visibility and --idempotency-key are for Mastodon accounts; a Bluesky post is public, and a retry of it never publishes twice anyway.",
             refusals: [
                 .bookmark: "Bluesky keeps no bookmarks that another app can read or set (its API has likes and reposts only); bookmarks are for Mastodon accounts.",

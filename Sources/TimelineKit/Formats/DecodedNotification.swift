@@ -9,6 +9,11 @@ struct DecodedNotification: Sendable, Hashable {
     var actorID: String?
     /// The status it is about, when it has one.
     var messageID: String?
+    /// The server's key of the group it stands for (Mastodon 4.3's grouped notifications), so
+    /// that a group that grew replaces its older entry; `nil` for a notification of its own.
+    var groupKey: String?
+    /// How many notifications it stands for: 1, or a group's `notifications_count`.
+    var groupCount = 1
 
     init(id: String, kind: NotificationKind, createdAt: Int64, actorID: String?, messageID: String?) {
         self.id = id

@@ -20,7 +20,8 @@ struct MastodonAccountSession: AccountSession {
     }
 
     func sync(into store: TimelineStore, options: SyncOptions) async throws -> SyncSummary {
-        let sync = try mastodonSync(store, MastodonSync.Options(homeDepth: options.homeDepth, policy: policy, timeLimit: options.timeLimit))
+        let sync = try mastodonSync(store, MastodonSync.Options(homeDepth: options.homeDepth, groupsNotifications: true, policy: policy,
+                                                                      timeLimit: options.timeLimit))
         let summary = try await sync.run()
         // The server's mutes and blocks into the rules (issue 34), after the timelines.
         await refreshModerationRules(in: store)
@@ -128,6 +129,14 @@ struct MastodonAccountSession: AccountSession {
 
     func moderationLists(_ parts: ModerationLists.Parts, limit: Int, in store: TimelineStore) async throws -> ModerationLists {
         try await mastodonSync(store).moderationLists(parts, limit: limit)
+    }
+
+    func editList(_ edit: ListEdit, in store: TimelineStore) async throws -> ListEditOutcome {
+        try await mastodonSync(store).editList(edit)
+    }
+
+    func notificationRequests(limit: Int, in store: TimelineStore) async throws -> (requests: [NotificationRequest], truncated: Bool) {
+        try await mastodonSync(store).notificationRequests(limit: limit)
     }
 
     func report(_ messageID: String, reason: ReportReason, comment: String?, in store: TimelineStore) async throws -> ReportOutcome {

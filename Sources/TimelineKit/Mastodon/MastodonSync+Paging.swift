@@ -37,6 +37,10 @@ extension MastodonSync {
 
     /// One page of `timeline`: below `maxID` and above `sinceID` when given.
     func fetch(_ timeline: SyncedTimeline, maxID: String?, sinceID: String?, limit: Int) async throws(ServerError) -> FetchedPage {
+        if timeline == .notifications, options.groupsNotifications,
+           let page = try await fetchGroupedNotifications(maxID: maxID, sinceID: sinceID, limit: limit) {
+            return page
+        }
         var query: [(name: String, value: String)] = [("limit", String(limit))]
         if let maxID { query.append(("max_id", maxID)) }
         if let sinceID { query.append(("since_id", sinceID)) }

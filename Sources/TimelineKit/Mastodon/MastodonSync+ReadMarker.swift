@@ -39,11 +39,13 @@ extension MastodonSync {
     /// Since when the account's server is known to lack `feature` (`nil`: it is not), and whether
     /// that was found within ``ServerFeature/recheckInterval`` of `now`, so that it is not asked
     /// again yet.
-    func lack(of feature: ServerFeature, at now: Int64) throws(ServerError) -> (since: Int64?, isRecent: Bool) {
+    /// A feature whose lack the person is not told (``ServerFeature/groupedNotifications``) is kept
+    /// in the state of the `timeline` it concerns.
+    func lack(of feature: ServerFeature, at now: Int64, in timeline: SyncedTimeline = .home) throws(ServerError) -> (since: Int64?, isRecent: Bool) {
         let authority = namespace.authority
         let since = try write { transaction throws(TimelineStoreError) -> Int64? in
             try transaction.withSQLite { () throws(SQLiteError) -> Int64? in
-                let ledger = ledger(transaction.connection, .home)
+                let ledger = ledger(transaction.connection, timeline)
                 try ledger.begin(server: authority)
                 return try ledger.lackingSince(feature)
             }
@@ -54,10 +56,10 @@ extension MastodonSync {
 
     /// Records in the account's sync state that its server lacks `feature` (as of `milliseconds`),
     /// or (`nil`) that it has it after all.
-    func recordLack(of feature: ServerFeature, at milliseconds: Int64?) throws(ServerError) {
+    func recordLack(of feature: ServerFeature, at milliseconds: Int64?, in timeline: SyncedTimeline = .home) throws(ServerError) {
         try write { transaction throws(TimelineStoreError) in
             try transaction.withSQLite { () throws(SQLiteError) in
-                try ledger(transaction.connection, .home).setLacking(feature, at: milliseconds)
+                try ledger(transaction.connection, timeline).setLacking(feature, at: milliseconds)
             }
         }
     }

@@ -22,29 +22,36 @@ public struct SyncedAccountState: Sendable, Hashable {
 
 extension TimelineStore {
     /// The newest `limit` notifications, of `account` or of every synced account, newest first,
-    /// with the users who acted and the messages they are about.
+    /// with the users who acted and the messages they are about (read with their short
+    /// references, so a line can name the post a command acts on). With `kinds`, only
+    /// notifications of those kinds (`show --notifications --only mentions`), chosen by the
+    /// query, so a page of mentions is full even when likes outnumber them.
     ///
     /// ```swift
     /// for notification in try store.notifications(limit: 20) {
     ///     print(NotificationRenderer().line(for: notification, now: .now))
     /// }
     /// ```
-    public func notifications(account: String? = nil, limit: Int) throws(TimelineStoreError) -> [TimelineNotification] {
+    public func notifications(
+        account: String? = nil, kinds: Set<NotificationKind>? = nil, limit: Int
+    ) throws(TimelineStoreError) -> [TimelineNotification] {
         try read { reader throws(SQLiteError) -> [TimelineNotification] in
             let statement = try reader.connection.statement("""
-                SELECT account, id, type, created_at, actor_id, message_id FROM synced_entries
+                SELECT account, id, type, created_at, actor_id, message_id, group_count FROM synced_entries
                 WHERE timeline = 'notifications' AND (?1 IS NULL OR account = ?1)
+                  AND (?3 IS NULL OR type IN (SELECT value FROM json_each(?3)))
                 ORDER BY created_at DESC, account, position DESC LIMIT ?2
                 """)
             defer { statement.reset() }
             try statement.bind(account, at: 1)
+            try statement.bind(kinds.map { SQLiteJSONArray($0.map(\.rawValue).sorted()).json }, at: 3)
             // Read past `limit` by as many as the rules may leave out, so that a page is full
             // unless there is no more (issue 34); bounded, as every read is.
             try statement.bind(max(0, limit).saturatingAdding(Self.notificationsLeftOutAtMost), at: 2)
-            var rows: [(account: String, id: String, kind: String, createdAt: Int64, actorID: String?, messageID: String?)] = []
+            var rows: [(account: String, id: String, kind: String, createdAt: Int64, actorID: String?, messageID: String?, count: Int64?)] = []
             while try statement.step() {
                 rows.append((statement.text(at: 0), statement.text(at: 1), statement.text(at: 2), statement.int64(at: 3),
-                             statement.optionalText(at: 4), statement.optionalText(at: 5)))
+                             statement.optionalText(at: 4), statement.optionalText(at: 5), statement.optionalInt64(at: 6)))
             }
             let messages = try reader.messages(ids: Set(rows.compactMap(\.messageID)))
             let messagesByID = Dictionary(messages.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -65,8 +72,27 @@ extension TimelineStore {
                     account: row.account, serverID: row.id, kind: NotificationKind(rawValue: row.kind),
                     createdAt: MillisecondTime.date(fromMilliseconds: row.createdAt),
                     actor: row.actorID.flatMap { usersByID[$0] }, message: row.messageID.flatMap { messagesByID[$0] },
-                    messageID: row.messageID)
+                    messageID: row.messageID, count: row.count.map { Int(clamping: max(1, $0)) } ?? 1)
             }
+        }
+    }
+
+    /// What each account's server held back from its notifications at its last sync (Mastodon
+    /// 4.3's filtered notifications), for the accounts whose servers said so and hold some back.
+    public func heldBackNotifications() throws(TimelineStoreError) -> [HeldBackNotifications] {
+        try read { reader throws(SQLiteError) -> [HeldBackNotifications] in
+            let statement = try reader.connection.statement("""
+                SELECT account, json_extract(state, '$.held_back.requests'), json_extract(state, '$.held_back.notifications')
+                FROM synced_timelines WHERE timeline = 'notifications' AND json_extract(state, '$.held_back.requests') > 0
+                ORDER BY account
+                """)
+            defer { statement.reset() }
+            var result: [HeldBackNotifications] = []
+            while try statement.step() {
+                result.append(HeldBackNotifications(account: statement.text(at: 0), requests: statement.int(at: 1),
+                                                    notifications: statement.int(at: 2)))
+            }
+            return result
         }
     }
 

@@ -22,12 +22,15 @@ public struct TimelineNotification: Sendable, Hashable, Identifiable {
     public var message: Message?
     /// The ID of that message even when it is no longer stored (deleted since).
     public var messageID: String?
+    /// How many notifications it stands for: 1, or the size of a group of them (Mastodon 4.3's
+    /// grouped notifications: `actor` and `count - 1` others liked the post).
+    public var count: Int
 
     /// `account` and `serverID` together.
     public var id: String { account + "\n" + serverID }
 
     public init(account: String, serverID: String, kind: NotificationKind, createdAt: Date,
-                actor: User? = nil, message: Message? = nil, messageID: String? = nil) {
+                actor: User? = nil, message: Message? = nil, messageID: String? = nil, count: Int = 1) {
         self.account = account
         self.serverID = serverID
         self.kind = kind
@@ -35,5 +38,6 @@ public struct TimelineNotification: Sendable, Hashable, Identifiable {
         self.actor = actor
         self.message = message
         self.messageID = messageID ?? message?.id
+        self.count = max(1, count)
     }
 }

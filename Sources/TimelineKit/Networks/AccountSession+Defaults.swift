@@ -133,6 +133,16 @@ extension AccountSession {
         throw unsupported(.moderationLists)
     }
 
+    /// Refuses: the source holds back no notifications (``SourceAction/notificationRequests``).
+    public func notificationRequests(limit: Int, in store: TimelineStore) async throws -> (requests: [NotificationRequest], truncated: Bool) {
+        throw unsupported(.notificationRequests)
+    }
+
+    /// Refuses: the source has no lists to make or change (``SourceAction/editLists``).
+    public func editList(_ edit: ListEdit, in store: TimelineStore) async throws -> ListEditOutcome {
+        throw unsupported(.editLists)
+    }
+
     /// Refuses: the source has no moderators to report to (``SourceAction/report``).
     public func report(_ messageID: String, reason: ReportReason, comment: String?, in store: TimelineStore) async throws -> ReportOutcome {
         throw unsupported(.report)

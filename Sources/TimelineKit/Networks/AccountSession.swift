@@ -268,6 +268,21 @@ public protocol AccountSession: Sendable {
     ///   lists of mutes and blocks), the server's errors.
     func moderationLists(_ parts: ModerationLists.Parts, limit: Int, in store: TimelineStore) async throws -> ModerationLists
 
+    /// The accounts whose notifications the server's filters hold back, at most `limit`, newest
+    /// first (Mastodon 4.3's notification requests), and whether the server had more. Nothing is
+    /// written to `store`.
+    ///
+    /// - Throws: `ServerError.serverLacks` where the server has none (before Mastodon 4.3,
+    ///   Takahē), the server's errors.
+    func notificationRequests(limit: Int, in store: TimelineStore) async throws -> (requests: [NotificationRequest], truncated: Bool)
+
+    /// Makes, changes or deletes one of the account's lists at its server, at once (not through
+    /// the outbox: see ``ListEdit``). Nothing is written to `store`.
+    ///
+    /// - Throws: the server's errors; Mastodon refuses to add an account the account does not
+    ///   follow (`ServerError.rejected`, status 422, its reason saying so).
+    func editList(_ edit: ListEdit, in store: TimelineStore) async throws -> ListEditOutcome
+
     /// Reports the stored post `messageID` (a repost: the post it reposts) and its author to the
     /// server's moderators, for `reason`, with `comment` (at most 1,000 characters; `nil`:
     /// none). Sent at once, never queued: a report needs its server (docs/user-guide.md).

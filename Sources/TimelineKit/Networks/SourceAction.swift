@@ -53,6 +53,10 @@ public enum SourceAction: String, Sendable, Hashable, CaseIterable, CustomString
     /// Reading the account's saved and pinned feeds and one feed's posts, and making one the
     /// home timeline (``AccountSession/savedFeeds(in:)``, issue 37): Bluesky's custom feeds.
     case feeds
+    /// Listing the notifications the server's filters hold back (``AccountSession/notificationRequests(limit:in:)``).
+    case notificationRequests
+    /// Making, changing and deleting the account's lists (``AccountSession/editList(_:in:)``).
+    case editLists
 
     /// The action as a sentence says what an account cannot do: `edit a post`.
     public var description: String {
@@ -77,6 +81,8 @@ public enum SourceAction: String, Sendable, Hashable, CaseIterable, CustomString
         case .moderationLists: "list its mutes and blocks"
         case .report: "report a post"
         case .feeds: "read saved feeds (custom feeds)"
+        case .notificationRequests: "list the notifications its server's filters hold back"
+        case .editLists: "make or change lists"
         }
     }
 

@@ -7,14 +7,17 @@ import Foundation
 /// Says a notification in words, one line each: who did what, and to which post.
 ///
 /// ```
-/// ♥ Alice liked your post "Shipping today 🚀" · 3m
-/// ⇄ Bob boosted your post "Shipping today 🚀" · 5m
-/// @ Carol mentioned you: "@alice are you coming tonight?" · 1h
-/// ↩ Carol replied to you: "Same here" · 1h
+/// ♥ Alice liked your post "Shipping today 🚀" · 3m · bkd
+/// ⇄ Bob boosted your post "Shipping today 🚀" · 5m · bkd
+/// @ Carol mentioned you: "@alice are you coming tonight?" · 1h · bkf
+/// ↩ Carol replied to you: "Same here" · 1h · bkg
 /// + Dan followed you · 2d
-/// ▤ A poll by Eve has ended: "Tabs or spaces?" · Nov 3
-/// ✎ Frank edited a post you boosted: "Fixed the link" · now
+/// ▤ A poll by Eve has ended: "Tabs or spaces?" · Nov 3 · bhz
+/// ✎ Frank edited a post you boosted: "Fixed the link" · now · bjq
 /// ```
+///
+/// A line about a stored post ends with the post's short reference, as a timeline line does, so
+/// the commands that take one (`post --reply-to bkf`, `favourite bkf`, `open bkf`) act on it.
 ///
 /// Names and texts come from other people: they go through `TerminalText.line`, so no escape
 /// sequence, control character or bidirectional override in them reaches the terminal, and a
@@ -32,11 +35,15 @@ public struct NotificationRenderer: Sendable {
         self.symbols = symbols
     }
 
-    /// The notification as one line, its age at the end (`· 3m`, as `show` writes ages). With
-    /// `width`, the line fits it: the quoted post gives way first, then the sentence is cut
-    /// (`…`), and the age stays while there is room for it.
+    /// The notification as one line, its age at the end (`· 3m`, as `show` writes ages), then
+    /// the short reference of its post when the post is stored (`· bkd`). With `width`, the
+    /// line fits it: the quoted post gives way first, then the sentence is cut (`…`), and the
+    /// age and reference stay while there is room for them.
     public func line(for notification: TimelineNotification, now: Date, width: Int? = nil) -> String {
-        let age = symbols.separator + RelativeTime.string(for: notification.createdAt, now: now)
+        var age = symbols.separator + RelativeTime.string(for: notification.createdAt, now: now)
+        if let reference = notification.message?.shortReference, !reference.isNone {
+            age += symbols.separator + reference.text
+        }
         var sentence = sentence(for: notification)
         guard let width else { return sentence + age }
         let room = width - DisplayWidth.of(age)
@@ -69,7 +76,9 @@ public struct NotificationRenderer: Sendable {
 
     /// The notification as one sentence, without its age.
     public func sentence(for notification: TimelineNotification) -> String {
-        let who = notification.actor.map(Self.name) ?? "Someone"
+        var who = notification.actor.map(Self.name) ?? "Someone"
+        // A group (Mastodon 4.3): the first of its accounts, and how many more.
+        if notification.count > 1 { who += " and \(Counted(notification.count - 1, "other"))" }
         let post = excerpt(notification)
         switch notification.kind {
         case .favourite: return "\(mark("♥")) \(who) liked your post\(post.map { " " + $0 } ?? "")"

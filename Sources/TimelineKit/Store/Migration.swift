@@ -677,6 +677,15 @@ struct Migration: Sendable {
             DROP TRIGGER messages_search_update_deferred;
             DROP TRIGGER messages_search_delete_deferred;
             """#, changesTables: false),
+        // Issue 37: Mastodon 4.3's grouped notifications ("Alice and 12 others liked your post")
+        // are stored one entry a group, under the ID of its newest notification: the group's
+        // key, so that a group that grew replaces its older entry, and how many notifications it
+        // holds. Rows stored before keep NULL, read as one notification each.
+        Migration(version: 20, name: "grouped notifications", sql: #"""
+            -- `group_key`: the server's opaque key of the group; `group_count`: its notifications.
+            ALTER TABLE synced_entries ADD COLUMN group_key TEXT;
+            ALTER TABLE synced_entries ADD COLUMN group_count INTEGER;
+            """#, changesTables: false),
     ]
 
     /// Whether a database at `version` still needs a migration that changes tables.

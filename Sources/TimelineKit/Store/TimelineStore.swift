@@ -144,7 +144,19 @@ public final class TimelineStore: Sendable {
     /// migrations 16, 17 and 18 add, all NULL (no visibility known, nothing hidden, no links): a
     /// temporary view of the same name goes before the table for this connection alone, writing
     /// nothing to the file.
+    /// Migration 20's columns of `synced_entries` (grouped notifications) are added the same way,
+    /// read as NULL: one notification each.
     private static func addMissingMessageColumns(to connection: SQLiteConnection, version: Int) throws(TimelineStoreError) {
+        if version < 19 {
+            try connection.reportingStoreErrors { () throws(SQLiteError) in
+                try connection.execute("PRAGMA temp_store = MEMORY")
+                try connection.execute("PRAGMA query_only = 0")
+                defer { try? connection.execute("PRAGMA query_only = 1") }
+                try connection.execute("""
+                    CREATE TEMP VIEW synced_entries AS SELECT *, NULL AS group_key, NULL AS group_count FROM main.synced_entries
+                    """)
+            }
+        }
         guard version < 18 else { return }
         // Migration 16's four columns, then 17's source, then 18's links.
         let missing = (version < 16 ? "NULL AS visibility, NULL AS moderation, NULL AS warning, NULL AS hidden, " : "")

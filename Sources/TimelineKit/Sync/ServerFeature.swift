@@ -16,6 +16,11 @@ public enum ServerFeature: String, Sendable, CaseIterable, Comparable {
     /// one that refuses the method 405; Takahē 0.11 answers `[]`, having none): without
     /// them, the keywords of filters set on the server are not applied to what is stored.
     case filters
+    /// Grouped notifications (`GET /api/v2/notifications`, Mastodon 4.3; a server before it
+    /// answers 404): without them, notifications are listed one by one. Kept in the
+    /// notifications' sync state, not the home timeline's: the v1 list loses nothing, so it is
+    /// not among the lacks a sync tells.
+    case groupedNotifications = "grouped_notifications"
 
     /// How long a server's lack of a feature is trusted before asking again: a day.
     public static let recheckInterval: Duration = .seconds(24 * 3600)
@@ -26,6 +31,7 @@ public enum ServerFeature: String, Sendable, CaseIterable, Comparable {
         case .markers: "what you read stays on this computer and is not shared with your other apps"
         case .streaming: "new posts are fetched at an interval instead of as they arrive"
         case .filters: "filters set on the server are not applied to the posts stored here"
+        case .groupedNotifications: "notifications are listed one by one instead of grouped"
         }
     }
 
@@ -35,6 +41,7 @@ public enum ServerFeature: String, Sendable, CaseIterable, Comparable {
         case .markers: "read markers"
         case .streaming: "streaming"
         case .filters: "filters (v2)"
+        case .groupedNotifications: "grouped notifications (v2)"
         }
     }
 

@@ -115,6 +115,15 @@ struct SyncLedger {
         return found
     }
 
+    /// Records how many notifications the server's filters hold back for the account (Mastodon
+    /// 4.3's notification policy summary), read back by `TimelineStore.heldBackNotifications()`.
+    func setHeldBack(requests: Int, notifications: Int) throws(SQLiteError) {
+        try update("json_set(state, '$.held_back', json_object('requests', ?3, 'notifications', ?4))") { statement throws(SQLiteError) in
+            try statement.bind(requests, at: 3)
+            try statement.bind(notifications, at: 4)
+        }
+    }
+
     /// Records that the server lacks `feature` as of `milliseconds`, or (`nil`) that it has it.
     func setLacking(_ feature: ServerFeature, at milliseconds: Int64?) throws(SQLiteError) {
         if let milliseconds {
@@ -166,10 +175,21 @@ struct SyncLedger {
         try statement.run()
     }
 
+    /// Stores a notification at `position`. A group's entry (Mastodon 4.3) replaces the entry
+    /// its group had before: a group that grew comes back under its newest notification's ID.
     func insertNotification(position: Int64, _ notification: DecodedNotification) throws(SQLiteError) {
+        if let key = notification.groupKey {
+            let replaced = try connection.statement("""
+                DELETE FROM synced_entries WHERE account = ?1 AND timeline = 'notifications' AND group_key = ?2 AND id != ?3
+                """)
+            try replaced.bind(account, at: 1)
+            try replaced.bind(key, at: 2)
+            try replaced.bind(notification.id, at: 3)
+            try replaced.run()
+        }
         let statement = try connection.statement("""
-            INSERT INTO synced_entries (account, timeline, position, id, type, created_at, actor_id, message_id)
-            VALUES (?1, 'notifications', ?2, ?3, ?4, ?5, ?6, ?7)
+            INSERT INTO synced_entries (account, timeline, position, id, type, created_at, actor_id, message_id, group_key, group_count)
+            VALUES (?1, 'notifications', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             """)
         try statement.bind(account, at: 1)
         try statement.bind(position, at: 2)
@@ -178,6 +198,8 @@ struct SyncLedger {
         try statement.bind(notification.createdAt, at: 5)
         try statement.bind(notification.actorID, at: 6)
         try statement.bind(notification.messageID, at: 7)
+        try statement.bind(notification.groupKey, at: 8)
+        try statement.bind(notification.groupKey == nil ? nil : Int64(notification.groupCount), at: 9)
         try statement.run()
     }
 

@@ -175,9 +175,27 @@ struct TagCommand: ParsableCommand {
     }
 }
 
+/// `timeline list ID` reads a list's timeline (`ListTimelineCommand`, the default); `list create`,
+/// `add`, `remove` and `delete` change the lists themselves (`ListEditCommands.swift`).
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "A list's timeline, fetched from your server and kept apart.",
+        commandName: "list", abstract: "A list's timeline, fetched from your server and kept apart; or make and change your lists.",
+        discussion: """
+            `timeline list ID` reads a list (its `read` is the default); `create`, `add`, \
+            `remove` and `delete` change your lists at your server, at once.
+
+            Examples:
+              timeline list 42
+              timeline list create Friends
+              timeline list add 42 alice@example.social
+            """,
+        subcommands: [ListTimelineCommand.self, ListCreateCommand.self, ListAddCommand.self, ListRemoveCommand.self, ListDeleteCommand.self],
+        defaultSubcommand: ListTimelineCommand.self)
+}
+
+struct ListTimelineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "read", abstract: "A list's timeline, fetched from your server and kept apart (the default of `timeline list`).",
         discussion: """
             Fetches the newest posts of one of your lists (`timeline lists` shows their IDs): a \
             Mastodon list by its ID, a Bluesky list or feed generator by its at:// URI. The \

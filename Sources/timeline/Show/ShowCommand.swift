@@ -36,6 +36,8 @@ struct ShowCommand: ParsableCommand {
               timeline show -f --format '{handle}: {text}' |
                 while read -r line; do notify-send -- "$line"; done
               timeline show --notifications -n 10
+              timeline show --notifications --only mentions,replies
+              timeline show --notifications --requests
             """)
 
     @OptionGroup var location: LocationOptions
@@ -81,6 +83,12 @@ struct ShowCommand: ParsableCommand {
     @Flag(name: .long, help: "Show your accounts' notifications (stored by `timeline sync`): who did what, newest first.")
     var notifications = false
 
+    @Option(name: .long, help: ArgumentHelp("With --notifications, only these kinds, separated by commas: mentions, replies, quotes, favourites, boosts, follows, follow_requests, polls, updates, statuses (Mastodon calls a reply a mention).", valueName: "kinds"))
+    var only: String?
+
+    @Flag(name: .long, help: "With --notifications, list the accounts whose notifications your servers' filters hold back (Mastodon 4.3 and later), asked of the servers.")
+    var requests = false
+
     @Option(name: .long, help: ArgumentHelp("Start `timeline sync` in the background first when the last successful sync is older than this (5m, 1h) and an account exists: what the shell hook of `timeline init` runs.", valueName: "duration"))
     var syncIfOlder: String?
 
@@ -92,12 +100,16 @@ struct ShowCommand: ParsableCommand {
                     reconcile: !noReconcile, fromDatabase: fromDb, busyTimeoutMilliseconds: busyTimeout,
                     follow: follow, expand: expand, format: format, markRead: markRead,
                     filter: TimelineFilter(unreadOnly: unread, authorHandle: author, beforeID: before),
-                    notifications: notifications, syncIfOlder: syncIfOlder)
+                    notifications: notifications, notificationKinds: only,
+                    notificationRequests: requests, syncIfOlder: syncIfOlder)
     }
 
     func run() throws {
         if notifications {
-            try NotificationsOutput(location: location, limit: limit ?? 20, json: json, width: output.width).print()
+            // Read once more here: `validate()` refused a list that does not parse.
+            let kinds = only.flatMap { try? NotificationKindSelection(parsing: $0).kinds }
+            let output = NotificationsOutput(location: location, limit: limit ?? 20, kinds: kinds, json: json, width: output.width)
+            try requests ? output.printRequests() : output.print()
             return
         }
         let status = ShowRunner(request: request).run()

@@ -34,6 +34,12 @@ struct ShowRequest: Sendable, Equatable {
     var filter = TimelineFilter()
     /// `--notifications`: the stored notifications instead of the timeline (`NotificationsOutput`).
     var notifications = false
+    /// `--only KINDS` (with `--notifications`): only notifications of those kinds, as
+    /// `NotificationKindSelection` reads the list.
+    var notificationKinds: String?
+    /// `--requests` (with `--notifications`): the notifications the servers' filters hold back,
+    /// asked of the servers (`NotificationsOutput.printRequests`).
+    var notificationRequests = false
     /// `--sync-if-older AGE` (the shell hook's): start `timeline sync` in the background when the
     /// last successful sync is older than AGE and an account exists (`BackgroundSyncStart`).
     var syncIfOlder: String?
@@ -63,6 +69,8 @@ struct ShowRequest: Sendable, Equatable {
         --author <value>
         --before <value>
         --notifications
+        --only <value>
+        --requests
         --sync-if-older <value>
         """)
 
@@ -87,8 +95,9 @@ struct ShowRequest: Sendable, Equatable {
             follow: given.flag("--follow"), expand: given.flag("--expand"), format: given.value("--format"),
             markRead: given.flag("--mark-read"),
             filter: TimelineFilter(unreadOnly: given.flag("--unread"), authorHandle: given.value("--author"), beforeID: given.value("--before")),
-            notifications: given.flag("--notifications"), syncIfOlder: given.value("--sync-if-older"))
-        guard given.isEmpty, !request.notifications, (try? request.validate()) != nil else { return nil }
+            notifications: given.flag("--notifications"), notificationKinds: given.value("--only"),
+            notificationRequests: given.flag("--requests"), syncIfOlder: given.value("--sync-if-older"))
+        guard given.isEmpty, !request.notifications, request.notificationKinds == nil, !request.notificationRequests, (try? request.validate()) != nil else { return nil }
         return request
     }
 
@@ -102,6 +111,18 @@ struct ShowRequest: Sendable, Equatable {
     func validate() throws(ValidationError) {
         if notifications && (follow || !reconcile || fromDatabase) {
             throw ValidationError("--notifications lists what `timeline sync` stored; it cannot be combined with --follow, --no-reconcile or --from-db.")
+        }
+        if let notificationKinds {
+            guard notifications else { throw ValidationError("--only chooses kinds of notification; use it with --notifications.") }
+            do {
+                _ = try NotificationKindSelection(parsing: notificationKinds)
+            } catch {
+                throw ValidationError("--only: \(error)")
+            }
+        }
+        if notificationRequests {
+            guard notifications else { throw ValidationError("--requests lists the notifications your servers' filters hold back; use it with --notifications.") }
+            if notificationKinds != nil { throw ValidationError("--requests lists accounts whose notifications are held back; it cannot be combined with --only.") }
         }
         if follow && !reconcile { throw ValidationError("--follow needs the database; it cannot be used with --no-reconcile.") }
         if markRead && (follow || !reconcile || notifications) {

@@ -25,7 +25,13 @@ import Testing
         #expect(stored.map(\.kind.rawValue) == ["pleroma:emoji_reaction", "status", "update", "poll", "follow_request", "follow",
                                                 "mention", "reblog", "favourite"])
         let now = stored[0].createdAt.addingTimeInterval(180)
-        let lines = stored.map { NotificationRenderer().line(for: $0, now: now) }
+        // A line about a stored post ends with its short reference (issue 37), as a timeline line does.
+        let lines = stored.map { notification in
+            let line = NotificationRenderer().line(for: notification, now: now)
+            guard let reference = notification.message?.shortReference.text else { return line }
+            #expect(!reference.isEmpty && line.hasSuffix(" · " + reference), "\(line)")
+            return String(line.dropLast(3 + reference.count))
+        }
         #expect(lines == [
             #"· Person 4: pleroma:emoji_reaction "Shipping today 1" · 3m"#,
             #"• Person 1 posted: "Shipping today 1" · 3m"#,
@@ -41,6 +47,10 @@ import Testing
         #expect(try fixture.store.message(id: "social.example/" + theirs)?.isRead == false)
         #expect(stored.last?.message?.id == "social.example/" + mine[0])
         #expect(try fixture.store.notifications(account: "someone@else.example", limit: 5).isEmpty)
+        // `--only`: the kinds asked for, chosen by the query, newest first.
+        #expect(try fixture.store.notifications(kinds: [.mention, .follow], limit: 20).map(\.kind) == [.follow, .mention])
+        #expect(try fixture.store.notifications(kinds: [.favourite], limit: 1).map(\.serverID) == [fixture.server.notificationIDs.last])
+        #expect(try fixture.store.notifications(kinds: [.quote], limit: 20).isEmpty)
 
         // Later syncs add only what is new.
         fixture.server.notify("follow", actor: 2)

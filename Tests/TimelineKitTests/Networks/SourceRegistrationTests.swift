@@ -116,6 +116,8 @@ import TimelineKit
         await expectRefusal(.moderationLists) { _ = try await session.moderationLists([.muted, .blocked, .words], limit: 10, in: store) }
         await expectRefusal(.report) { _ = try await session.report("readings/1", reason: .spam, comment: nil, in: store) }
         await expectRefusal(.feeds) { _ = try await session.savedFeeds(in: store) }
+        await expectRefusal(.notificationRequests) { _ = try await session.notificationRequests(limit: 10, in: store) }
+        await expectRefusal(.editLists) { _ = try await session.editList(.create(title: "Rain"), in: store) }
         // A change through the outbox is refused as its requirement is, and not kept queued.
         await expectRefusal(.post) { _ = try await session.perform(.post(PostDraft(text: "hi")), in: store) }
         #expect(try store.outbox(account: "station").isEmpty)

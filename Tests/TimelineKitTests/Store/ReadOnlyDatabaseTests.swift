@@ -119,4 +119,23 @@ extension ReadOnlyDatabaseTests {
         #expect(try store.message(id: "m2")?.links == [])
         #expect(try FileFingerprint(path) == before)
     }
+
+    /// A database from before migration 19 (grouped notifications) that cannot be written reads
+    /// its notifications through the compatibility view, each one notification.
+    @Test func aDatabaseBeforeGroupedNotificationsInAReadOnlyDirectoryReadsItsNotifications() throws {
+        let place = try ReadOnlyPlace(.directory) { directory in
+            let path = directory + "/timeline.sqlite"
+            try Self.fill(path)
+            try SQLiteShell.run(path, """
+                INSERT INTO synced_entries (account, timeline, position, id, type, created_at, actor_id, message_id)
+                VALUES ('me@social.example', 'notifications', 1, '77', 'favourite', 1000, NULL, 'm2')
+                """)
+            try Samples.undoMigration20(path)
+        }
+        let path = place.file("timeline.sqlite")
+        let store = try TimelineStore(path: path, configuration: .init(createIfMissing: false))
+        #expect(store.isReadOnly)
+        let notifications = try store.notifications(limit: 5)
+        #expect(notifications.map(\.serverID) == ["77"] && notifications.map(\.count) == [1])
+    }
 }

@@ -29,7 +29,18 @@ enum Samples {
 }
 
 extension Samples {
-    /// Migration 18 undone: no links stored with messages.
+    /// Migration 20 undone: notifications not grouped.
+    static func undoMigration20(_ path: String) throws {
+        try SQLiteShell.run(path, """
+            BEGIN;
+            ALTER TABLE synced_entries DROP COLUMN group_key;
+            ALTER TABLE synced_entries DROP COLUMN group_count;
+            PRAGMA user_version = 19;
+            COMMIT;
+            """)
+    }
+
+    /// Migrations 20, 19 and 18 undone: no links stored with messages.
     static func undoMigration18(_ path: String) throws {
         try undoMigration19(path)
         try SQLiteShell.run(path, """
@@ -42,6 +53,7 @@ extension Samples {
 
     /// Migration 19 undone: the search's deferred notes back in the file, as every database had them.
     static func undoMigration19(_ path: String) throws {
+        try undoMigration20(path)
         try SQLiteShell.run(path, """
             BEGIN;
             CREATE TRIGGER messages_search_insert_deferred AFTER INSERT ON messages
