@@ -28,7 +28,8 @@ struct TimelineCommand: ParsableCommand {
             CommandGroup(name: "Reading", subcommands: [ShowCommand.self, BrowseCommand.self, SearchCommand.self, ThreadCommand.self,
                 TagCommand.self, ListCommand.self, ListsCommand.self,]),
             CommandGroup(name: "Your accounts", subcommands: [
-                LoginCommand.self, SyncCommand.self, PostCommand.self, AccountsCommand.self, LogoutCommand.self, InitCommand.self,
+                LoginCommand.self, SyncCommand.self, PostCommand.self, ScheduledCommand.self, UnscheduleCommand.self,
+                AccountsCommand.self, LogoutCommand.self, InitCommand.self,
             ]),
             CommandGroup(name: "Feeds", subcommands: [SubscribeCommand.self, SubscriptionsCommand.self, UnsubscribeCommand.self]),
             CommandGroup(name: "Acting on messages", subcommands: [

@@ -32,7 +32,7 @@ struct BlueskyAccountSession: AccountSession {
     }
 
     func post(_ draft: PostDraft, in store: TimelineStore) async throws -> Message {
-        try await blueskySync(store).post(BlueskyPost(text: draft.text, replyTo: draft.replyTo, quoteOf: draft.quoteOf, languages: draft.languages))
+        try await blueskySync(store).post(BlueskyPost(draft))
     }
 
     /// Bluesky keeps no read position of the home timeline: nothing is sent.
@@ -66,8 +66,7 @@ struct BlueskyAccountSession: AccountSession {
         let sync = try blueskySync(store)
         switch entry.change {
         case let .post(draft):
-            let post = BlueskyPost(text: draft.text, replyTo: draft.replyTo, quoteOf: draft.quoteOf,
-                                   languages: draft.languages, recordKey: entry.key)
+            let post = BlueskyPost(draft, recordKey: entry.key)
             return .posted(try await sync.post(post, retrying: entry.attempts > 1))
         case let .edit(id, text):
             return .edited(try await edit(id, text: text, in: store))

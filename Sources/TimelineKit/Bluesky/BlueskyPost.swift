@@ -28,6 +28,11 @@ public struct BlueskyPost: Sendable, Hashable {
     /// The record key, a TID made from the time the post was made.
     public var recordKey: String
 
+    // MARK: Post options (issue 36)
+
+    /// The self-label it carries (`labels`, `com.atproto.label.defs#selfLabels`), `nil` for none.
+    public var contentLabel: SelfLabel?
+
     public init(text: String, replyTo: String? = nil, quoteOf: String? = nil, languages: [String] = [],
                 recordKey: String = BlueskyPost.newRecordKey()) {
         self.text = text
@@ -101,6 +106,7 @@ extension BlueskySync {
             }
             record.append(UInt8(ascii: "]"))
         }
+        post.appendLabels(to: &record)
         var written: [String] = []
         for facet in facets {
             var feature: [UInt8]

@@ -27,7 +27,9 @@ extension Account.Network {
                 """),
         // Every action but telling the server the notifications were seen: Mastodon's are read
         // with the home timeline's sync.
-        capabilities: SessionCapabilities(actions: Set(SourceAction.allCases).subtracting([.notificationsSeen]), postOptions: .all),
+        capabilities: SessionCapabilities(actions: Set(SourceAction.allCases).subtracting([.notificationsSeen]), postOptions: SessionCapabilities.PostOptions.all.subtracting(.contentLabel),
+                                          postOptionRefusals: [SessionCapabilities.PostOptions.contentLabel.rawValue:
+                                              "--label is Bluesky's: a Mastodon post marks its pictures with --sensitive, and --cw TEXT writes its warning."]),
         ownUserID: { account in
             (try? ServerAddress(account.server)).map { MastodonNamespace(server: $0).id(account.accountID) } ?? account.accountID
         },

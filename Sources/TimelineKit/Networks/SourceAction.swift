@@ -50,6 +50,9 @@ public enum SourceAction: String, Sendable, Hashable, CaseIterable, CustomString
     case moderationLists
     /// Reporting a post to the server's moderators (``AccountSession/report(_:reason:comment:in:)``).
     case report
+    /// Listing and cancelling the posts the server is to publish later (``AccountSession/scheduledPosts(limit:in:)``,
+    /// issue 36; posting one is a draft's ``PostDraft/scheduledAt``).
+    case schedule
 
     /// The action as a sentence says what an account cannot do: `edit a post`.
     public var description: String {
@@ -73,6 +76,7 @@ public enum SourceAction: String, Sendable, Hashable, CaseIterable, CustomString
         case .block: "block an account"
         case .moderationLists: "list its mutes and blocks"
         case .report: "report a post"
+        case .schedule: "list or cancel scheduled posts"
         }
     }
 
