@@ -167,17 +167,25 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
 
     /// An XRPC query: `GET /xrpc/NSID?parameters`, refreshing the session once when it expired.
     public func query(_ nsid: String, _ parameters: [(name: String, value: String)] = []) async throws(ServerError) -> HTTPResponse {
-        try await call(.get, nsid, parameters: parameters, json: nil)
+        try await call(.get, nsid, parameters: parameters, body: nil)
     }
 
     /// An XRPC procedure: `POST /xrpc/NSID` with a JSON body, refreshing the session once when
     /// it expired.
     public func procedure(_ nsid: String, json: [UInt8]) async throws(ServerError) -> HTTPResponse {
-        try await call(.post, nsid, parameters: [], json: json)
+        try await call(.post, nsid, parameters: [], body: (json, Self.jsonContent.value))
+    }
+
+    /// An XRPC procedure whose input is raw bytes of `contentType` (a blob), sent with
+    /// `timeout` rather than the policy's: an upload of a megabyte on a slow link takes longer
+    /// than a JSON call.
+    func procedure(_ nsid: String, bytes: [UInt8], contentType: String, timeout: Duration) async throws(ServerError) -> HTTPResponse {
+        try await call(.post, nsid, parameters: [], body: (bytes, contentType), timeout: timeout)
     }
 
     private func call(
-        _ method: HTTPRequest.Method, _ nsid: String, parameters: [(name: String, value: String)], json: [UInt8]?
+        _ method: HTTPRequest.Method, _ nsid: String, parameters: [(name: String, value: String)],
+        body: (bytes: [UInt8], contentType: String)?, timeout: Duration? = nil
     ) async throws(ServerError) -> HTTPResponse {
         var refreshed = false
         while true {
@@ -185,8 +193,9 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
             let url = host.url("/xrpc/" + nsid, query: parameters)
             var headers = [current.accessToken.authorizationHeader] + requester.headers()
             headers.append(HTTPHeader(name: "atproto-accept-labelers", value: acceptedLabelersHeader))
-            if json != nil { headers.append(Self.jsonContent) }
-            let request = HTTPRequest(method: method, url: url, headers: headers, body: json, timeout: requester.policy.requestTimeout)
+            if let body { headers.append(HTTPHeader(name: "Content-Type", value: body.contentType)) }
+            let request = HTTPRequest(method: method, url: url, headers: headers, body: body?.bytes,
+                                      timeout: timeout ?? requester.policy.requestTimeout)
             do {
                 return try await requester.send(request, server: service.baseURL, isRefusedCredential: Self.isRefusedToken)
             } catch {
