@@ -120,5 +120,11 @@ import TimelineKit
         let labels = try #require(record["labels"] as? [String: Any])
         #expect((labels["values"] as? [[String: Any]])?.first?["val"] as? String == "graphic-media")
         #expect(record["langs"] as? [String] == ["de"])
+
+        // --no-card: no page is read (it would be example.com's), no card, nothing said.
+        let plain = try await scenario.timeline.runOffThePool(["post", "--no-card", "See https://example.com/article"])
+        #expect(plain.status == 0 && plain.errors.isEmpty, "\(plain.errors)")
+        let uncarded = try #require(try created().last?["record"] as? [String: Any])
+        #expect(uncarded["embed"] == nil && (uncarded["facets"] as? [Any])?.count == 1)
     }
 }

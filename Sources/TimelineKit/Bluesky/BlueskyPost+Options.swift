@@ -7,6 +7,7 @@ extension BlueskyPost {
     init(_ draft: PostDraft, recordKey: String = BlueskyPost.newRecordKey()) {
         self.init(text: draft.text, replyTo: draft.replyTo, quoteOf: draft.quoteOf, languages: draft.languages, recordKey: recordKey)
         contentLabel = draft.contentLabel ?? (draft.sensitive ? .graphicMedia : nil)
+        linkCard = draft.linkCard
     }
 
     /// `,"labels":{…}` for the record's JSON object when it has a label: the self-labels

@@ -64,6 +64,14 @@ struct PostCommand: ParsableCommand {
             server less than 5 minutes before its time refuses it (post it again). Bluesky has no \
             scheduled posts: --at and --in are refused there in one line, nothing kept.
 
+            On Bluesky, a post whose text has a link gets a link card for the first one \
+            (app.bsky.embed.external), as the Bluesky app makes it: the page's og:title (else its \
+            <title>), og:description (else its description) and og:image, uploaded as the \
+            thumbnail. The page is read when the post is sent (by the sync, for a post that \
+            waited), with no token or cookie, at most 1 MB, 10 s and 3 redirects; a page that \
+            cannot give a card is said in one line and the post goes without it. A quote gets \
+            no card (its embed is the quoted post); --no-card makes none.
+
             --quote shows another post inside yours: on Bluesky an embedded record \
             (app.bsky.embed.record); on Mastodon quoted_status_id, which only servers with \
             Mastodon's quotes API (4.5 and later: api_versions.mastodon 7 in /api/v2/instance) \
@@ -221,6 +229,8 @@ struct PostCommand: ParsableCommand {
         // cannot be reached is kept (and shown, pending) for the next sync, never lost, and its
         // key, chosen now, makes every try publish it once.
         let session = try reportingErrors { try accountStore.session(for: target, transport: CurlTransport(), policy: OutboxRequest.policy) }
+        // A link card that could not be made (issue 36) is said in one line; the post goes without it.
+        LinkCardNotices.listen { sentence in Terminal.emitError("timeline: \(TerminalText.line(sentence))\n") }
         let kind = draft.replyTo != nil ? "reply" : draft.quoteOf != nil ? "quote" : "post"
         let outcome = try reportingErrors { [draft] () throws -> OutboxOutcome in
             try OutboxRequest(session: session, store: store, what: "the \(kind)").perform(.post(draft))

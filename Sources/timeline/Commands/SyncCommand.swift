@@ -103,6 +103,8 @@ struct SyncCommand: ParsableCommand {
     private var age: Duration? { ifOlder.flatMap(AgeLimit.init).map { .seconds($0.seconds) } }
 
     func run() throws {
+        // A waiting Bluesky post's link card that could not be made (issue 36) is said in one line.
+        LinkCardNotices.listen { sentence in Terminal.emitError("timeline: \(TerminalText.line(sentence))\n") }
         let location = try location.location()
         let gate = SyncGate(databasePath: location.databasePath)
         let accountStore = try reportingErrors { try AccountStore.standard() }

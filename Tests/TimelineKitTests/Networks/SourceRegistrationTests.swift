@@ -115,6 +115,8 @@ import TimelineKit
         await expectRefusal(.block) { _ = try await session.moderate(.block(handle: "someone"), in: store) }
         await expectRefusal(.moderationLists) { _ = try await session.moderationLists([.muted, .blocked, .words], limit: 10, in: store) }
         await expectRefusal(.report) { _ = try await session.report("readings/1", reason: .spam, comment: nil, in: store) }
+        await expectRefusal(.schedule) { _ = try await session.scheduledPosts(limit: 10, in: store) }
+        await expectRefusal(.schedule) { try await session.unschedule("1", in: store) }
         // A change through the outbox is refused as its requirement is, and not kept queued.
         await expectRefusal(.post) { _ = try await session.perform(.post(PostDraft(text: "hi")), in: store) }
         #expect(try store.outbox(account: "station").isEmpty)
