@@ -32,6 +32,25 @@ import TimelineKit
         #expect(second["expires_in"] as? Int == 3 * 86_400 && second["multiple"] as? Bool == true)
     }
 
+    /// A poll whose server cannot be reached waits in the outbox and is published, with its
+    /// options, expiry and language, by the next sync.
+    @Test func aPollPostedOfflineIsPublishedWithItsOptionsByTheNextSync() async throws {
+        let server = try MastodonTestServer()
+        let home = try SyncCommandTests.loggedIn(to: server)
+        try server.control("faults", ["path": "/api/v1/statuses", "status": 503, "times": 2])
+        let kept = try await home.timeline.runOffThePool(["post", "--poll", "Yes", "--poll", "No", "--poll-expires", "12h",
+                                                          "--poll-multiple", "--language", "fr", "--sensitive", "On the train?"])
+        #expect(kept.status == 0 && kept.output.hasPrefix("Not sent yet: the post "), "\(kept.output) \(kept.errors)")
+        #expect(try home.sqlite("SELECT count(*) FROM pending_actions") == "1")
+        let synced = try await home.timeline.runOffThePool(["sync"])
+        #expect(synced.status == 0 && synced.output.contains("sent 1 post that waited"), "\(synced.output) \(synced.errors)")
+        let sent = try #require(try Self.statusesSent(server).last)
+        let poll = try #require(sent["poll"] as? [String: Any])
+        #expect(poll["options"] as? [String] == ["Yes", "No"] && poll["expires_in"] as? Int == 43_200 && poll["multiple"] as? Bool == true)
+        #expect(sent["language"] as? String == "fr" && sent["sensitive"] as? Bool == true)
+        #expect(try home.sqlite("SELECT count(*) FROM pending_actions") == "0")
+    }
+
     @Test func whatIsWrongIsRefusedInOneLineWithNothingSentOrQueued() async throws {
         let server = try MastodonTestServer()
         let home = try SyncCommandTests.loggedIn(to: server)
