@@ -97,6 +97,8 @@ func exitStatus(for error: any Error) -> Int32 {
         case .cancelled: ExitStatus.failure
         case .rateLimited, .timelineBeingRebuilt, .serverFailed, .markerConflict, .timeLimitReached: ExitStatus.busy
         }
+    // A post's options beyond what its server takes (a poll's limits, issue 36): the data.
+    case is PostOptionRefusal: ExitStatus.dataError
     case let error as FeedSubscriptionError:
         switch error {
         case .notAFeed: ExitStatus.dataError

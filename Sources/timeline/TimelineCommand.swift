@@ -29,7 +29,8 @@ struct TimelineCommand: ParsableCommand {
                 TagCommand.self, ListCommand.self, ListsCommand.self, FeedsCommand.self, FeedCommand.self, HomeCommand.self,
                 ConversationsCommand.self, ChatCommand.self,]),
             CommandGroup(name: "Your accounts", subcommands: [
-                LoginCommand.self, SyncCommand.self, PostCommand.self, AccountsCommand.self, LogoutCommand.self, InitCommand.self,
+                LoginCommand.self, SyncCommand.self, PostCommand.self, ScheduledCommand.self, UnscheduleCommand.self,
+                AccountsCommand.self, LogoutCommand.self, InitCommand.self,
             ]),
             CommandGroup(name: "Feeds", subcommands: [SubscribeCommand.self, SubscriptionsCommand.self, UnsubscribeCommand.self]),
             CommandGroup(name: "Acting on messages", subcommands: [

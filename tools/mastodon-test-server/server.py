@@ -617,6 +617,8 @@ class Handler(BaseHTTPRequestHandler):
             route = Handler.status_source
         if route is None and path.startswith("/api/v1/statuses/") and path.endswith("/context") and self.command == "GET":
             route = Handler.status_context
+        if route is None and path.startswith("/api/v1/scheduled_statuses/") and self.command == "DELETE":
+            route = Handler.unschedule
         if route is None and path.startswith("/api/v1/statuses/") and self.command == "GET":
             route = Handler.status_by_id
         if route is None and path.startswith("/api/v1/statuses/") and self.command == "PUT":
@@ -1209,6 +1211,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.error(422, "Validation failed: Text can't be blank")
         self.record["json"] = parameters
         key = self.headers.get("Idempotency-Key")
+        if parameters.get("scheduled_at") is not None:
+            return self.schedule_status(parameters, key, headers)
         with self.data.lock:
             quoted = None
             if parameters.get("quoted_status_id") is not None:
@@ -1232,10 +1236,69 @@ class Handler(BaseHTTPRequestHandler):
                            "url": "https://loopback.test/@tester/%s" % status_id})
             if quoted is not None:
                 status["quote"] = {"state": "accepted", "quoted_status": copy.deepcopy(quoted)}
+            # Issue 36: the language, sensitive media and a poll as Mastodon keeps them.
+            status["language"] = parameters.get("language")
+            status["sensitive"] = bool(parameters.get("sensitive")) or status["sensitive"]
+            poll = parameters.get("poll")
+            if isinstance(poll, dict):
+                status["poll"] = {"id": "p" + status_id, "expired": False, "multiple": bool(poll.get("multiple")),
+                                  "expires_at": (datetime.now(timezone.utc) + timedelta(seconds=int(poll.get("expires_in", 0))))
+                                  .strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+                                  "votes_count": 0, "voters_count": 0, "voted": False, "own_votes": [],
+                                  "options": [{"title": title, "votes_count": 0} for title in poll.get("options", [])],
+                                  "emojis": []}
             self.data.add_status(status)
             if key:
                 self.data.idempotency[(self.token(), key)] = status
         self.send(200, status, headers)
+
+    def schedule_status(self, parameters, key, headers):
+        """A post with `scheduled_at` (issue 36): Mastodon answers a ScheduledStatus, not a
+        Status, and refuses a time less than 5 minutes ahead (422)."""
+        when = parameters["scheduled_at"]
+        try:
+            moment = datetime.fromisoformat(str(when).replace("Z", "+00:00"))
+        except ValueError:
+            return self.error(422, "Validation failed: Scheduled at is invalid", headers)
+        if moment < datetime.now(timezone.utc) + timedelta(minutes=5):
+            return self.error(422, "Validation failed: Scheduled at The scheduled date must be in the future", headers)
+        with self.data.lock:
+            if key and (self.token(), key) in self.data.idempotency:
+                return self.send(200, self.data.idempotency[(self.token(), key)], headers)
+            self.data.scheduled_number = getattr(self.data, "scheduled_number", 0) + 1
+            scheduled = {"id": str(900 + self.data.scheduled_number), "scheduled_at": when,
+                         "params": {"text": parameters.get("status"), "poll": parameters.get("poll"),
+                                    "language": parameters.get("language"), "sensitive": parameters.get("sensitive"),
+                                    "visibility": parameters.get("visibility"), "scheduled_at": None},
+                         "media_attachments": []}
+            scheduled_list = getattr(self.data, "scheduled", None)
+            if scheduled_list is None:
+                scheduled_list = self.data.scheduled = []
+            scheduled_list.append(scheduled)
+            if key:
+                self.data.idempotency[(self.token(), key)] = scheduled
+        self.send(200, scheduled, headers)
+
+    @api
+    def scheduled_list(self, path, query, body, headers):
+        limit = int(query.get("limit", ["20"])[0])
+        max_id = query.get("max_id", [None])[0]
+        with self.data.lock:
+            items = sorted(getattr(self.data, "scheduled", []), key=lambda item: -int(item["id"]))
+        if max_id is not None:
+            items = [item for item in items if int(item["id"]) < int(max_id)]
+        self.send(200, items[:limit], headers)
+
+    @api
+    def unschedule(self, path, query, body, headers):
+        wanted = path.rsplit("/", 1)[-1]
+        with self.data.lock:
+            items = getattr(self.data, "scheduled", [])
+            kept = [item for item in items if item["id"] != wanted]
+            if len(kept) == len(items):
+                return self.error(404, "Record not found", headers)
+            self.data.scheduled = kept
+        self.send(200, {}, headers)
 
     @api
     def status_by_id(self, path, query, body, headers):
@@ -1774,7 +1837,9 @@ class Handler(BaseHTTPRequestHandler):
         instance = {"domain": "loopback.test", "title": "Loopback Mastodon", "version": "4.3.0",
                     "source_url": "https://github.com/mastodon/mastodon",
                     "configuration": {"urls": {"streaming": streaming},
-                                      "statuses": {"max_characters": 500}}}
+                                      "statuses": {"max_characters": 500},
+                                      "polls": {"max_options": 4, "max_characters_per_option": 50,
+                                                "min_expiration": 300, "max_expiration": 2629746}}}
         with self.data.lock:
             versions = self.data.settings.get("api_versions")
         if versions:
@@ -1844,6 +1909,7 @@ ROUTES = {
     ("POST", "/api/v2/filters"): Handler.create_filter,
     ("POST", "/api/v1/reports"): Handler.create_report,
     ("GET", "/api/v2/instance"): Handler.instance,
+    ("GET", "/api/v1/scheduled_statuses"): Handler.scheduled_list,
     ("GET", "/api/v1/streaming/user"): Handler.stream_user,
     ("GET", "/api/v1/streaming"): Handler.stream_user,
 }

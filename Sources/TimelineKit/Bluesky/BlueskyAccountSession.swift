@@ -36,7 +36,7 @@ struct BlueskyAccountSession: AccountSession {
 
     func post(_ draft: PostDraft, in store: TimelineStore) async throws -> Message {
         let sync = try blueskySync(store)
-        let message = try await sync.post(BlueskyPost(text: draft.text, replyTo: draft.replyTo, quoteOf: draft.quoteOf, languages: draft.languages))
+        let message = try await sync.post(BlueskyPost(draft))
         await tellFeeds(draft, sync)
         return message
     }
@@ -89,8 +89,7 @@ struct BlueskyAccountSession: AccountSession {
         let sync = try blueskySync(store)
         switch entry.change {
         case let .post(draft):
-            let post = BlueskyPost(text: draft.text, replyTo: draft.replyTo, quoteOf: draft.quoteOf,
-                                   languages: draft.languages, recordKey: entry.key)
+            let post = BlueskyPost(draft, recordKey: entry.key)
             let posted = try await sync.post(post, retrying: entry.attempts > 1)
             await tellFeeds(draft, sync)
             return .posted(posted)

@@ -37,7 +37,7 @@ extension BlueskyClient {
     func chatCall(_ method: HTTPRequest.Method, _ nsid: String, parameters: [(name: String, value: String)] = [],
                   json: [UInt8]? = nil) async throws -> HTTPResponse {
         do {
-            return try await call(method, nsid, parameters: parameters, json: json, extra: [Self.chatProxy]) { response in
+            return try await call(method, nsid, parameters: parameters, body: json.map { ($0, Self.jsonContent.value) }, extra: [Self.chatProxy]) { response in
                 Self.isRefusedToken(response) && !Self.isChatRefusal(response)
             }
         } catch {

@@ -167,21 +167,29 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
 
     /// An XRPC query: `GET /xrpc/NSID?parameters`, refreshing the session once when it expired.
     public func query(_ nsid: String, _ parameters: [(name: String, value: String)] = []) async throws(ServerError) -> HTTPResponse {
-        try await call(.get, nsid, parameters: parameters, json: nil)
+        try await call(.get, nsid, parameters: parameters, body: nil)
     }
 
     /// An XRPC procedure: `POST /xrpc/NSID` with a JSON body, refreshing the session once when
     /// it expired. With `proxy` (`did:web:feeds.example#bsky_fg`), the PDS forwards it to that
     /// service (`atproto-proxy`), signing it for the account: how a feed generator is called.
     public func procedure(_ nsid: String, json: [UInt8], proxy: String? = nil) async throws(ServerError) -> HTTPResponse {
-        try await call(.post, nsid, parameters: [], json: json, proxy: proxy)
+        try await call(.post, nsid, parameters: [], body: (json, Self.jsonContent.value), proxy: proxy)
+    }
+
+    /// An XRPC procedure whose input is raw bytes of `contentType` (a blob), sent with
+    /// `timeout` rather than the policy's: an upload of a megabyte on a slow link takes longer
+    /// than a JSON call.
+    func procedure(_ nsid: String, bytes: [UInt8], contentType: String, timeout: Duration) async throws(ServerError) -> HTTPResponse {
+        try await call(.post, nsid, parameters: [], body: (bytes, contentType), timeout: timeout)
     }
 
     /// One XRPC call, with `extra` headers (the chat's `atproto-proxy`) or a `proxy` for
     /// `atproto-proxy` (a feed generator's); `isRefused` says which answers refuse the token,
     /// which a refresh may put right.
     func call(
-        _ method: HTTPRequest.Method, _ nsid: String, parameters: [(name: String, value: String)], json: [UInt8]?,
+        _ method: HTTPRequest.Method, _ nsid: String, parameters: [(name: String, value: String)],
+        body: (bytes: [UInt8], contentType: String)?, timeout: Duration? = nil,
         proxy: String? = nil, extra: [HTTPHeader] = [], isRefused: (HTTPResponse) -> Bool = BlueskyClient.isRefusedToken
     ) async throws(ServerError) -> HTTPResponse {
         var refreshed = false
@@ -190,10 +198,11 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
             let url = host.url("/xrpc/" + nsid, query: parameters)
             var headers = [current.accessToken.authorizationHeader] + requester.headers()
             headers.append(HTTPHeader(name: "atproto-accept-labelers", value: acceptedLabelersHeader))
-            if json != nil { headers.append(Self.jsonContent) }
+            if let body { headers.append(HTTPHeader(name: "Content-Type", value: body.contentType)) }
             if let proxy { headers.append(HTTPHeader(name: "atproto-proxy", value: proxy)) }
             headers += extra
-            let request = HTTPRequest(method: method, url: url, headers: headers, body: json, timeout: requester.policy.requestTimeout)
+            let request = HTTPRequest(method: method, url: url, headers: headers, body: body?.bytes,
+                                      timeout: timeout ?? requester.policy.requestTimeout)
             do {
                 return try await requester.send(request, server: service.baseURL, isRefusedCredential: isRefused)
             } catch {
@@ -204,7 +213,7 @@ public final class BlueskyClient: Sendable, CustomStringConvertible {
         }
     }
 
-    private static let jsonContent = HTTPHeader(name: "Content-Type", value: "application/json")
+    static let jsonContent = HTTPHeader(name: "Content-Type", value: "application/json")
 
     /// Whether an answer says the token sent is expired or refused: `401`, or `400` with XRPC's
     /// `ExpiredToken` or `InvalidToken` (what a PDS answers for an expired access token).

@@ -32,13 +32,21 @@ extension Account.Network {
             // A Bluesky handle is a domain too; the default service's suffix tells them apart.
             claims: { address in address.lowercased().hasSuffix(".bsky.social") }),
         capabilities: SessionCapabilities(
-            actions: Set(SourceAction.allCases).subtracting([.readMarker, .bookmark, .edit, .vote, .timedMute, .notificationRequests]), postOptions: [],
+            actions: Set(SourceAction.allCases).subtracting([.readMarker, .bookmark, .edit, .vote, .timedMute, .notificationRequests, .schedule]), postOptions: [.sensitive, .contentLabel],
             postOptionsRefusal: "--cw, --visibility and --idempotency-key are for Mastodon accounts; a Bluesky post is public, and a retry of it never publishes twice anyway.",
             refusals: [
                 .bookmark: "Bluesky keeps no bookmarks that another app can read or set (its API has likes and reposts only); bookmarks are for Mastodon accounts.",
                 .edit: "Bluesky posts cannot be edited (a post is a record its readers' apps keep as first published); delete it (timeline delete REF) and post it again.",
                 .vote: "Bluesky posts have no polls, so there is nothing to vote in; polls are Mastodon's.",
+                .schedule: "Bluesky has no scheduled posts (a record is published when it is written), so there are none to list or cancel; scheduled posts are Mastodon's.",
                 .timedMute: "Bluesky keeps no end for a mute of an account (app.bsky.graph.muteActor has none): mute it without --for, and `timeline unmute` it when you wish. A muted word can end: mute --word WORD --for 7d.",
+            ],
+            postOptionRefusals: [
+                SessionCapabilities.PostOptions.contentWarning.rawValue:
+                    "Bluesky posts have no written content warning: --sensitive labels the post's pictures as graphic media, as the Bluesky app does (--label \(SelfLabel.spelled) names another label).",
+                SessionCapabilities.PostOptions.poll.rawValue: "Bluesky posts have no polls (its lexicon has none); polls are Mastodon's.",
+                SessionCapabilities.PostOptions.schedule.rawValue:
+                    "Bluesky has no scheduled posts (a record is published when it is written); --at and --in are for Mastodon accounts: post it then.",
             ]),
         ownUserID: { account in account.accountID },
         loginArguments: { account in

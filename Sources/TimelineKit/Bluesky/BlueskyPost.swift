@@ -28,6 +28,14 @@ public struct BlueskyPost: Sendable, Hashable {
     /// The record key, a TID made from the time the post was made.
     public var recordKey: String
 
+    // MARK: Post options (issue 36)
+
+    /// The self-label it carries (`labels`, `com.atproto.label.defs#selfLabels`), `nil` for none.
+    public var contentLabel: SelfLabel?
+    /// Whether the text's first link gets its card (`app.bsky.embed.external`), built from
+    /// the page when the post is sent; never for a quote, whose embed is the quoted post.
+    public var linkCard = false
+
     public init(text: String, replyTo: String? = nil, quoteOf: String? = nil, languages: [String] = [],
                 recordKey: String = BlueskyPost.newRecordKey()) {
         self.text = text
@@ -88,6 +96,16 @@ extension BlueskySync {
             guard case let .mention(handle) = facet.feature, mentions[handle] == nil else { continue }
             if let did = try? await resolve(handle: handle) { mentions[handle] = did }
         }
+        // The card of the first link (issue 36): built now, at send time, so a post that
+        // waited offline gets the page as it is when it is published; its failure is said and
+        // the post goes without it.
+        var card: BlueskyLinkCard?
+        if post.linkCard, quoted == nil, let link = facets.lazy.compactMap({ facet -> String? in
+            if case let .link(uri) = facet.feature { return uri }
+            return nil
+        }).first {
+            card = await linkCard(for: link)
+        }
         let now = client.clock.now()
         var record: [UInt8] = Array(#"{"$type":"app.bsky.feed.post","text":"#.utf8)
         JSONLineEncoder.appendString(post.text, to: &record)
@@ -101,6 +119,7 @@ extension BlueskySync {
             }
             record.append(UInt8(ascii: "]"))
         }
+        post.appendLabels(to: &record)
         var written: [String] = []
         for facet in facets {
             var feature: [UInt8]
@@ -133,6 +152,8 @@ extension BlueskySync {
         }
         if let quoted {
             record += Array(#","embed":{"$type":"app.bsky.embed.record","record":"#.utf8) + reference((quoted.uri, quoted.cid)) + [UInt8(ascii: "}")]
+        } else if let card {
+            record += Array(#","embed":"#.utf8) + card.embedJSON
         }
         record.append(UInt8(ascii: "}"))
 

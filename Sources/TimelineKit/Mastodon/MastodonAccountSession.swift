@@ -33,13 +33,17 @@ struct MastodonAccountSession: AccountSession {
         try await mastodonSync(store).follow(gate: gate, health: health, onPolling: { reason in onPolling(reason, MastodonSync.pollInterval) })
     }
 
-    /// Publishes the draft as a status. Its languages are not sent: the server takes the
-    /// account's default, as before drafts had languages.
+    /// Publishes the draft as a status, with its first language (`language`; the account's
+    /// default when it has none), sensitive media and poll. A scheduled draft is refused here:
+    /// it is no message until its server publishes it (``perform(_:in:at:)`` schedules it).
     func post(_ draft: PostDraft, in store: TimelineStore) async throws -> Message {
-        let post = MastodonPost(text: draft.text, contentWarning: draft.contentWarning, replyTo: draft.replyTo, quoteOf: draft.quoteOf,
-                                visibility: draft.visibility,
-                                idempotencyKey: draft.idempotencyKey ?? MastodonPost.newIdempotencyKey())
-        return try await mastodonSync(store).post(post)
+        let post = MastodonPost(draft, idempotencyKey: draft.idempotencyKey ?? MastodonPost.newIdempotencyKey())
+        guard post.scheduledAt == nil else {
+            throw PostOptionRefusal("a scheduled post is not a message until its server publishes it: queue it with perform(.post(draft)).")
+        }
+        let sync = try mastodonSync(store)
+        try await sync.checkOptions(of: post, now: clock.now())
+        return try await sync.post(post)
     }
 
     func syncReadMarker(in store: TimelineStore) async throws -> ReadMarkerSync {
@@ -75,8 +79,16 @@ struct MastodonAccountSession: AccountSession {
         let sync = try mastodonSync(store)
         switch entry.change {
         case let .post(draft):
-            let post = MastodonPost(text: draft.text, contentWarning: draft.contentWarning, replyTo: draft.replyTo,
-                                    quoteOf: draft.quoteOf, visibility: draft.visibility, idempotencyKey: entry.key)
+            let post = MastodonPost(draft, idempotencyKey: entry.key)
+            // Its poll within the server's limits, its time still far enough ahead (issue 36):
+            // refused before it is sent, so nothing is created.
+            try await sync.checkOptions(of: post, now: clock.now())
+            if post.scheduledAt != nil {
+                switch try await sync.schedule(post) {
+                case let .scheduled(scheduled): return .scheduled(scheduled)
+                case let .published(message): return .posted(message)
+                }
+            }
             // An earlier try may have published it (attempts above 1, as a favourite's retry
             // reads first): the account's statuses say, where the key is not kept or honoured.
             let (message, widened) = try await sync.postingFromOutbox(post, queuedAt: entry.createdAt, mayHaveReachedServer: entry.attempts > 1)
@@ -106,6 +118,16 @@ struct MastodonAccountSession: AccountSession {
         case let .unmuteWord(word):
             return .moderated(try await sync.unmuteWord(word))
         }
+    }
+
+    // MARK: Scheduled posts (issue 36)
+
+    func scheduledPosts(limit: Int, in store: TimelineStore) async throws -> [ScheduledPost] {
+        try await mastodonSync(store).scheduledPosts(limit: limit)
+    }
+
+    func unschedule(_ id: String, in store: TimelineStore) async throws {
+        try await mastodonSync(store).unschedule(id)
     }
 
     // MARK: Mute, block and report (issue 34)

@@ -28,8 +28,11 @@ extension Account.Network {
         // Every action but telling the server the notifications were seen (Mastodon's are read
         // with the home timeline's sync) and custom feeds, which Mastodon has not.
         capabilities: SessionCapabilities(
-            actions: Set(SourceAction.allCases).subtracting([.notificationsSeen, .feeds]), postOptions: .all,
-            refusals: [.feeds: "Mastodon has no custom feeds to save or pin: read a list (timeline lists, timeline list ID) or a hashtag (timeline tag NAME) instead."]),
+            actions: Set(SourceAction.allCases).subtracting([.notificationsSeen, .feeds]),
+            postOptions: SessionCapabilities.PostOptions.all.subtracting(.contentLabel),
+            refusals: [.feeds: "Mastodon has no custom feeds to save or pin: read a list (timeline lists, timeline list ID) or a hashtag (timeline tag NAME) instead."],
+            postOptionRefusals: [SessionCapabilities.PostOptions.contentLabel.rawValue:
+                "--label is Bluesky's: a Mastodon post marks its pictures with --sensitive, and --cw TEXT writes its warning."]),
         ownUserID: { account in
             (try? ServerAddress(account.server)).map { MastodonNamespace(server: $0).id(account.accountID) } ?? account.accountID
         },

@@ -36,6 +36,18 @@ public struct MastodonPost: Sendable, Hashable {
     /// same key, never publishes twice. A new random key unless given.
     public var idempotencyKey: String
 
+    // MARK: Post options (issue 36)
+
+    /// The language it is written in (`language`, ISO 639: `en`); the account's default when `nil`.
+    public var language: String?
+    /// Whether its media is marked sensitive (`sensitive`).
+    public var sensitive = false
+    /// Its poll (`poll`: options, expires_in, multiple), checked against the server's limits first.
+    public var poll: PollDraft?
+    /// When the server is to publish it (`scheduled_at`): the server then answers a scheduled
+    /// status, not a status (``MastodonSync/schedule(_:)``).
+    public var scheduledAt: Date?
+
     public init(text: String, contentWarning: String? = nil, replyTo: String? = nil, quoteOf: String? = nil,
                 visibility: Visibility? = nil, idempotencyKey: String = MastodonPost.newIdempotencyKey()) {
         self.text = text
@@ -62,6 +74,7 @@ public struct MastodonPost: Sendable, Hashable {
             bytes += Array(",\"\(name)\":".utf8)
             JSONLineEncoder.appendString(value, to: &bytes)
         }
+        appendOptions(to: &bytes)
         bytes.append(UInt8(ascii: "}"))
         return bytes
     }

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// A post to publish through an ``AccountSession``: its text and what goes with it. Each
 /// network publishes the parts it has (``SessionCapabilities/postOptions``) and refuses a draft
 /// that sets one it lacks, before any request (``SessionCapabilities/refusal(of:)-(PostDraft)``).
@@ -27,6 +33,22 @@ public struct PostDraft: Sendable, Hashable {
     /// The languages it is written in (BCP 47: `en`, `pt`), where the network records them
     /// (Bluesky's language filters); none when `[]`.
     public var languages: [String]
+
+    // MARK: Post options (issue 36): sensitive media, labels, polls, schedules, link cards
+
+    /// Whether its media is marked sensitive (Mastodon's `sensitive`, shown behind a warning);
+    /// on Bluesky a self-label, ``contentLabel`` or else ``SelfLabel/graphicMedia``.
+    public var sensitive = false
+    /// The Bluesky self-label it carries (`com.atproto.label.defs#selfLabels`), as the official
+    /// app writes for a post's pictures; `nil` for none (or the one ``sensitive`` implies).
+    public var contentLabel: SelfLabel?
+    /// A poll to attach (Mastodon's); none when `nil`.
+    public var poll: PollDraft?
+    /// When the server is to publish it (Mastodon's `scheduled_at`); at once when `nil`.
+    public var scheduledAt: Date?
+    /// Whether a Bluesky post with a link gets the link's card (`app.bsky.embed.external`),
+    /// built from the page when it is sent; `false` for `--no-card`.
+    public var linkCard = true
 
     /// A draft of `text`; every other part is optional (see each property).
     public init(text: String, replyTo: String? = nil, quoteOf: String? = nil, contentWarning: String? = nil,

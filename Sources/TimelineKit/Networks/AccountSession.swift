@@ -291,6 +291,18 @@ public protocol AccountSession: Sendable {
     ///   network, the server's refusal, the errors of a server that cannot be reached.
     func report(_ messageID: String, reason: ReportReason, comment: String?, in store: TimelineStore) async throws -> ReportOutcome
 
+    // MARK: Scheduled posts (issue 36)
+
+    /// The posts the server is to publish later, soonest first, at most `limit`
+    /// (``SourceAction/schedule``). Nothing is written to `store`.
+    func scheduledPosts(limit: Int, in store: TimelineStore) async throws -> [ScheduledPost]
+
+    /// Cancels the scheduled post `id` (``ScheduledPost/id``): the server will not publish it.
+    ///
+    /// - Throws: the server's refusal (404 for an ID it does not have), the errors of a server
+    ///   that cannot be reached: sent at once, never queued.
+    func unschedule(_ id: String, in store: TimelineStore) async throws
+
     /// Ends the account's access at the server (logout): Mastodon revokes a token `login`
     /// created, Bluesky deletes the session. Never throws: a logout forgets the account
     /// whatever the server says; how it went is the answer.

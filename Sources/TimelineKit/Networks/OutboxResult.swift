@@ -17,6 +17,9 @@ public enum OutboxResult: Sendable, Hashable {
     case deleted(String)
     /// A mute, block or muted word (or its undo) made at the server (issue 34).
     case moderated(ModerationOutcome)
+    /// The post its server is to publish later (a draft's ``PostDraft/scheduledAt``, issue 36):
+    /// nothing is stored until it is published, and a sync brings it then.
+    case scheduled(ScheduledPost)
 }
 
 extension OutboxResult {

@@ -21,7 +21,7 @@ public enum PendingActionFailure: Sendable, Hashable {
     public init(_ error: any Error) {
         // What the server said of the post (a poll that ended, no poll): a retry is refused the same.
         // The source lacks the action: a retry is refused the same.
-        if error is PostChangeRefusal || error is SourceError {
+        if error is PostChangeRefusal || error is SourceError || error is PostOptionRefusal {
             self = .refused
             return
         }

@@ -20,8 +20,16 @@ public struct SessionCapabilities: Sendable, Hashable {
         public static let visibility = PostOptions(rawValue: 1 << 1)
         /// A key that makes a retried post publish once.
         public static let idempotencyKey = PostOptions(rawValue: 1 << 2)
+        /// Media marked sensitive (issue 36).
+        public static let sensitive = PostOptions(rawValue: 1 << 3)
+        /// A named self-label (Bluesky's `sexual`, `nudity`, `porn`, `graphic-media`).
+        public static let contentLabel = PostOptions(rawValue: 1 << 4)
+        /// A poll.
+        public static let poll = PostOptions(rawValue: 1 << 5)
+        /// A time at which the server publishes it.
+        public static let schedule = PostOptions(rawValue: 1 << 6)
         /// Every option.
-        public static let all: PostOptions = [.contentWarning, .visibility, .idempotencyKey]
+        public static let all: PostOptions = [.contentWarning, .visibility, .idempotencyKey, .sensitive, .contentLabel, .poll, .schedule]
     }
 
     /// What the network's sessions do beyond syncing.
@@ -35,12 +43,17 @@ public struct SessionCapabilities: Sendable, Hashable {
     /// instead: `Bluesky posts cannot be edited (…); delete it and post it again.`); an action
     /// without one is refused in the words every source shares.
     public var refusals: [SourceAction: String]
+    /// The network's own sentence for one option it lacks (keyed by the option's `rawValue`),
+    /// said instead of ``postOptionsRefusal`` when the draft sets it: `Bluesky posts have no
+    /// polls; …` (issue 36).
+    public var postOptionRefusals: [Int: String] = [:]
 
     /// What a network's sessions can do: `actions`, the `postOptions` of a draft (a draft setting
-    /// another is refused with `postOptionsRefusal`), and `refusals`, the network's words for
-    /// actions outside `actions`.
+    /// another is refused with `postOptionsRefusal`, or with its own sentence in
+    /// `postOptionRefusals`), and `refusals`, the network's words for actions outside `actions`.
     public init(actions: Set<SourceAction> = [], postOptions: PostOptions = [], postOptionsRefusal: String = "",
-                refusals: [SourceAction: String] = [:]) {
+                refusals: [SourceAction: String] = [:], postOptionRefusals: [Int: String] = [:]) {
+        self.postOptionRefusals = postOptionRefusals
         self.actions = actions
         self.postOptions = postOptions
         self.postOptionsRefusal = postOptionsRefusal
@@ -58,7 +71,13 @@ public struct SessionCapabilities: Sendable, Hashable {
     /// Why `draft` cannot be published as it is on this network, or `nil` when it can (posting
     /// at all is ``SourceAction/post``).
     public func refusal(of draft: PostDraft) -> String? {
-        draft.options.isSubset(of: postOptions) ? nil : postOptionsRefusal
+        let lacking = draft.options.subtracting(postOptions)
+        if lacking.isEmpty { return nil }
+        // The lowest option with a sentence of its own, so the refusal names it.
+        for bit in 0 ..< Int.bitWidth where lacking.rawValue & (1 << bit) != 0 {
+            if let sentence = postOptionRefusals[1 << bit] { return sentence }
+        }
+        return postOptionsRefusal
     }
 }
 
@@ -70,6 +89,10 @@ extension PostDraft {
         if contentWarning != nil { options.insert(.contentWarning) }
         if visibility != nil { options.insert(.visibility) }
         if idempotencyKey != nil { options.insert(.idempotencyKey) }
+        if sensitive { options.insert(.sensitive) }
+        if contentLabel != nil { options.insert(.contentLabel) }
+        if poll != nil { options.insert(.poll) }
+        if scheduledAt != nil { options.insert(.schedule) }
         return options
     }
 }

@@ -57,6 +57,9 @@ public enum SourceAction: String, Sendable, Hashable, CaseIterable, CustomString
     case notificationRequests
     /// Making, changing and deleting the account's lists (``AccountSession/editList(_:in:)``).
     case editLists
+    /// Listing and cancelling the posts the server is to publish later (``AccountSession/scheduledPosts(limit:in:)``,
+    /// issue 36; posting one is a draft's ``PostDraft/scheduledAt``).
+    case schedule
 
     /// The action as a sentence says what an account cannot do: `edit a post`.
     public var description: String {
@@ -83,6 +86,7 @@ public enum SourceAction: String, Sendable, Hashable, CaseIterable, CustomString
         case .feeds: "read saved feeds (custom feeds)"
         case .notificationRequests: "list the notifications its server's filters hold back"
         case .editLists: "make or change lists"
+        case .schedule: "list or cancel scheduled posts"
         }
     }
 

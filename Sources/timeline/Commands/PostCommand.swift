@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import ArgumentParser
 import TimelineKit
 
@@ -36,8 +41,36 @@ struct PostCommand: ParsableCommand {
             names none is refused (exit 65), even when some server's ID is spelled the same.
 
             To a Bluesky account, links, @handles and #tags become the post's facets (links in \
-            every Bluesky app), and the locale's language (LANG) its language; --cw, --visibility \
-            and --idempotency-key are Mastodon's.
+            every Bluesky app); --visibility and --idempotency-key are Mastodon's.
+
+            --language CODE (en, pt-BR) names the language it is written in, on both networks; \
+            without it, the locale's (LC_ALL, LC_MESSAGES or LANG: pt_BR.UTF-8 gives pt) when it \
+            names one. --sensitive marks its pictures sensitive: Mastodon shows them behind a \
+            warning; on Bluesky it writes the self-label graphic-media, as the Bluesky app does \
+            (--label sexual, nudity, porn or graphic-media names the label; readers' apps blur \
+            or hide the pictures; a post without pictures shows no warning). Bluesky has no \
+            written warning, so --cw is refused there, naming --sensitive.
+
+            --poll OPTION, once for each option, attaches a poll (Mastodon): 2 to the server's \
+            most (configuration.polls of /api/v2/instance, read before sending; 4 options of 50 \
+            characters by default), open for --poll-expires (default 1d: Mastodon requires a \
+            time), one choice unless --poll-multiple. Bluesky has no polls: refused, nothing sent.
+
+            --at TIME ("2026-12-01 09:30", this machine's time zone, or RFC 3339) or --in \
+            DURATION (2h, 1d) has the server publish it then (Mastodon's scheduled_at), at least \
+            5 minutes ahead: an earlier or past time is refused, nothing created. The command \
+            prints the scheduled post's ID; `timeline scheduled` lists them and `timeline \
+            unschedule ID` cancels one. Offline, it waits like any post; a sync that reaches the \
+            server less than 5 minutes before its time refuses it (post it again). Bluesky has no \
+            scheduled posts: --at and --in are refused there in one line, nothing kept.
+
+            On Bluesky, a post whose text has a link gets a link card for the first one \
+            (app.bsky.embed.external), as the Bluesky app makes it: the page's og:title (else its \
+            <title>), og:description (else its description) and og:image, uploaded as the \
+            thumbnail. The page is read when the post is sent (by the sync, for a post that \
+            waited), with no token or cookie, at most 1 MB, 10 s and 3 redirects; a page that \
+            cannot give a card is said in one line and the post goes without it. A quote gets \
+            no card (its embed is the quoted post); --no-card makes none.
 
             --quote shows another post inside yours: on Bluesky an embedded record \
             (app.bsky.embed.record); on Mastodon quoted_status_id, which only servers with \
@@ -58,6 +91,8 @@ struct PostCommand: ParsableCommand {
               timeline post --cw "film spoilers" --visibility unlisted "The ending…"
               timeline post --reply-to mastodon.social/113542871234567890 "Agreed!"
               timeline post --quote bkd "This, exactly."
+              timeline post --poll Tabs --poll Spaces --poll-expires 3d "Which one?"
+              timeline post --in 2h --language en "Good morning, Europe"
               timeline post --local --as alice "A note to self"
             """)
 
@@ -81,6 +116,9 @@ struct PostCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The Idempotency-Key to send (default: a new random one); servers that honour it publish a key once.", valueName: "key"))
     var idempotencyKey: String?
 
+    // Issue 36: language, sensitive media and labels, polls, scheduled posts, link cards.
+    @OptionGroup(title: "Language, warnings, polls, schedules and link cards") var options: PostOptionArguments
+
     @Flag(name: .long, help: "Keep the message here only, written by --as.")
     var local = false
 
@@ -97,6 +135,9 @@ struct PostCommand: ParsableCommand {
         if local, account != nil { throw ValidationError("--local keeps the message here; it cannot go to --account too.") }
         if local || handle != nil, cw != nil || replyTo != nil || quote != nil || visibility != nil || idempotencyKey != nil {
             throw ValidationError("--cw, --reply-to, --quote, --visibility and --idempotency-key are for publishing to an account, not for --local posts.")
+        }
+        if local || handle != nil, options.isSet {
+            throw ValidationError("--language, --sensitive, --label, --poll, --at, --in and --no-card are for publishing to an account, not for --local posts.")
         }
     }
 
@@ -164,8 +205,12 @@ struct PostCommand: ParsableCommand {
             let names = accounts.map { TerminalText.line($0.name) }.joined(separator: ", ")
             throw fail(ValidationError("several accounts (\(names)): say which with --account NAME, or --local --as HANDLE."))
         }
-        var draft = PostDraft(text: typed ?? "", contentWarning: cw, visibility: visibility, idempotencyKey: idempotencyKey,
-                              languages: PostDraft.languages(locale: Terminal.environment))
+        var draft = PostDraft(text: typed ?? "", contentWarning: cw, visibility: visibility, idempotencyKey: idempotencyKey)
+        do throws(ValidationError) {
+            try options.apply(to: &draft, now: Date(), environment: Terminal.environment)
+        } catch {
+            throw fail(error)
+        }
         if let refusal = target.network.refusal(of: .post) { throw fail(refusal) }
         if let refusal = target.network.capabilities.refusal(of: draft) { throw fail(ValidationError(refusal)) }
         let store = try location.openStore(create: true)
@@ -189,6 +234,8 @@ struct PostCommand: ParsableCommand {
         // cannot be reached is kept (and shown, pending) for the next sync, never lost, and its
         // key, chosen now, makes every try publish it once.
         let session = try reportingErrors { try accountStore.session(for: target, transport: CurlTransport(), policy: OutboxRequest.policy) }
+        // A link card that could not be made (issue 36) is said in one line; the post goes without it.
+        LinkCardNotices.listen { sentence in Terminal.emitError("timeline: \(TerminalText.line(sentence))\n") }
         let kind = draft.replyTo != nil ? "reply" : draft.quoteOf != nil ? "quote" : "post"
         let outcome = try reportingErrors { [draft] () throws -> OutboxOutcome in
             try OutboxRequest(session: session, store: store, what: "the \(kind)").perform(.post(draft))
@@ -205,6 +252,8 @@ struct PostCommand: ParsableCommand {
                 // Asked for, so done; said, because a reply is otherwise never wider than its post.
                 Terminal.emitError("timeline: the reply is \(widened.after.rawValue), wider than the \(widened.before.rawValue) post it answers (--visibility \(widened.after.rawValue) asked for it).\n")
             }
+        case let .done(.scheduled(scheduled)):
+            reportScheduled(scheduled)
         case let .waiting(reason):
             // Its short reference, as `show` paints the waiting post.
             let reference = (try? store.message(id: outcome.entry.placeholderID ?? ""))?.shortReference
@@ -247,6 +296,20 @@ struct PostCommand: ParsableCommand {
         if let typed { text = typed } else { text = try Self.editedText(.post, about: nil, in: nil) }
         let message = try reportingErrors { try store.post(text, authorID: author.id) }
         report(message, handle: author.handle)
+    }
+
+    /// A scheduled post in one line (`Scheduled 1234 for 2026-12-01T08:30:00.000Z.`), or one
+    /// JSON object: `scheduled_id`, `scheduled_at`.
+    private func reportScheduled(_ scheduled: ScheduledPost) {
+        let time = scheduled.scheduledAt.formatted(.iso8601)
+        if json {
+            var object = JSONObjectWriter()
+            object.add("scheduled_id", scheduled.id)
+            object.add("scheduled_at", time)
+            Terminal.emit(object.finish() + "\n")
+        } else {
+            Terminal.emit("Scheduled \(TerminalText.line(scheduled.id)) for \(time) (timeline scheduled lists it; timeline unschedule \(TerminalText.line(scheduled.id)) cancels it).\n")
+        }
     }
 
     /// One line for a person, or one JSON object for a script; the server's text is neutralised

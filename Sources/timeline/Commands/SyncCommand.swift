@@ -103,6 +103,8 @@ struct SyncCommand: ParsableCommand {
     private var age: Duration? { ifOlder.flatMap(AgeLimit.init).map { .seconds($0.seconds) } }
 
     func run() throws {
+        // A waiting Bluesky post's link card that could not be made (issue 36) is said in one line.
+        LinkCardNotices.listen { sentence in Terminal.emitError("timeline: \(TerminalText.line(sentence))\n") }
         let location = try location.location()
         let gate = SyncGate(databasePath: location.databasePath)
         let accountStore = try reportingErrors { try AccountStore.standard() }
@@ -286,6 +288,7 @@ struct SyncCommand: ParsableCommand {
                     var object = JSONObjectWriter()
                     object.add("kind", sent.entry.change.kind)
                     if case let .posted(message, _) = sent.result { object.add("id", message.id) }
+                    if case let .scheduled(scheduled) = sent.result { object.add("scheduled_id", scheduled.id) }
                     if let id = sent.entry.messageID, sent.entry.placeholderID == nil { object.add("id", id) }
                     return object
                 })
@@ -352,6 +355,9 @@ struct SyncCommand: ParsableCommand {
                 case let .posted(message, widened?):
                     Terminal.emitError("timeline: the reply \(TerminalText.line(message.id)) that waited is \(widened.after.rawValue), "
                         + "wider than the \(widened.before.rawValue) post it answers (--visibility asked for it).\n")
+                case let .scheduled(scheduled):
+                    Terminal.emitError("timeline: the post that waited is scheduled as \(TerminalText.line(scheduled.id)) for "
+                        + "\(scheduled.scheduledAt.formatted(.iso8601)) (timeline scheduled lists it).\n")
                 default:
                     break
                 }

@@ -41,8 +41,10 @@ import Testing
         let plain = PostDraft(text: "hello")
         #expect(Account.Network.mastodon.capabilities.refusal(of: plain) == nil)
         #expect(Account.Network.bluesky.capabilities.refusal(of: plain) == nil)
-        for draft in [PostDraft(text: "hi", contentWarning: "cw"), PostDraft(text: "hi", visibility: .unlisted),
-                      PostDraft(text: "hi", idempotencyKey: "k")] {
+        // A written warning is refused in words of its own, naming what Bluesky has instead (issue 36).
+        #expect(Account.Network.bluesky.capabilities.refusal(of: PostDraft(text: "hi", contentWarning: "cw"))?
+            .hasPrefix("Bluesky posts have no written content warning: --sensitive") == true)
+        for draft in [PostDraft(text: "hi", visibility: .unlisted), PostDraft(text: "hi", idempotencyKey: "k")] {
             #expect(Account.Network.mastodon.capabilities.refusal(of: draft) == nil)
             #expect(Account.Network.bluesky.capabilities.refusal(of: draft)
                 == "--cw, --visibility and --idempotency-key are for Mastodon accounts; a Bluesky post is public, and a retry of it never publishes twice anyway.")

@@ -118,6 +118,8 @@ import TimelineKit
         await expectRefusal(.feeds) { _ = try await session.savedFeeds(in: store) }
         await expectRefusal(.notificationRequests) { _ = try await session.notificationRequests(limit: 10, in: store) }
         await expectRefusal(.editLists) { _ = try await session.editList(.create(title: "Rain"), in: store) }
+        await expectRefusal(.schedule) { _ = try await session.scheduledPosts(limit: 10, in: store) }
+        await expectRefusal(.schedule) { try await session.unschedule("1", in: store) }
         // A change through the outbox is refused as its requirement is, and not kept queued.
         await expectRefusal(.post) { _ = try await session.perform(.post(PostDraft(text: "hi")), in: store) }
         #expect(try store.outbox(account: "station").isEmpty)
