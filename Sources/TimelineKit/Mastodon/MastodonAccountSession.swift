@@ -38,7 +38,10 @@ struct MastodonAccountSession: AccountSession {
         let post = MastodonPost(text: draft.text, contentWarning: draft.contentWarning, replyTo: draft.replyTo, quoteOf: draft.quoteOf,
                                 visibility: draft.visibility,
                                 idempotencyKey: draft.idempotencyKey ?? MastodonPost.newIdempotencyKey())
-        return try await mastodonSync(store).post(post)
+        let sync = try mastodonSync(store)
+        var withPictures = post
+        withPictures.mediaIDs = try await sync.mediaIDs(for: draft.pictures)
+        return try await sync.post(withPictures)
     }
 
     func syncReadMarker(in store: TimelineStore) async throws -> ReadMarkerSync {
@@ -74,8 +77,13 @@ struct MastodonAccountSession: AccountSession {
         let sync = try mastodonSync(store)
         switch entry.change {
         case let .post(draft):
-            let post = MastodonPost(text: draft.text, contentWarning: draft.contentWarning, replyTo: draft.replyTo,
+            var post = MastodonPost(text: draft.text, contentWarning: draft.contentWarning, replyTo: draft.replyTo,
                                     quoteOf: draft.quoteOf, visibility: draft.visibility, idempotencyKey: entry.key)
+            // Each picture's ID kept in the entry as soon as it is uploaded: a try cut off
+            // before the status uploads only what was not uploaded yet.
+            post.mediaIDs = try await sync.mediaIDs(for: draft.pictures) { index, id in
+                try store.recordOutboxUpload(of: entry.sequence, picture: index, as: id)
+            }
             // An earlier try may have published it (attempts above 1, as a favourite's retry
             // reads first): the account's statuses say, where the key is not kept or honoured.
             let (message, widened) = try await sync.postingFromOutbox(post, queuedAt: entry.createdAt, mayHaveReachedServer: entry.attempts > 1)

@@ -36,6 +36,11 @@ public struct MastodonPost: Sendable, Hashable {
     /// same key, never publishes twice. A new random key unless given.
     public var idempotencyKey: String
 
+    // Pictures (issue 36).
+
+    /// The uploaded pictures' IDs (``MastodonSync/uploadMedia(_:alt:)``), in the order they show.
+    public var mediaIDs: [String] = []
+
     public init(text: String, contentWarning: String? = nil, replyTo: String? = nil, quoteOf: String? = nil,
                 visibility: Visibility? = nil, idempotencyKey: String = MastodonPost.newIdempotencyKey()) {
         self.text = text
@@ -61,6 +66,14 @@ public struct MastodonPost: Sendable, Hashable {
             guard let value else { continue }
             bytes += Array(",\"\(name)\":".utf8)
             JSONLineEncoder.appendString(value, to: &bytes)
+        }
+        if !mediaIDs.isEmpty {
+            bytes += Array(#","media_ids":["#.utf8)
+            for (index, id) in mediaIDs.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                JSONLineEncoder.appendString(id, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
         }
         bytes.append(UInt8(ascii: "}"))
         return bytes

@@ -27,15 +27,17 @@ public struct Picture: Sendable, Hashable {
     /// (GPS) is taken out, in place, unless `keepingLocation` (``ExifLocation``).
     ///
     /// - Throws: ``PictureError`` naming `file`.
-    public init(file: String, keepingLocation: Bool = false) throws(PictureError) {
+    /// `named` is the file as messages name it (the person's, for an outbox copy); `file` by default.
+    public init(file: String, named: String? = nil, keepingLocation: Bool = false) throws(PictureError) {
+        let shown = named ?? file
         let path = FileSystem.resolvedPath(file) ?? file
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.readRegularFile(at: path, limit: Self.fileSizeLimit)
         } catch {
-            throw .unreadable(file: file, reason: Self.reason(error))
+            throw .unreadable(file: shown, reason: Self.reason(error))
         }
-        try self.init(file: file, bytes: bytes, keepingLocation: keepingLocation)
+        try self.init(file: shown, bytes: bytes, keepingLocation: keepingLocation)
     }
 
     /// A picture of `bytes`, named `file` in messages: as ``init(file:keepingLocation:)``

@@ -28,6 +28,12 @@ public struct PostDraft: Sendable, Hashable {
     /// (Bluesky's language filters); none when `[]`.
     public var languages: [String]
 
+    // Pictures (issue 36).
+
+    /// The pictures to show with it, in order (`post --image`, at most
+    /// 4); none when `[]`.
+    public var pictures: [PostPicture] = []
+
     /// A draft of `text`; every other part is optional (see each property).
     public init(text: String, replyTo: String? = nil, quoteOf: String? = nil, contentWarning: String? = nil,
                 visibility: PostVisibility? = nil, idempotencyKey: String? = nil, languages: [String] = []) {

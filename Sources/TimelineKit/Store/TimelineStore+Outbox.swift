@@ -35,7 +35,8 @@ extension TimelineStore {
                     INSERT INTO pending_actions (account, message_id, action, created_at, key, attempts, payload)
                     VALUES (?1, ?3, ?2, ?11, ?12, 0,
                             json_object('text', ?4, 'reply_to', ?5, 'quote_of', ?6, 'content_warning', ?7,
-                                        'visibility', ?8, 'languages', ?9, 'choices', ?10, 'until', ?13))
+                                        'visibility', ?8, 'languages', ?9, 'choices', ?10, 'until', ?13,
+                                        'pictures', json(?14)))
                     """)
                 defer { statement.reset() }
                 try statement.bind(account, at: 1)
@@ -70,6 +71,9 @@ extension TimelineStore {
                 try statement.bind(milliseconds, at: 11)
                 try statement.bind(key, at: 12)
                 try statement.bind(until, at: 13)
+                var pictures: String?
+                if case let .post(draft) = change { pictures = OutboxPictures.json(draft.pictures) }
+                try statement.bind(pictures, at: 14)
                 try statement.run()
                 try transaction.connection.execute("UPDATE timeline_state SET generation = generation + 1 WHERE singleton = 1")
                 return transaction.connection.lastInsertRowID
@@ -114,6 +118,8 @@ extension TimelineStore {
     /// the same post before and after the sync that sent it (issue 34).
     public func removeOutboxEntry(_ entry: OutboxEntry, published: Message? = nil) throws(TimelineStoreError) {
         try storeWrite { transaction throws(TimelineStoreError) in try transaction.removeOutboxEntry(entry, published: published) }
+        // Its pictures' copies go once it is out (sent, refused or taken back), not before.
+        if case let .post(draft) = entry.change { OutboxPictures.remove(draft.pictures, keptBeside: path) }
     }
 }
 
@@ -161,7 +167,8 @@ extension TimelineReader {
         guard let statement = try? connection.statement("""
             SELECT sequence, account, action, message_id, payload ->> 'text', payload ->> 'reply_to',
                    payload ->> 'quote_of', payload ->> 'content_warning', payload ->> 'visibility',
-                   payload ->> 'languages', payload ->> 'choices', created_at, key, attempts, payload ->> 'until'
+                   payload ->> 'languages', payload ->> 'choices', created_at, key, attempts, payload ->> 'until',
+                   payload ->> 'pictures'
             FROM pending_actions WHERE payload IS NOT NULL AND (?1 IS NULL OR account = ?1) ORDER BY sequence
             """) else { return [] }
         defer { statement.reset() }
@@ -172,10 +179,12 @@ extension TimelineReader {
             let change: OutboxEntry.Change
             switch statement.text(at: 2) {
             case "post":
-                change = .post(PostDraft(text: statement.optionalText(at: 4) ?? "", replyTo: statement.optionalText(at: 5),
+                var draft = PostDraft(text: statement.optionalText(at: 4) ?? "", replyTo: statement.optionalText(at: 5),
                                          quoteOf: statement.optionalText(at: 6), contentWarning: statement.optionalText(at: 7),
                                          visibility: statement.optionalText(at: 8).flatMap(PostVisibility.init(rawValue:)),
-                                         languages: (statement.optionalText(at: 9) ?? "").split(separator: " ").map(String.init)))
+                                     languages: (statement.optionalText(at: 9) ?? "").split(separator: " ").map(String.init))
+                draft.pictures = OutboxPictures.pictures(json: statement.optionalText(at: 15))
+                change = .post(draft)
             case "edit": change = .edit(messageID: target, text: statement.optionalText(at: 4) ?? "")
             case "vote":
                 change = .vote(messageID: target, choices: (statement.optionalText(at: 10) ?? "").split(separator: ",").compactMap { Int($0) })
