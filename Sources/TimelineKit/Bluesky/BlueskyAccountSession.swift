@@ -32,7 +32,10 @@ struct BlueskyAccountSession: AccountSession {
     }
 
     func post(_ draft: PostDraft, in store: TimelineStore) async throws -> Message {
-        try await blueskySync(store).post(BlueskyPost(text: draft.text, replyTo: draft.replyTo, quoteOf: draft.quoteOf, languages: draft.languages))
+        let sync = try blueskySync(store)
+        var post = BlueskyPost(text: draft.text, replyTo: draft.replyTo, quoteOf: draft.quoteOf, languages: draft.languages)
+        post.pictures = try await sync.pictures(for: draft.pictures)
+        return try await sync.post(post)
     }
 
     /// Bluesky keeps no read position of the home timeline: nothing is sent.
@@ -66,8 +69,13 @@ struct BlueskyAccountSession: AccountSession {
         let sync = try blueskySync(store)
         switch entry.change {
         case let .post(draft):
-            let post = BlueskyPost(text: draft.text, replyTo: draft.replyTo, quoteOf: draft.quoteOf,
+            var post = BlueskyPost(text: draft.text, replyTo: draft.replyTo, quoteOf: draft.quoteOf,
                                    languages: draft.languages, recordKey: entry.key)
+            // Each blob kept in the entry once uploaded: a try cut off before the record
+            // uploads only what was not uploaded yet.
+            post.pictures = try await sync.pictures(for: draft.pictures) { index, uploaded in
+                try store.recordOutboxUpload(of: entry.sequence, picture: index, as: uploaded)
+            }
             return .posted(try await sync.post(post, retrying: entry.attempts > 1))
         case let .edit(id, text):
             return .edited(try await edit(id, text: text, in: store))

@@ -20,13 +20,19 @@ public struct BlueskyPost: Sendable, Hashable {
     public var text: String
     /// The stored ID (AT URI) of the post this replies to.
     public var replyTo: String?
-    /// The stored ID (AT URI) of the post this quotes: embedded as `app.bsky.embed.record`
-    /// (a post of `timeline` has no media, so never `recordWithMedia`).
+    /// The stored ID (AT URI) of the post this quotes: embedded as `app.bsky.embed.record`, or
+    /// with ``pictures`` as `app.bsky.embed.recordWithMedia`.
     public var quoteOf: String?
     /// The text's languages (BCP 47, `en`, `pt-BR`), none when `[]`.
     public var languages: [String]
     /// The record key, a TID made from the time the post was made.
     public var recordKey: String
+
+    // Pictures (issue 36).
+
+    /// The uploaded pictures, in order: `app.bsky.embed.images`, or with a quote
+    /// `app.bsky.embed.recordWithMedia`.
+    public var pictures: [BlueskyPicture] = []
 
     public init(text: String, replyTo: String? = nil, quoteOf: String? = nil, languages: [String] = [],
                 recordKey: String = BlueskyPost.newRecordKey()) {
@@ -132,7 +138,15 @@ extension BlueskySync {
             record += Array(#","reply":{"root":"#.utf8) + reference(reply.root) + Array(#","parent":"#.utf8) + reference(reply.parent) + [UInt8(ascii: "}")]
         }
         if let quoted {
-            record += Array(#","embed":{"$type":"app.bsky.embed.record","record":"#.utf8) + reference((quoted.uri, quoted.cid)) + [UInt8(ascii: "}")]
+            let embedded = Array(#"{"$type":"app.bsky.embed.record","record":"#.utf8) + reference((quoted.uri, quoted.cid)) + [UInt8(ascii: "}")]
+            if post.pictures.isEmpty {
+                record += Array(#","embed":"#.utf8) + embedded
+            } else {
+                record += Array(#","embed":{"$type":"app.bsky.embed.recordWithMedia","record":"#.utf8) + embedded
+                    + Array(#","media":"#.utf8) + BlueskyPicture.embedJSON(post.pictures) + [UInt8(ascii: "}")]
+            }
+        } else if !post.pictures.isEmpty {
+            record += Array(#","embed":"#.utf8) + BlueskyPicture.embedJSON(post.pictures)
         }
         record.append(UInt8(ascii: "}"))
 
