@@ -43,7 +43,8 @@ extension MastodonSync {
     /// answers `206` until it has (at most ``mediaProcessingChecks`` looks). Returns the
     /// attachment's ID, for a status's `media_ids`.
     ///
-    /// - Throws: `.rejected` with the server's reason (a type or size it refuses: 422),
+    /// - Throws: `.rejected` with the server's reason (a type or size it refuses: 422; a 500
+    ///   that outlasted the retries),
     ///   `.timelineBeingRebuilt` when the picture is still processed after the last look, or
     ///   any other `ServerError`.
     public func uploadMedia(_ picture: Picture, alt: String?) async throws(ServerError) -> String {
@@ -52,7 +53,18 @@ extension MastodonSync {
         if let alt { form.addText("description", alt) }
         let (body, contentType) = form.encoded()
         let url = client.server.url("/api/v2/media")
-        let response = try await client.send(.post, url, body: body, contentType: contentType, timeout: Self.mediaUploadTimeout)
+        let response: HTTPResponse
+        do {
+            response = try await client.send(.post, url, body: body, contentType: contentType, timeout: Self.mediaUploadTimeout)
+        } catch {
+            // A 500 that outlasts the retries is the server failing on this upload, not a
+            // server away (502, 503, 504 are): Takahē 0.11 answers every upload so ("Absolute
+            // URL … is not absolute"). Refused, so the outbox does not upload it at every sync.
+            if case .serverFailed(_, 500, _) = error {
+                throw .rejected(url: url, status: 500, reason: "the server failed on the upload (500) after it was sent again; it fails so on every picture when it cannot store them (Takahē 0.11 does)")
+            }
+            throw error
+        }
         var (id, ready) = try Self.attachment(in: response, from: url)
         guard !ready else { return id }
         let check = client.server.url("/api/v1/media/" + FormEncoding.escape(id))

@@ -134,3 +134,27 @@ import Testing
         #expect(copies(fixture).isEmpty)
     }
 }
+
+extension MastodonPicturePostTests {
+    /// Takahē 0.11 answers every upload with a 500: refused once, not retried at every sync.
+    @Test func anUploadTheServerFailsOnWith500IsRefusedAndNotKept() async throws {
+        let fixture = try SyncFixture()
+        let file = fixture.directory.file("p.png")
+        try Data(PictureSamples.png(width: 2, height: 2)).write(to: URL(fileURLWithPath: file))
+        var draft = PostDraft(text: "takahe")
+        draft.pictures = [PostPicture(file: file, alt: "x")]
+        fixture.server.configure { $0.faults[1] = .status(500, body: "<html>Absolute URL is not absolute!</html>") }
+        let account = Account(name: fixture.account, network: .mastodon, server: FakeMastodonServer.base,
+                              accountID: FakeMastodonServer.accountID(0), acct: "user0", client: nil, secret: .token(AccessToken("token")!))
+        let session = MastodonAccountSession(account: account, transport: fixture.server, policy: RequestPolicy(maximumAttempts: 1),
+                                             clock: fixture.clock.clock)
+        await #expect {
+            _ = try await session.perform(.post(draft), in: fixture.store)
+        } throws: { error in
+            guard case .rejected(_, 500, _) = error as? ServerError else { return false }
+            return true
+        }
+        #expect(try fixture.store.outbox(account: fixture.account).isEmpty)
+        #expect(fixture.server.requests.filter { $0.url.hasSuffix("/api/v1/statuses") }.isEmpty)
+    }
+}
