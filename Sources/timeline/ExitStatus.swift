@@ -110,6 +110,12 @@ func exitStatus(for error: any Error) -> Int32 {
         case .unknown, .nameTaken, .invalidName, .invalidInterval: ExitStatus.usage
         case .unreadable: ExitStatus.configuration
         }
+    case let error as PictureError:
+        switch error {
+        case .unreadable: ExitStatus.noInput
+        case .missingAlt, .tooMany: ExitStatus.usage
+        case .notAPicture, .damagedHeader, .unreadableExif, .typeRefused, .tooLarge, .tooManyPixels: ExitStatus.dataError
+        }
     case is SourceDatabaseNameError: ExitStatus.usage
     // A source that lacks the action: refused before any request, as a wrong flag is.
     case is SourceError: ExitStatus.usage

@@ -36,7 +36,9 @@ struct BlueskyAccountSession: AccountSession {
 
     func post(_ draft: PostDraft, in store: TimelineStore) async throws -> Message {
         let sync = try blueskySync(store)
-        let message = try await sync.post(BlueskyPost(draft))
+        var post = BlueskyPost(draft)
+        post.pictures = try await sync.pictures(for: draft.pictures)
+        let message = try await sync.post(post)
         await tellFeeds(draft, sync)
         return message
     }
@@ -89,7 +91,12 @@ struct BlueskyAccountSession: AccountSession {
         let sync = try blueskySync(store)
         switch entry.change {
         case let .post(draft):
-            let post = BlueskyPost(draft, recordKey: entry.key)
+            var post = BlueskyPost(draft, recordKey: entry.key)
+            // Each blob kept in the entry once uploaded: a try cut off before the record
+            // uploads only what was not uploaded yet.
+            post.pictures = try await sync.pictures(for: draft.pictures) { index, uploaded in
+                try store.recordOutboxUpload(of: entry.sequence, picture: index, as: uploaded)
+            }
             let posted = try await sync.post(post, retrying: entry.attempts > 1)
             await tellFeeds(draft, sync)
             return .posted(posted)

@@ -20,8 +20,8 @@ public struct BlueskyPost: Sendable, Hashable {
     public var text: String
     /// The stored ID (AT URI) of the post this replies to.
     public var replyTo: String?
-    /// The stored ID (AT URI) of the post this quotes: embedded as `app.bsky.embed.record`
-    /// (a post of `timeline` has no media, so never `recordWithMedia`).
+    /// The stored ID (AT URI) of the post this quotes: embedded as `app.bsky.embed.record`, or
+    /// with ``pictures`` as `app.bsky.embed.recordWithMedia`.
     public var quoteOf: String?
     /// The text's languages (BCP 47, `en`, `pt-BR`), none when `[]`.
     public var languages: [String]
@@ -35,6 +35,12 @@ public struct BlueskyPost: Sendable, Hashable {
     /// Whether the text's first link gets its card (`app.bsky.embed.external`), built from
     /// the page when the post is sent; never for a quote, whose embed is the quoted post.
     public var linkCard = false
+
+    // Pictures (issue 36).
+
+    /// The uploaded pictures, in order: `app.bsky.embed.images`, or with a quote
+    /// `app.bsky.embed.recordWithMedia`.
+    public var pictures: [BlueskyPicture] = []
 
     public init(text: String, replyTo: String? = nil, quoteOf: String? = nil, languages: [String] = [],
                 recordKey: String = BlueskyPost.newRecordKey()) {
@@ -100,7 +106,8 @@ extension BlueskySync {
         // waited offline gets the page as it is when it is published; its failure is said and
         // the post goes without it.
         var card: BlueskyLinkCard?
-        if post.linkCard, quoted == nil, let link = facets.lazy.compactMap({ facet -> String? in
+        // A quote's embed is the quoted post, pictures' the pictures: neither gets a card.
+        if post.linkCard, quoted == nil, post.pictures.isEmpty, let link = facets.lazy.compactMap({ facet -> String? in
             if case let .link(uri) = facet.feature { return uri }
             return nil
         }).first {
@@ -151,7 +158,15 @@ extension BlueskySync {
             record += Array(#","reply":{"root":"#.utf8) + reference(reply.root) + Array(#","parent":"#.utf8) + reference(reply.parent) + [UInt8(ascii: "}")]
         }
         if let quoted {
-            record += Array(#","embed":{"$type":"app.bsky.embed.record","record":"#.utf8) + reference((quoted.uri, quoted.cid)) + [UInt8(ascii: "}")]
+            let embedded = Array(#"{"$type":"app.bsky.embed.record","record":"#.utf8) + reference((quoted.uri, quoted.cid)) + [UInt8(ascii: "}")]
+            if post.pictures.isEmpty {
+                record += Array(#","embed":"#.utf8) + embedded
+            } else {
+                record += Array(#","embed":{"$type":"app.bsky.embed.recordWithMedia","record":"#.utf8) + embedded
+                    + Array(#","media":"#.utf8) + BlueskyPicture.embedJSON(post.pictures) + [UInt8(ascii: "}")]
+            }
+        } else if !post.pictures.isEmpty {
+            record += Array(#","embed":"#.utf8) + BlueskyPicture.embedJSON(post.pictures)
         } else if let card {
             record += Array(#","embed":"#.utf8) + card.embedJSON
         }

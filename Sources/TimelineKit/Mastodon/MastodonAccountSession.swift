@@ -37,12 +37,13 @@ struct MastodonAccountSession: AccountSession {
     /// default when it has none), sensitive media and poll. A scheduled draft is refused here:
     /// it is no message until its server publishes it (``perform(_:in:at:)`` schedules it).
     func post(_ draft: PostDraft, in store: TimelineStore) async throws -> Message {
-        let post = MastodonPost(draft, idempotencyKey: draft.idempotencyKey ?? MastodonPost.newIdempotencyKey())
+        var post = MastodonPost(draft, idempotencyKey: draft.idempotencyKey ?? MastodonPost.newIdempotencyKey())
         guard post.scheduledAt == nil else {
             throw PostOptionRefusal("a scheduled post is not a message until its server publishes it: queue it with perform(.post(draft)).")
         }
         let sync = try mastodonSync(store)
         try await sync.checkOptions(of: post, now: clock.now())
+        post.mediaIDs = try await sync.mediaIDs(for: draft.pictures)
         return try await sync.post(post)
     }
 
@@ -79,10 +80,15 @@ struct MastodonAccountSession: AccountSession {
         let sync = try mastodonSync(store)
         switch entry.change {
         case let .post(draft):
-            let post = MastodonPost(draft, idempotencyKey: entry.key)
+            var post = MastodonPost(draft, idempotencyKey: entry.key)
             // Its poll within the server's limits, its time still far enough ahead (issue 36):
-            // refused before it is sent, so nothing is created.
+            // refused before it is sent (or a picture uploaded), so nothing is created.
             try await sync.checkOptions(of: post, now: clock.now())
+            // Each picture's ID kept in the entry as soon as it is uploaded: a try cut off
+            // before the status uploads only what was not uploaded yet.
+            post.mediaIDs = try await sync.mediaIDs(for: draft.pictures) { index, id in
+                try store.recordOutboxUpload(of: entry.sequence, picture: index, as: id)
+            }
             if post.scheduledAt != nil {
                 switch try await sync.schedule(post) {
                 case let .scheduled(scheduled): return .scheduled(scheduled)

@@ -94,6 +94,18 @@ public final class MastodonClient: Sendable, CustomStringConvertible {
         return try await requester.send(request, server: server.baseURL, isRefusedCredential: TokenRefusal.isRefusal)
     }
 
+    /// Sends `body` of `contentType` (a multipart form) to `url` on this server's origin, with
+    /// `timeout` rather than the policy's (an upload takes longer than a JSON call); as `send`.
+    func send(_ method: HTTPRequest.Method, _ url: String, body: [UInt8], contentType: String,
+              timeout: Duration) async throws(ServerError) -> HTTPResponse {
+        guard server.isOnOrigin(url) else {
+            throw .invalidResponse(url: url, problem: "it is not on \(server.origin), the server the token belongs to.")
+        }
+        let request = HTTPRequest(method: method, url: url, headers: headers() + [HTTPHeader(name: "Content-Type", value: contentType)],
+                                  body: body, timeout: timeout)
+        return try await requester.send(request, server: server.baseURL, isRefusedCredential: TokenRefusal.isRefusal)
+    }
+
     /// Sends a request to an endpoint that servers of the API may lack (``ServerFeature``): an
     /// answer saying the endpoint does not exist (404, 405, 410, 501) or an HTML page where JSON
     /// was asked for is ``ServerError/notSupported(url:status:)``; the rest as `send`.

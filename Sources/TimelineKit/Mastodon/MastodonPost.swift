@@ -48,6 +48,11 @@ public struct MastodonPost: Sendable, Hashable {
     /// status, not a status (``MastodonSync/schedule(_:)``).
     public var scheduledAt: Date?
 
+    // Pictures (issue 36).
+
+    /// The uploaded pictures' IDs (``MastodonSync/uploadMedia(_:alt:)``), in the order they show.
+    public var mediaIDs: [String] = []
+
     public init(text: String, contentWarning: String? = nil, replyTo: String? = nil, quoteOf: String? = nil,
                 visibility: Visibility? = nil, idempotencyKey: String = MastodonPost.newIdempotencyKey()) {
         self.text = text
@@ -75,6 +80,14 @@ public struct MastodonPost: Sendable, Hashable {
             JSONLineEncoder.appendString(value, to: &bytes)
         }
         appendOptions(to: &bytes)
+        if !mediaIDs.isEmpty {
+            bytes += Array(#","media_ids":["#.utf8)
+            for (index, id) in mediaIDs.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                JSONLineEncoder.appendString(id, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
         bytes.append(UInt8(ascii: "}"))
         return bytes
     }

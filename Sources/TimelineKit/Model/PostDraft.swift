@@ -50,6 +50,12 @@ public struct PostDraft: Sendable, Hashable {
     /// built from the page when it is sent; `false` for `--no-card`.
     public var linkCard = true
 
+    // Pictures (issue 36).
+
+    /// The pictures to show with it, in order (`post --image`, at most
+    /// 4); none when `[]`.
+    public var pictures: [PostPicture] = []
+
     /// A draft of `text`; every other part is optional (see each property).
     public init(text: String, replyTo: String? = nil, quoteOf: String? = nil, contentWarning: String? = nil,
                 visibility: PostVisibility? = nil, idempotencyKey: String? = nil, languages: [String] = []) {

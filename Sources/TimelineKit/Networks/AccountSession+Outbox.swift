@@ -67,8 +67,19 @@ struct OutboxSender: Sendable {
             break
         }
         var key = PendingAction.newKey(at: now)
-        if case let .post(draft) = change, let given = draft.idempotencyKey { key = given }
-        let queued = try store.enqueue(change, account: account, author: author, key: key, at: now)
+        var change = change
+        if case let .post(draft) = change {
+            if let given = draft.idempotencyKey { key = given }
+            // Its pictures copied first, so the entry names files the outbox keeps (issue 36).
+            change = .post(try OutboxPictureCopies.keep(draft, key: key, in: store.outboxPicturesDirectory))
+        }
+        let queued: OutboxEntry
+        do {
+            queued = try store.enqueue(change, account: account, author: author, key: key, at: now)
+        } catch {
+            if case let .post(draft) = change { OutboxPictures.remove(draft.pictures, keptBeside: store.path) }
+            throw error
+        }
         var outcome = OutboxOutcome(entry: queued, delivery: .waiting(reason: ""))
         // The account's changes in the order they were asked for, this one last: an unfollow
         // asked for now is not undone by a follow that waited.

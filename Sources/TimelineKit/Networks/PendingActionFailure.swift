@@ -20,8 +20,9 @@ public enum PendingActionFailure: Sendable, Hashable {
     /// How `error`, thrown by `AccountSession.send(_:in:)`, is taken.
     public init(_ error: any Error) {
         // What the server said of the post (a poll that ended, no poll): a retry is refused the same.
-        // The source lacks the action: a retry is refused the same.
-        if error is PostChangeRefusal || error is SourceError || error is PostOptionRefusal {
+        // The source lacks the action: a retry is refused the same. A picture the server does not
+        // take (too large, a type it lacks) is refused the same every time.
+        if error is PostChangeRefusal || error is SourceError || error is PostOptionRefusal || error is PictureError {
             self = .refused
             return
         }

@@ -36,7 +36,7 @@ extension TimelineStore {
                     VALUES (?1, ?3, ?2, ?11, ?12, 0,
                             json_object('text', ?4, 'reply_to', ?5, 'quote_of', ?6, 'content_warning', ?7,
                                         'visibility', ?8, 'languages', ?9, 'choices', ?10, 'until', ?13,
-                                        'post_options', json(?14)))
+                                        'post_options', json(?14), 'pictures', json(?15)))
                     """)
                 defer { statement.reset() }
                 try statement.bind(account, at: 1)
@@ -71,10 +71,14 @@ extension TimelineStore {
                 try statement.bind(milliseconds, at: 11)
                 try statement.bind(key, at: 12)
                 try statement.bind(until, at: 13)
-                // Issue 36's options, one JSON object (NULL when the draft sets none).
-                var postOptions: String?
-                if case let .post(draft) = change { postOptions = PostOptionsPayload.encode(draft) }
+                // Issue 36's options, one JSON object (NULL when the draft sets none), and its pictures.
+                var postOptions: String?, pictures: String?
+                if case let .post(draft) = change {
+                    postOptions = PostOptionsPayload.encode(draft)
+                    pictures = OutboxPictures.json(draft.pictures)
+                }
                 try statement.bind(postOptions, at: 14)
+                try statement.bind(pictures, at: 15)
                 try statement.run()
                 try transaction.connection.execute("UPDATE timeline_state SET generation = generation + 1 WHERE singleton = 1")
                 return transaction.connection.lastInsertRowID
@@ -119,6 +123,8 @@ extension TimelineStore {
     /// the same post before and after the sync that sent it (issue 34).
     public func removeOutboxEntry(_ entry: OutboxEntry, published: Message? = nil) throws(TimelineStoreError) {
         try storeWrite { transaction throws(TimelineStoreError) in try transaction.removeOutboxEntry(entry, published: published) }
+        // Its pictures' copies go once it is out (sent, refused or taken back), not before.
+        if case let .post(draft) = entry.change { OutboxPictures.remove(draft.pictures, keptBeside: path) }
     }
 }
 
@@ -167,7 +173,7 @@ extension TimelineReader {
             SELECT sequence, account, action, message_id, payload ->> 'text', payload ->> 'reply_to',
                    payload ->> 'quote_of', payload ->> 'content_warning', payload ->> 'visibility',
                    payload ->> 'languages', payload ->> 'choices', created_at, key, attempts, payload ->> 'until',
-                   payload ->> 'post_options'
+                   payload ->> 'post_options', payload ->> 'pictures'
             FROM pending_actions WHERE payload IS NOT NULL AND (?1 IS NULL OR account = ?1) ORDER BY sequence
             """) else { return [] }
         defer { statement.reset() }
@@ -183,6 +189,7 @@ extension TimelineReader {
                                       visibility: statement.optionalText(at: 8).flatMap(PostVisibility.init(rawValue:)),
                                       languages: (statement.optionalText(at: 9) ?? "").split(separator: " ").map(String.init))
                 PostOptionsPayload.decode(statement.optionalText(at: 15), into: &draft)
+                draft.pictures = OutboxPictures.pictures(json: statement.optionalText(at: 16))
                 change = .post(draft)
             case "edit": change = .edit(messageID: target, text: statement.optionalText(at: 4) ?? "")
             case "vote":

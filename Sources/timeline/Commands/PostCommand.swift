@@ -72,6 +72,17 @@ struct PostCommand: ParsableCommand {
             cannot give a card is said in one line and the post goes without it. A quote gets \
             no card (its embed is the quoted post); --no-card makes none.
 
+            Pictures: --image FILE, up to 4, shown in the order given; the first --alt is the \
+            alt text of the first --image, the second of the second, and so on (more --alt than \
+            --image is refused). A picture without alt text is refused, unless --no-alt posts \
+            the pictures given none without, or a person at a terminal types it when asked. \
+            Pictures are sent as they are, never re-encoded, except that a JPEG's EXIF location \
+            (GPS) is taken out before it leaves the machine (--keep-exif keeps it). Type, bytes \
+            and pixels are checked against the server's own limits before anything is sent \
+            (Mastodon's /api/v2/instance; Bluesky: 1,000,000 bytes), and a refusal names the \
+            file. Offline, the post keeps copies of its pictures beside the database, so \
+            deleting your files does not stop the next sync from posting it.
+
             --quote shows another post inside yours: on Bluesky an embedded record \
             (app.bsky.embed.record); on Mastodon quoted_status_id, which only servers with \
             Mastodon's quotes API (4.5 and later: api_versions.mastodon 7 in /api/v2/instance) \
@@ -93,6 +104,7 @@ struct PostCommand: ParsableCommand {
               timeline post --quote bkd "This, exactly."
               timeline post --poll Tabs --poll Spaces --poll-expires 3d "Which one?"
               timeline post --in 2h --language en "Good morning, Europe"
+              timeline post --image cat.jpg --alt "A cat asleep on a keyboard" "Monday"
               timeline post --local --as alice "A note to self"
             """)
 
@@ -130,6 +142,20 @@ struct PostCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Print one JSON object: the new message's id, author, handle, created_at and url.")
     var json = false
+
+    // Pictures (issue 36).
+
+    @Option(name: .long, help: ArgumentHelp("A picture to show with the post (PNG, JPEG, GIF or WebP); up to 4, in this order.", valueName: "file"))
+    var image: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("The alt text of a picture: the first --alt is the first --image's, the second the second's, and so on.", valueName: "text"))
+    var alt: [String] = []
+
+    @Flag(name: .long, help: "Post the pictures given no --alt without alt text.")
+    var noAlt = false
+
+    @Flag(name: .long, help: "Send JPEGs with their EXIF location (GPS); it is taken out otherwise.")
+    var keepExif = false
 
     func validate() throws {
         if local, account != nil { throw ValidationError("--local keeps the message here; it cannot go to --account too.") }
@@ -211,6 +237,7 @@ struct PostCommand: ParsableCommand {
         } catch {
             throw fail(error)
         }
+        draft.pictures = try PostPictures(images: image, alts: alt, noAlt: noAlt, keepExif: keepExif).pictures()
         if let refusal = target.network.refusal(of: .post) { throw fail(refusal) }
         if let refusal = target.network.capabilities.refusal(of: draft) { throw fail(ValidationError(refusal)) }
         let store = try location.openStore(create: true)
@@ -278,6 +305,9 @@ struct PostCommand: ParsableCommand {
     }
 
     private func postLocally(_ typed: String?) throws(ExitCode) {
+        if !image.isEmpty || !alt.isEmpty {
+            throw fail(ValidationError("--image and --alt are for publishing to an account: a message kept here only has no pictures."))
+        }
         guard let handle else {
             throw fail(ValidationError("a local post needs its author: --as HANDLE (or log in to an account: timeline login mastodon URL)."))
         }

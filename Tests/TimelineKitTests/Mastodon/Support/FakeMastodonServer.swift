@@ -39,6 +39,7 @@ final class FakeMastodonServer: HTTPTransport, Sendable {
         var spoiler = ""
         var replyTo: String?  // the server ID of the status it answers
         var visibility = "public"
+        var mediaIDs: [String] = []
     }
 
     struct Notification: Sendable {
@@ -77,6 +78,13 @@ final class FakeMastodonServer: HTTPTransport, Sendable {
         var random = SplitMix64(seed: 42)
         var usedIDs = Set<String>()
         var clock = 1_785_000_000_000
+        /// `configuration.media_attachments` of the instance.
+        var mediaLimits = #"{"supported_mime_types":["image/png","image/jpeg","image/gif","video/mp4"],"image_size_limit":16777216,"image_matrix_limit":33177600}"#
+        /// The bodies of `POST /api/v2/media`, in order (media `m1`, `m2`, …).
+        var media: [[UInt8]] = []
+        /// How many looks at a medium answer 206 before it is processed.
+        var processingTime = 1
+        var processingLooks: [String: Int] = [:]
     }
 
     let state = Mutex(State())
@@ -288,11 +296,12 @@ final class FakeMastodonServer: HTTPTransport, Sendable {
                 if let key, let existing = state.postsByKey[key] {
                     return json(200, Self.statusJSON(state.statuses[existing], in: state))
                 }
-                let body = try! JSONSerialization.jsonObject(with: Data(request.body ?? [])) as! [String: String]
-                let index = Self.newStatus(&state, text: body["status"] ?? "", author: 0)
-                state.statuses[index].spoiler = body["spoiler_text"] ?? ""
-                state.statuses[index].replyTo = body["in_reply_to_id"]
-                state.statuses[index].visibility = body["visibility"] ?? "public"
+                let body = try! JSONSerialization.jsonObject(with: Data(request.body ?? [])) as! [String: Any]
+                let index = Self.newStatus(&state, text: body["status"] as? String ?? "", author: 0)
+                state.statuses[index].spoiler = body["spoiler_text"] as? String ?? ""
+                state.statuses[index].replyTo = body["in_reply_to_id"] as? String
+                state.statuses[index].visibility = body["visibility"] as? String ?? "public"
+                state.statuses[index].mediaIDs = body["media_ids"] as? [String] ?? []
                 state.home.append(index)
                 if let key { state.postsByKey[key] = index }
                 return json(200, Self.statusJSON(state.statuses[index], in: state))
@@ -317,7 +326,20 @@ final class FakeMastodonServer: HTTPTransport, Sendable {
         case (.get, "/api/v2/instance"):
             return state.withLock { state in
                 let streaming = state.streaming.map { "\"\($0)\"" } ?? "null"
-                return json(200, #"{"domain":"social.example","configuration":{"urls":{"streaming":\#(streaming)}}}"#)
+                return json(200, #"{"domain":"social.example","configuration":{"urls":{"streaming":\#(streaming)},"media_attachments":\#(state.mediaLimits)}}"#)
+            }
+        case (.post, "/api/v2/media"):
+            // Processed later (202, no url yet), as Mastodon does for most pictures.
+            return state.withLock { state in
+                state.media.append(request.body ?? [])
+                return json(202, #"{"id":"m\#(state.media.count)","type":"image","url":null}"#)
+            }
+        case (.get, _) where path.hasPrefix("/api/v1/media/"):
+            return state.withLock { state in
+                let id = String(path.dropFirst("/api/v1/media/".count))
+                state.processingLooks[id, default: 0] += 1
+                guard state.processingLooks[id]! > state.processingTime else { return json(206, #"{"id":"\#(id)","url":null}"#) }
+                return json(200, #"{"id":"\#(id)","type":"image","url":"https://files.social.example/\#(id).png"}"#)
             }
         default:
             return json(404, #"{"error":"Record not found"}"#)
