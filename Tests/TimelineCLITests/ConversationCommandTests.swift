@@ -76,6 +76,23 @@ import Testing
         #expect(other.status == 66 && other.errors.contains("`timeline conversations` fetches them"), "\(other.errors)")
     }
 
+    @Test func aConversationWhoseLastStatusTheRulesHideDoesNotPrintIt() async throws {
+        let server = try MastodonTestServer()
+        let scenario = try SyncCommandTests.loggedIn(to: server)
+        _ = try server.control("conversations", ["count": 2])
+        let before = try await scenario.timeline.runOffThePool(["conversations"])
+        #expect(before.output.contains("user0@example.test: direct 0"), "\(before.output)")
+        // Muted at the server, then read back by a sync into the main timeline's rules.
+        let muted = try await scenario.timeline.runOffThePool(["mute", "user0@example.test"])
+        #expect(muted.status == 0, "\(muted.output)\(muted.errors)")
+        #expect(try await scenario.timeline.runOffThePool(["sync"]).status == 0)
+        let after = try await scenario.timeline.runOffThePool(["conversations"])
+        #expect(after.status == 0, "\(after.errors)")
+        #expect(!after.output.contains("direct 0"), "\(after.output)")
+        #expect(after.output.contains("(hidden by your rules"), "\(after.output)")
+        #expect(after.output.contains("direct message 1"), "\(after.output)")
+    }
+
     @Test func aServerWithoutConversationsIsSaidInOneLine() async throws {
         let server = try MastodonTestServer()
         let scenario = try SyncCommandTests.loggedIn(to: server)

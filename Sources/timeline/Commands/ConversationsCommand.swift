@@ -51,6 +51,11 @@ struct ConversationsCommand: ParsableCommand {
         let main = try location.location().databasePath
         let path = try reportingErrors { () throws(SourceDatabaseNameError) in try SourceDatabaseName.conversations.path(beside: main) }
         let store = try LocationOptions.openStore(at: path, create: true)
+        // The person's own rules decide here as in the main timeline (issue 34), as in a
+        // hashtag's database: a last status they hide is not printed, and `thread dm:REF` hides it.
+        if let rules = try? TimelineStore(path: main, configuration: .init(createIfMissing: false)).moderationRules() {
+            _ = try? store.updateModerationRules(account: SourceTimelineRequest.mainTimelineRules) { $0 = rules }
+        }
         var text = "", failure: (any Error)?
         for session in sessions {
             let conversations: [Conversation]
@@ -63,14 +68,27 @@ struct ConversationsCommand: ParsableCommand {
                 continue
             }
             let references = try Self.references(of: conversations, in: store)
-            for conversation in conversations {
+            let hidden = try Self.hiddenLastStatuses(of: conversations, in: store)
+            for var conversation in conversations {
                 let reference = references[conversation.id] ?? ""
+                if let reason = conversation.lastMessageID.flatMap({ hidden[$0] }) {
+                    conversation.lastText = "(hidden by your rules: \(reason))"
+                    conversation.lastSender = nil
+                }
                 text += json ? Self.jsonLine(conversation, reference: reference) : Self.lines(conversation, reference: reference, now: Date(), showsAccount: sessions.count > 1)
             }
             if conversations.isEmpty, !json { text += "No conversations at \(TerminalText.line(session.account.name))'s server.\n" }
         }
         Terminal.emit(text)
         if let failure { throw ExitCode(ConversationSessions.status(for: failure)) }
+    }
+
+    /// The last statuses the person's rules hide, with why, by their stored ID.
+    static func hiddenLastStatuses(of conversations: [Conversation], in store: TimelineStore) throws(ExitCode) -> [String: String] {
+        let stored = try reportingErrors { try store.messages(ids: conversations.compactMap(\.lastMessageID)) }
+        var hidden: [String: String] = [:]
+        for message in stored { if let reason = message.hiddenBecause { hidden[message.id] = reason } }
+        return hidden
     }
 
     /// Each conversation's reference, by its ID: `dm:bkd` for a stored last status, `chat:ID`
