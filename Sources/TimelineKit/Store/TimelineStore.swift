@@ -147,7 +147,7 @@ public final class TimelineStore: Sendable {
     /// Migration 20's columns of `synced_entries` (grouped notifications) are added the same way,
     /// read as NULL: one notification each.
     private static func addMissingMessageColumns(to connection: SQLiteConnection, version: Int) throws(TimelineStoreError) {
-        if version < 19 {
+        if version < 20 {
             try connection.reportingStoreErrors { () throws(SQLiteError) in
                 try connection.execute("PRAGMA temp_store = MEMORY")
                 try connection.execute("PRAGMA query_only = 0")
