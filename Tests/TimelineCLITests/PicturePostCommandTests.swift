@@ -35,4 +35,23 @@ import TimelineKit
         #expect(try EditAndVoteCommandTests.sent(server, "POST", "/api/v1/statuses").isEmpty)
         #expect(try EditAndVoteCommandTests.sent(server, "POST", "/api/v2/media").isEmpty)
     }
+
+    @Test func jsonSaysTheMediaIDsInTheOrderOfTheImagesAndNothingWithoutPictures() async throws {
+        let server = try MastodonTestServer()
+        let home = try SyncCommandTests.loggedIn(to: server)
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 0, 4, 0, 0, 0, 3, 8, 6, 0, 0, 0]
+        let first = home.directory + "/first.png"
+        let second = home.directory + "/second.png"
+        try Data(png).write(to: URL(fileURLWithPath: first))
+        try Data(png).write(to: URL(fileURLWithPath: second))
+
+        let posted = try await home.timeline.runOffThePool(["post", "--json", "--image", first, "--alt", "one", "--image", second, "--alt", "two", "Monday"])
+        #expect(posted.status == 0, "\(posted.errors)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(posted.output.utf8)) as? [String: Any], "\(posted.output)")
+        #expect(object["media"] as? [String] == ["7001", "7002"], "\(posted.output)")
+        let plain = try await home.timeline.runOffThePool(["post", "--json", "Tuesday"])
+        #expect(plain.status == 0, "\(plain.errors)")
+        let none = try #require(try JSONSerialization.jsonObject(with: Data(plain.output.utf8)) as? [String: Any], "\(plain.output)")
+        #expect(none["media"] == nil && none["id"] != nil, "\(plain.output)")
+    }
 }

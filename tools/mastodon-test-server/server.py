@@ -1280,6 +1280,16 @@ class Handler(BaseHTTPRequestHandler):
         self.send(200, scheduled, headers)
 
     @api
+    def upload_media(self, path, query, body, headers):
+        """`POST /api/v2/media` (issue 36): each upload is processed at once (200, with a `url`),
+        numbered 7001, 7002, … in the order they arrive; the file itself is not kept."""
+        with self.data.lock:
+            self.data.media_number = getattr(self.data, "media_number", 0) + 1
+            media_id = str(7000 + self.data.media_number)
+        self.send(200, {"id": media_id, "type": "image", "url": "https://loopback.test/media/%s.png" % media_id,
+                        "preview_url": None, "description": None}, headers)
+
+    @api
     def scheduled_list(self, path, query, body, headers):
         limit = int(query.get("limit", ["20"])[0])
         max_id = query.get("max_id", [None])[0]
@@ -1897,6 +1907,7 @@ ROUTES = {
     ("GET", "/api/v1/markers"): Handler.get_markers,
     ("POST", "/api/v1/markers"): Handler.set_markers,
     ("POST", "/api/v1/statuses"): Handler.post_status,
+    ("POST", "/api/v2/media"): Handler.upload_media,
     ("GET", "/api/v1/bookmarks"): Handler.bookmark_list,
     ("GET", "/api/v1/accounts/lookup"): Handler.account_lookup,
     ("GET", "/api/v2/search"): Handler.search,

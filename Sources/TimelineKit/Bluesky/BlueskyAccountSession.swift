@@ -99,7 +99,7 @@ struct BlueskyAccountSession: AccountSession {
             }
             let posted = try await sync.post(post, retrying: entry.attempts > 1)
             await tellFeeds(draft, sync)
-            return .posted(posted)
+            return .posted(posted, media: post.pictures.map(\.blob.cid))
         case let .edit(id, text):
             return .edited(try await edit(id, text: text, in: store))
         case let .vote(id, choices):

@@ -92,13 +92,13 @@ struct MastodonAccountSession: AccountSession {
             if post.scheduledAt != nil {
                 switch try await sync.schedule(post) {
                 case let .scheduled(scheduled): return .scheduled(scheduled)
-                case let .published(message): return .posted(message)
+                case let .published(message): return .posted(message, media: post.mediaIDs)
                 }
             }
             // An earlier try may have published it (attempts above 1, as a favourite's retry
             // reads first): the account's statuses say, where the key is not kept or honoured.
             let (message, widened) = try await sync.postingFromOutbox(post, queuedAt: entry.createdAt, mayHaveReachedServer: entry.attempts > 1)
-            return .posted(message, widened: widened)
+            return .posted(message, widened: widened, media: post.mediaIDs)
         case let .edit(id, text):
             let (message, change) = try await sync.editing(id, text: text)
             return .edited(message, visibilityChange: change)

@@ -4,8 +4,11 @@
 public enum OutboxResult: Sendable, Hashable {
     /// The post published, as stored (its stand-in gone), and, for a reply whose asked
     /// visibility is wider than the post it answers, the two (`before`: the post answered's,
-    /// `after`: the reply's), so that the command says what it widened.
-    case posted(Message, widened: VisibilityChange? = nil)
+    /// `after`: the reply's), so that the command says what it widened; and what its server
+    /// answered for each of its pictures, in the draft's order (`media`, issue 36: Mastodon's
+    /// media IDs, Bluesky's blob CIDs; empty for a post without pictures), which the message
+    /// does not keep.
+    case posted(Message, widened: VisibilityChange? = nil, media: [String] = [])
     /// The post edited, as stored, and the audience its server gave it when that is not the
     /// one it had (`nil`: unchanged, or not known).
     case edited(Message, visibilityChange: VisibilityChange? = nil)
@@ -25,7 +28,7 @@ public enum OutboxResult: Sendable, Hashable {
 extension OutboxResult {
     /// The post a waiting post became at its server, `nil` for every other change.
     var published: Message? {
-        if case let .posted(message, _) = self { return message }
+        if case let .posted(message, _, _) = self { return message }
         return nil
     }
 }

@@ -296,7 +296,7 @@ struct BrowseSession {
             let outcome = try waitFor { () async throws -> OutboxOutcome in try await session.perform(.post(draft), in: store) }
             unsentReply = nil
             switch outcome.delivery {
-            case let .done(.posted(message, _)):
+            case let .done(.posted(message, _, _)):
                 let posted = (try? store.message(id: message.id)) ?? message
                 view.show(note: "replied: posted \(posted.shortReference.isNone ? posted.id : posted.shortReference.text)")
             case .waiting:

@@ -32,7 +32,9 @@ struct PostCommand: ParsableCommand {
             user named by handle (add one with `timeline user`), and it is marked read.
 
             --json prints one object: id, author (the author's ID, as in `show --json`), handle, \
-            created_at, and url when the server gave one.
+            created_at, url when the server gave one, and media when the post has pictures: \
+            what the server answered for each, in --image order (Mastodon's media IDs, Bluesky's \
+            blob CIDs).
 
             --reply-to and --quote take a message as every command does (its short reference, \
             stored ID, server's ID or web address). A post not stored here is sent to the server \
@@ -268,13 +270,13 @@ struct PostCommand: ParsableCommand {
             try OutboxRequest(session: session, store: store, what: "the \(kind)").perform(.post(draft))
         }
         switch outcome.delivery {
-        case let .done(.posted(message, widened)):
+        case let .done(.posted(message, widened, media)):
             // Best effort: told or not, the post is made.
             for (interaction, id, kept) in sourced {
                 _ = waitFor { () async -> Bool in await session.sendFeedInteraction(interaction, on: id, in: kept) }
             }
             let author = try reportingErrors { try store.users(ids: [message.authorID]).first }
-            report(message, handle: author?.handle)
+            report(message, handle: author?.handle, media: media)
             if let widened {
                 // Asked for, so done; said, because a reply is otherwise never wider than its post.
                 Terminal.emitError("timeline: the reply is \(widened.after.rawValue), wider than the \(widened.before.rawValue) post it answers (--visibility \(widened.after.rawValue) asked for it).\n")
@@ -344,7 +346,9 @@ struct PostCommand: ParsableCommand {
 
     /// One line for a person, or one JSON object for a script; the server's text is neutralised
     /// either way.
-    private func report(_ message: Message, handle: String?) {
+    /// `media`: what the server answered for the post's pictures (media IDs, blob CIDs), in
+    /// --image order; said with --json only, and only when there are pictures.
+    private func report(_ message: Message, handle: String?, media: [String] = []) {
         if json {
             var object = JSONObjectWriter()
             object.add("id", message.id)
@@ -352,6 +356,7 @@ struct PostCommand: ParsableCommand {
             if let handle { object.add("handle", handle) }
             object.add("created_at", message.createdAt.formatted(.iso8601))
             if let url = message.url { object.add("url", url) }
+            if !media.isEmpty { object.add("media", media) }
             Terminal.emit(object.finish() + "\n")
         } else {
             var line = "Posted \(TerminalText.line(message.id))"

@@ -287,7 +287,7 @@ struct SyncCommand: ParsableCommand {
                 changes.add("sent", objects: result.actions.changesSent.map { sent in
                     var object = JSONObjectWriter()
                     object.add("kind", sent.entry.change.kind)
-                    if case let .posted(message, _) = sent.result { object.add("id", message.id) }
+                    if case let .posted(message, _, _) = sent.result { object.add("id", message.id) }
                     if case let .scheduled(scheduled) = sent.result { object.add("scheduled_id", scheduled.id) }
                     if let id = sent.entry.messageID, sent.entry.placeholderID == nil { object.add("id", id) }
                     return object
@@ -352,7 +352,7 @@ struct SyncCommand: ParsableCommand {
                 case let .edited(message, visibilityChange?):
                     Terminal.emitError("timeline: the server made \(TerminalText.line(message.id)) \(visibilityChange.after.rawValue) "
                         + "(it was \(visibilityChange.before.rawValue)) when the edit that waited reached it: delete it if it should not be \(visibilityChange.after.rawValue).\n")
-                case let .posted(message, widened?):
+                case let .posted(message, widened?, _):
                     Terminal.emitError("timeline: the reply \(TerminalText.line(message.id)) that waited is \(widened.after.rawValue), "
                         + "wider than the \(widened.before.rawValue) post it answers (--visibility asked for it).\n")
                 case let .scheduled(scheduled):

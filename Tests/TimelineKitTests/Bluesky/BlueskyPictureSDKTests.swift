@@ -74,6 +74,26 @@ import Testing
         #expect(verdicts.allSatisfy { $0 is NSNull }, "refused: \(verdicts)")
     }
 
+    @Test func theBlobCIDsOfThePostedPicturesComeBackInTheOrderOfThePictures() async throws {
+        let pds = FakePDS()
+        let second = "bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy"
+        pds.answer("com.atproto.repo.uploadBlob",
+                   FakePDS.json(200, #"{"blob":{"$type":"blob","ref":{"$link":"\#(Self.cid)"},"mimeType":"image/png","size":57}}"#),
+                   FakePDS.json(200, #"{"blob":{"$type":"blob","ref":{"$link":"\#(second)"},"mimeType":"image/gif","size":35}}"#))
+        pds.answer("com.atproto.repo.createRecord", FakePDS.json(200, #"{"uri":"\#(Self.quoted)","cid":"\#(Self.quotedCID)"}"#))
+        let fixture = try SyncFixture()
+        let session = try await session(pds, fixture)
+        var draft = PostDraft(text: "two pictures")
+        draft.pictures = [PostPicture(file: try file(fixture, PictureSamples.png(width: 64, height: 48), "a.png"), alt: "first"),
+                          PostPicture(file: try file(fixture, PictureSamples.gif(width: 20, height: 30), "b.gif"), alt: "second")]
+        let outcome = try await session.perform(.post(draft), in: fixture.store)
+        guard case let .done(.posted(_, _, media)) = outcome.delivery else { Issue.record("not posted: \(outcome.delivery)"); return }
+        #expect(media == [Self.cid, second])
+        // The same CIDs the record's images name.
+        let images = try #require((try records(pds).first?["embed"] as? [String: Any])?["images"] as? [[String: Any]])
+        #expect(images.map { (($0["image"] as? [String: Any])?["ref"] as? [String: String])?["$link"] } == [Self.cid, second])
+    }
+
     @Test func aPicturePostedOfflineIsPublishedOnceByTheNextSyncEvenWithItsFileDeleted() async throws {
         let pds = FakePDS()
         prepare(pds)

@@ -61,7 +61,7 @@ import Testing
         var draft = PostDraft(text: "two pictures")
         draft.pictures = [PostPicture(file: files[0], alt: Self.alt), PostPicture(file: files[1], alt: nil)]
         let outcome = try await session(fixture).perform(.post(draft), in: fixture.store)
-        guard case let .done(.posted(message, _)) = outcome.delivery else { Issue.record("not posted: \(outcome.delivery)"); return }
+        guard case let .done(.posted(message, _, _)) = outcome.delivery else { Issue.record("not posted: \(outcome.delivery)"); return }
         let uploads = fixture.server.requests.filter { $0.method == .post && $0.url.hasSuffix("/api/v2/media") }
         #expect(uploads.count == 2)
         #expect(try Self.part("description", of: uploads[0]) == Array(Self.alt.utf8))
@@ -78,6 +78,23 @@ import Testing
         #expect(body["media_ids"] as? [String] == ["m1", "m2"])
         #expect(message.text == "two pictures")
         #expect(copies(fixture).isEmpty)
+    }
+
+    @Test func thePostedMediaIDsComeBackInTheOrderOfThePictures() async throws {
+        let fixture = try SyncFixture()
+        let files = try pictureFiles(fixture)
+        var draft = PostDraft(text: "two pictures")
+        draft.pictures = [PostPicture(file: files[1], alt: "second file first"), PostPicture(file: files[0], alt: "then the first")]
+        let outcome = try await session(fixture).perform(.post(draft), in: fixture.store)
+        guard case let .done(.posted(_, _, media)) = outcome.delivery else { Issue.record("not posted: \(outcome.delivery)"); return }
+        // The IDs `POST /api/v2/media` answered, as the status's `media_ids` named them.
+        let status = try #require(fixture.server.requests.last { $0.url.hasSuffix("/api/v1/statuses") })
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(status.body ?? [])) as? [String: Any])
+        #expect(media == ["m1", "m2"])
+        #expect(body["media_ids"] as? [String] == media)
+        let plain = try await session(fixture).perform(.post(PostDraft(text: "no pictures")), in: fixture.store)
+        guard case let .done(.posted(_, _, none)) = plain.delivery else { Issue.record("not posted: \(plain.delivery)"); return }
+        #expect(none.isEmpty)
     }
 
     @Test func aPicturePostedOfflineIsPublishedOnceWithItsAltTextByTheNextSyncEvenWithItsFileDeleted() async throws {
