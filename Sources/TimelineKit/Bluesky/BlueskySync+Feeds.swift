@@ -18,7 +18,7 @@ extension BlueskySync {
     /// The account's saved and pinned feeds (issue 37): its preferences' `#savedFeedsPrefV2`
     /// (`app.bsky.actor.getPreferences`, read by ``BlueskyPreferences``), pinned ones first in
     /// the order listed, then the others; each custom feed named by its generator's view
-    /// (`app.bsky.feed.getFeedGenerators`, ``generatorsPerRequest`` a request, at most
+    /// (`app.bsky.feed.getFeedGenerators`, `generatorsPerRequest` a request, at most
     /// ``BlueskyPreferences/maximumSavedFeeds`` feeds). Nothing is stored.
     ///
     /// - Throws: `.notSupported` where the server lacks `getPreferences`; a server without
@@ -47,7 +47,7 @@ extension BlueskySync {
     }
 
     /// The views of the feed generators `uris`, by URI (`app.bsky.feed.getFeedGenerators`, in
-    /// batches of ``generatorsPerRequest``); a feed the server does not describe is left out.
+    /// batches of `generatorsPerRequest`); a feed the server does not describe is left out.
     func generatorViews(_ uris: [String]) async throws(ServerError) -> [String: GeneratorView] {
         let nsid = "app.bsky.feed.getFeedGenerators"
         let url = client.host.url("/xrpc/" + nsid)
@@ -77,7 +77,7 @@ extension BlueskySync {
     }
 
     /// Keeps what `answer` (a `getFeed` page of `feed`) said of its first `limit` items, in
-    /// `transaction`: the generator's `feedContext` and `reqId` (``BlueskyFeedContexts``).
+    /// `transaction`: the generator's `feedContext` and `reqId` (`BlueskyFeedContexts`).
     static func keepContexts(of answer: JSONObjectView, limit: Int, feed: String, generator: GeneratorView?,
                              in transaction: TimelineTransaction) throws(TimelineStoreError) {
         guard let found = try? BlueskyFeedContexts.items(of: answer, limit: limit), !found.isEmpty else { return }

@@ -36,7 +36,7 @@ extension BlueskySync {
     /// its repository: `create` writes an `app.bsky.graph.list` (`com.atproto.repo.createRecord`),
     /// `add` an `app.bsky.graph.listitem` naming the account's DID and the list (unless the list
     /// already holds it), `remove` deletes that item, `delete` deletes the list's items (at most
-    /// ``listItemsAtMost``) and then the list. A list that is not a list record of this account
+    /// `listItemsAtMost`) and then the list. A list that is not a list record of this account
     /// is refused before anything is sent.
     public func editList(_ edit: ListEdit) async throws(ServerError) -> ListEditOutcome {
         guard let session = client.currentSession else { throw .unauthorized(server: client.service.baseURL) }
@@ -95,7 +95,7 @@ extension BlueskySync {
     }
 
     /// The items of `list` (`app.bsky.graph.getList`, 100 a page, by cursor), each its record's
-    /// URI and the DID it names, at most ``listItemsAtMost`` in at most 11 requests.
+    /// URI and the DID it names, at most `listItemsAtMost` in at most 11 requests.
     private func listItems(_ list: String) async throws(ServerError) -> [(uri: String, subject: String)] {
         let nsid = "app.bsky.graph.getList"
         let url = client.host.url("/xrpc/" + nsid)

@@ -32,7 +32,7 @@ extension BlueskySync {
     ///
     /// A feed generator is described first, the first time only (`app.bsky.feed.getFeedGenerators`,
     /// one request; a server without it reads the feed all the same), and what its answers say of their
-    /// items (`feedContext`, `reqId`) is kept with each page (``BlueskyFeedContexts``), so that
+    /// items (`feedContext`, `reqId`) is kept with each page (`BlueskyFeedContexts`), so that
     /// a like, repost or reply is told back to it (``sendFeedInteraction(_:on:)``).
     public func fetchTimeline(_ source: TimelineSource, limit: Int) async throws(ServerError) -> [String] {
         let nsid: String

@@ -224,7 +224,7 @@ public struct BlueskySync: Sendable {
 
     /// One page of the custom feed read as the home timeline (`app.bsky.feed.getFeed`), read as
     /// a `getTimeline` page is; what the generator says of its items (`feedContext`, `reqId`)
-    /// is kept in the store (``BlueskyFeedContexts``), so that actions on them are told back.
+    /// is kept in the store (`BlueskyFeedContexts`), so that actions on them are told back.
     private func fetchHomeFeed(_ feed: String, parameters: [(name: String, value: String)], limit: Int) async throws(ServerError) -> FetchedPage {
         let nsid = "app.bsky.feed.getFeed"
         let url = client.host.url("/xrpc/" + nsid)

@@ -45,7 +45,7 @@ public struct MastodonPost: Sendable, Hashable {
     /// Its poll (`poll`: options, expires_in, multiple), checked against the server's limits first.
     public var poll: PollDraft?
     /// When the server is to publish it (`scheduled_at`): the server then answers a scheduled
-    /// status, not a status (``MastodonSync/schedule(_:)``).
+    /// status, not a status (`MastodonSync/schedule(_:)`).
     public var scheduledAt: Date?
 
     // Pictures (issue 36).

@@ -1,7 +1,7 @@
 extension MastodonSync {
     /// The accounts whose notifications the server's filters hold back
     /// (`GET /api/v1/notifications/requests`, Mastodon 4.3), newest first, at most `limit`, paged
-    /// and bounded as ``accountPages(_:endpoint:feature:limit:_:)`` pages. `truncated`: the
+    /// and bounded as `accountPages(_:endpoint:feature:limit:_:)` pages. `truncated`: the
     /// server had more.
     ///
     /// - Throws: `.serverLacks` on a server without them (before 4.3, Takahē), the server's errors.

@@ -1,7 +1,7 @@
 /// A picture ready to be sent: the bytes that will leave the machine (a JPEG's location already
 /// taken out unless kept), what they are, and their size in pixels.
 ///
-/// Made from a file by ``init(file:keepingLocation:)``, which reads the file once and refuses,
+/// Made from a file by ``init(file:named:keepingLocation:)``, which reads the file once and refuses,
 /// naming it, what is not a picture the networks take; the limits of the server it goes to
 /// are ``MediaLimits``'s to check.
 public struct Picture: Sendable, Hashable {
@@ -24,7 +24,7 @@ public struct Picture: Sendable, Hashable {
 
     /// Reads `file`: a regular file (a symbolic link is followed) of at most ``fileSizeLimit``
     /// bytes, a PNG, JPEG, GIF or WebP whose header gives its size. A JPEG's EXIF location
-    /// (GPS) is taken out, in place, unless `keepingLocation` (``ExifLocation``).
+    /// (GPS) is taken out, in place, unless `keepingLocation` (`ExifLocation`).
     ///
     /// - Throws: ``PictureError`` naming `file`.
     /// `named` is the file as messages name it (the person's, for an outbox copy); `file` by default.
@@ -40,7 +40,7 @@ public struct Picture: Sendable, Hashable {
         try self.init(file: shown, bytes: bytes, keepingLocation: keepingLocation)
     }
 
-    /// A picture of `bytes`, named `file` in messages: as ``init(file:keepingLocation:)``
+    /// A picture of `bytes`, named `file` in messages: as ``init(file:named:keepingLocation:)``
     /// once the file is read.
     public init(file: String, bytes: [UInt8], keepingLocation: Bool = false) throws(PictureError) {
         guard let format = PictureFormat.sniff(bytes) else { throw .notAPicture(file: file) }

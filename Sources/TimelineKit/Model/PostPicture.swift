@@ -2,7 +2,7 @@
 /// text, and, once sent to the server, what the server called it.
 ///
 /// A draft in the outbox names a copy of the person's file kept beside the database
-/// (``TimelineStore/keepOutboxPictures(of:key:)``), so that the post is sent as it was asked
+/// (`TimelineStore/keepOutboxPictures(of:key:)`), so that the post is sent as it was asked
 /// for even when the person has deleted or changed theirs since.
 public struct PostPicture: Sendable, Hashable {
     /// The file: a path as the person gave it, or the outbox's copy.
