@@ -51,11 +51,8 @@ struct ConversationsCommand: ParsableCommand {
         let main = try location.location().databasePath
         let path = try reportingErrors { () throws(SourceDatabaseNameError) in try SourceDatabaseName.conversations.path(beside: main) }
         let store = try LocationOptions.openStore(at: path, create: true)
-        // The person's own rules decide here as in the main timeline (issue 34), as in a
-        // hashtag's database: a last status they hide is not printed, and `thread dm:REF` hides it.
-        if let rules = try? TimelineStore(path: main, configuration: .init(createIfMissing: false)).moderationRules() {
-            _ = try? store.updateModerationRules(account: SourceTimelineRequest.mainTimelineRules) { $0 = rules }
-        }
+        // A last status the person's rules hide is not printed, and `thread dm:REF` hides it.
+        SourceTimelineRequest.takeMainTimelineRules(into: store, main: main)
         var text = "", failure: (any Error)?
         for session in sessions {
             let conversations: [Conversation]

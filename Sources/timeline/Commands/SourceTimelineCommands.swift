@@ -34,6 +34,15 @@ struct SourceTimelineRequest {
     /// The name the main timeline's rules are kept under in a hashtag's or a list's database.
     static let mainTimelineRules = "main timeline"
 
+    /// The person's own rules decide in `store` (a hashtag's, a list's, a feed's, the
+    /// conversations' database) as in the main timeline at `main` (issue 34): copied from it,
+    /// before anything is fetched, so that what they hide there is hidden here too.
+    static func takeMainTimelineRules(into store: TimelineStore, main: String) {
+        if let rules = try? TimelineStore(path: main, configuration: .init(createIfMissing: false)).moderationRules() {
+            _ = try? store.updateModerationRules(account: mainTimelineRules) { $0 = rules }
+        }
+    }
+
     func run() throws {
         let main = try location.location().databasePath
         // Before any request: a name the file system cannot hold is said, not met after the fetch.
@@ -50,11 +59,7 @@ struct SourceTimelineRequest {
             }
             throw fail(error)
         }
-        // The person's own rules decide here as in the main timeline (issue 34): copied from it,
-        // before anything is fetched, so that what they hide there is hidden here too.
-        if let rules = try? TimelineStore(path: main, configuration: .init(createIfMissing: false)).moderationRules() {
-            _ = try? store.updateModerationRules(account: Self.mainTimelineRules) { $0 = rules }
-        }
+        Self.takeMainTimelineRules(into: store, main: main)
         var failure: (any Error)?
         var refusals: [String] = []
         if !offline {
