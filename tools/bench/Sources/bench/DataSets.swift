@@ -75,6 +75,30 @@ struct DataSets {
         return target
     }
 
+    /// A database holding the data set of `messages`, written by `importer`'s own `import` of what
+    /// `exporter` exports from it: the same timeline for a binary too old to read the data set's
+    /// schema (a baseline). Made once per data set and name, since a million messages take a while.
+    func importedCopy(messages: Int, name: String, exporter: String, importer: String) throws -> String {
+        let source = try ensure(messages: messages)
+        let folder = "\(directory)/work/\(name)"
+        let target = folder + "/timeline.sqlite"
+        let done = folder + "/READY"
+        if FileManager.default.fileExists(atPath: done) { return target }
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let lines = folder + "/timeline.jsonl"
+        log("exporting \(messages) messages for the baseline's own import …")
+        for command in [[exporter, "export", "--db", source, lines], [importer, "import", "--db", target, lines]] {
+            let result = try Runner.capture(command)
+            guard result.status == 0 else {
+                throw BenchError("\(command.joined(separator: " ")) failed (status \(result.status)): \(result.errors.prefix(300))")
+            }
+        }
+        try? FileManager.default.removeItem(atPath: lines)
+        _ = FileManager.default.createFile(atPath: done, contents: Data())
+        return target
+    }
+
     /// Every file of a database that `show` reads: the database, its WAL and shared memory, the snapshot.
     static func files(of database: String) -> [String] {
         let snapshot = SnapshotFile.path(forDatabaseAt: database)

@@ -66,10 +66,18 @@ private func firstPaint(_ config: Config, _ data: DataSets, _ report: Report, me
     // `--baseline REV`: that binary's `show` of the same unchanged data, on a copy of its own (as
     // root, every open moves the -wal's status-change time, which would void this one's stamp).
     // A baseline older than the data set's schema refuses to read it (exit 78, newer schema):
-    // then there is no side by side, and the run says so instead of stopping.
+    // it is then given the same timeline through this binary's `export` and its own `import`
+    // (export and import copy a timeline exactly, read flags included), and shows that. Only when
+    // that fails too is there no side by side, and the run says so instead of stopping.
     let baselineCommand = try config.baseline.flatMap { baseline -> [String]? in
-        let command = [baseline, "show", "--db", try data.workCopy(messages: messages, name: "paint-baseline-\(messages)")]
-        let tried = try Runner.capture(command)
+        var command = [baseline, "show", "--db", try data.workCopy(messages: messages, name: "paint-baseline-\(messages)")]
+        var tried = try Runner.capture(command)
+        if tried.status == 78 {
+            let database = try data.importedCopy(messages: messages, name: "paint-baseline-imported-\(URL(fileURLWithPath: baseline).deletingLastPathComponent().lastPathComponent)-\(messages)",
+                                                 exporter: config.timeline, importer: baseline)
+            command = [baseline, "show", "--db", database]
+            tried = try Runner.capture(command)
+        }
         guard tried.status == 0 else {
             FileHandle.standardError.write(Data("bench: the baseline cannot show this data set (status \(tried.status)): \(tried.errors.prefix(160))\n".utf8))
             return nil
