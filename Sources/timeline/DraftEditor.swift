@@ -44,6 +44,15 @@ enum DraftEditor {
     /// (help lines left out, ends trimmed). The editor has the terminal: standard input, output
     /// and error are inherited.
     static func write(_ purpose: DraftFile.Purpose, text: String = "", help: [String]) throws(Failure) -> String {
+        let result = DraftFile.text(from: try edit(purpose, text: text, help: help))
+        if result.isEmpty { throw .empty(purpose) }
+        return result
+    }
+
+    /// Runs the editor as ``write(_:text:help:)`` does and answers the whole file as it was
+    /// left, help lines included: `browse`'s reply reads its pictures from it (``DraftPictures``),
+    /// whose refusals name lines of that file.
+    static func edit(_ purpose: DraftFile.Purpose, text: String = "", help: [String]) throws(Failure) -> String {
         let contents = DraftFile.contents(text: text, help: help)
         let file: PrivateTemporaryFile
         do throws(FileSystemError) {
@@ -73,8 +82,6 @@ enum DraftEditor {
         } catch {
             throw .file(error, purpose)
         }
-        let result = DraftFile.text(from: String(decoding: written, as: UTF8.self))
-        if result.isEmpty { throw .empty(purpose) }
-        return result
+        return String(decoding: written, as: UTF8.self)
     }
 }

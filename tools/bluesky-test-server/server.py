@@ -30,6 +30,8 @@ Endpoints (XRPC, under /xrpc/; the entryway serves the com.atproto.server ones a
                                           or collection app.bsky.feed.like / app.bsky.feed.repost with
                                           record {"subject": {"uri", "cid"}}: the post's count and its
                                           `viewer.like` / `viewer.repost` (the record's URI) follow
+  POST com.atproto.repo.uploadBlob        the picture's bytes with its Content-Type: {"blob": {"$type": "blob",
+                                          "ref": {"$link": CID of the bytes}, "mimeType", "size"}}
   POST com.atproto.repo.putRecord         {"repo", "collection", "rkey", "record"}: a like, repost or
                                           follow under the client's key; the same key again is the same record
   POST com.atproto.repo.deleteRecord      {"repo", "collection", "rkey"} (post, like, repost or follow)
@@ -194,6 +196,7 @@ class Data:
         self.faults = []
         self.created = []
         self.deleted = []          # URIs of records deleted (com.atproto.repo.deleteRecord)
+        self.blobs = []            # blobs uploaded (com.atproto.repo.uploadBlob): cid, mimeType, size
         self.interactions = {}     # like/repost record URI -> (post URI, viewer field, count field)
         self.lagging = False       # getPosts leaves the viewer state out (/_control/lag)
         self.follows = []          # [(subject DID, follow record URI)], newest follow first
@@ -437,7 +440,8 @@ class Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
         try:
-            body = json.loads(raw) if raw else {}
+            # A blob's body is its bytes, never JSON (recorded by length and type).
+            body = json.loads(raw) if raw and split.path != "/xrpc/com.atproto.repo.uploadBlob" else {}
         except ValueError:
             return self.error(400, "InvalidRequest", "the body is not JSON")
         if split.path.startswith("/_control/"):
@@ -451,7 +455,8 @@ class Handler(BaseHTTPRequestHandler):
                                        "has_authorization": self.bearer() is not None, "body": body,
                                        "server": self.server.role,
                                        "accept_labelers": self.headers.get("atproto-accept-labelers"),
-                                       "proxy": self.headers.get("atproto-proxy")})
+                                       "proxy": self.headers.get("atproto-proxy"),
+                                       "content_type": self.headers.get("Content-Type"), "body_length": len(raw)})
             fault = next((f for f in self.data.faults if f.get("nsid") in (None, nsid)), None)
             if fault is not None:
                 fault["times"] = fault.get("times", 1) - 1
@@ -992,6 +997,19 @@ class Handler(BaseHTTPRequestHandler):
         self.send(200, {"uri": uri, "cid": view["cid"]}, headers)
 
     @authorized
+    def upload_blob(self, query, body, headers):
+        """`com.atproto.repo.uploadBlob` (issue 36): the body's bytes, typed by its Content-Type,
+        answered as a blob whose CID is of those bytes (CIDv1, raw 0x55, sha2-256), as a PDS
+        answers; the blobs are kept (`blobs` in /_control/state: cid, mimeType, size)."""
+        digest = hashlib.sha256(self.raw_body).digest()
+        blob = {"$type": "blob", "ref": {"$link": "b" + base32(bytes([0x01, 0x55, 0x12, 0x20]) + digest)},
+                "mimeType": (self.headers.get("Content-Type") or "application/octet-stream").split(";")[0].strip(),
+                "size": len(self.raw_body)}
+        with self.data.lock:
+            self.data.blobs.append({"cid": blob["ref"]["$link"], "mimeType": blob["mimeType"], "size": blob["size"]})
+        self.send(200, {"blob": blob}, headers)
+
+    @authorized
     def put_record(self, query, body, headers):
         """A like or repost written under the key the client chose (`rkey`): the same key again
         is the same record, never a second one."""
@@ -1033,7 +1051,7 @@ class Handler(BaseHTTPRequestHandler):
         with self.data.lock:
             if path == "/_control/state":
                 answer = {"posts": len(self.data.feed), "generation": self.data.generation, "seen_at": self.data.seen_at,
-                          "created": self.data.created, "deleted": self.data.deleted, "live_refresh_tokens": len(self.data.refresh),
+                          "created": self.data.created, "deleted": self.data.deleted, "blobs": self.data.blobs, "live_refresh_tokens": len(self.data.refresh),
                           "tokens": self.data.issued, "did": ME, "pds": self.server.pds_url,
                           "people": [{"did": p["did"], "handle": p["handle"]} for p in self.data.people],
                           "follows": [did for did, _ in self.data.follows]}
@@ -1119,6 +1137,7 @@ ROUTES = {
     ("GET", "app.bsky.notification.listNotifications"): Handler.list_notifications,
     ("GET", "app.bsky.feed.getPosts"): Handler.get_posts,
     ("POST", "app.bsky.notification.updateSeen"): Handler.update_seen,
+    ("POST", "com.atproto.repo.uploadBlob"): Handler.upload_blob,
     ("GET", "com.atproto.identity.resolveHandle"): Handler.resolve_handle,
     ("POST", "com.atproto.repo.createRecord"): Handler.create_record,
     ("POST", "com.atproto.repo.putRecord"): Handler.put_record,

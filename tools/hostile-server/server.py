@@ -24,6 +24,7 @@ An ANSWER is an object:
   body       the body, a string; `{AUTH}` is replaced by the request's Authorization value,
              `{N}` by how many requests to this path came before, `{ID}` by 1000000 - N,
              `{BASE}` by this server's own scheme://host:port
+  body_base64  the body as bytes, in base64 (a picture), instead of `body`
   repeat     {"text": "…", "count": n}: the body is the text n times (after templating), for
              large bodies without sending them through the control call
   delay      seconds before the head
@@ -34,6 +35,7 @@ Without a route, a path is answered 404.
 """
 
 import argparse
+import base64
 import json
 import os
 import socket
@@ -114,6 +116,8 @@ class Handler(BaseHTTPRequestHandler):
             text += fill(repeat["text"]) * int(repeat["count"])
             text += fill(answer.get("after", ""))
         body = text.encode()
+        if answer.get("body_base64"):
+            body = base64.b64decode(answer["body_base64"])
         try:
             self.send_response(int(answer.get("status", 200)))
             headers = {k: fill(v) for k, v in answer.get("headers", {}).items()}

@@ -1282,12 +1282,46 @@ class Handler(BaseHTTPRequestHandler):
     @api
     def upload_media(self, path, query, body, headers):
         """`POST /api/v2/media` (issue 36): each upload is processed at once (200, with a `url`),
-        numbered 7001, 7002, … in the order they arrive; the file itself is not kept."""
+        numbered 7001, 7002, … in the order they arrive; the file itself is not kept. The form's
+        parts are recorded with the request (`parts`: each part's name, filename, content type,
+        length, and its value when it is text), so a test sees the description as sent."""
+        self.record["parts"] = self.multipart_parts(body)
         with self.data.lock:
             self.data.media_number = getattr(self.data, "media_number", 0) + 1
             media_id = str(7000 + self.data.media_number)
         self.send(200, {"id": media_id, "type": "image", "url": "https://loopback.test/media/%s.png" % media_id,
                         "preview_url": None, "description": None}, headers)
+
+    def multipart_parts(self, body):
+        """The parts of a multipart/form-data body as Rails reads them: split at the boundary of
+        the Content-Type, each part's Content-Disposition name and filename, its Content-Type."""
+        content_type = self.headers.get("Content-Type") or ""
+        boundary = next((item.strip()[len("boundary="):].strip('"') for item in content_type.split(";")
+                         if item.strip().startswith("boundary=")), None)
+        if not boundary:
+            return []
+        parts = []
+        for chunk in body.split(b"--" + boundary.encode("latin-1"))[1:]:
+            if chunk.startswith(b"--"):
+                break
+            head, _, value = chunk.partition(b"\r\n\r\n")
+            if value.endswith(b"\r\n"):
+                value = value[:-2]
+            fields = {}
+            for line in head.decode("utf-8", "replace").split("\r\n"):
+                name, _, rest = line.partition(":")
+                if name.lower() == "content-disposition":
+                    for item in rest.split(";")[1:]:
+                        key, _, quoted = item.strip().partition("=")
+                        fields[key] = quoted.strip('"')
+                elif name.lower() == "content-type":
+                    fields["content_type"] = rest.strip()
+            part = {"name": fields.get("name"), "filename": fields.get("filename"),
+                    "content_type": fields.get("content_type"), "length": len(value)}
+            if fields.get("filename") is None:
+                part["value"] = value.decode("utf-8", "replace")
+            parts.append(part)
+        return parts
 
     @api
     def scheduled_list(self, path, query, body, headers):

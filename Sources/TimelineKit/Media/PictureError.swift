@@ -20,6 +20,18 @@ public enum PictureError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A picture without alt text, and neither `--alt` nor `--no-alt`.
     case missingAlt(file: String)
 
+    /// The file the refusal names, as the person gave it; `nil` for ``tooMany(count:limit:)``,
+    /// which is about the post. A draft's refusal finds the file's line by it.
+    public var file: String? {
+        switch self {
+        case let .unreadable(file, _), let .notAPicture(file), let .damagedHeader(file, _), let .unreadableExif(file, _),
+             let .typeRefused(file, _, _, _), let .tooLarge(file, _, _, _), let .tooManyPixels(file, _, _, _, _), let .missingAlt(file):
+            file
+        case .tooMany:
+            nil
+        }
+    }
+
     public var description: String {
         switch self {
         case let .unreadable(file, reason):

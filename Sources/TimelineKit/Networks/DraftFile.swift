@@ -32,7 +32,10 @@ package enum DraftFile {
     /// The help lines (each starting `# `) for writing `purpose`; `about` is the message it is
     /// about (its author's handle and its text), quoted line by line, neutralised: a message's
     /// text must not reach the terminal through the editor with control or escape sequences.
-    package static func help(for purpose: Purpose, about: (handle: String, text: String)? = nil) -> [String] {
+    /// `takesPictures` adds how to name pictures (``DraftPictures``); `notPosted` is why the
+    /// text, opened again, was not posted the last time, said before the quote.
+    package static func help(for purpose: Purpose, about: (handle: String, text: String)? = nil,
+                             takesPictures: Bool = false, notPosted: String? = nil) -> [String] {
         var lines: [String]
         switch purpose {
         case .post: lines = ["Write the post above this line."]
@@ -41,6 +44,8 @@ package enum DraftFile {
         case .edit: lines = ["Change the post's text above this line."]
         }
         lines.append("Lines starting with \"# \" are left out; if nothing else is left, nothing is \(purpose == .edit ? "changed" : "posted").")
+        if takesPictures { lines += DraftPictures.help }
+        if let notPosted { lines += ["", "Not posted: " + TerminalText.line(notPosted)] }
         if let about {
             lines.append("")
             let handle = TerminalText.line(about.handle)

@@ -26,9 +26,10 @@ struct BrowseSession {
     private var snapshotNoteShown = false
     /// The logged-in accounts' sessions, loaded at the first `f`, `b`, `r`, `M`, `B` or `R`.
     private var sessions: Result<MessageSessions, MessageSessions.Refusal>?
-    /// A reply the server did not take, and the message it answers: `r` on that message opens
-    /// the editor on it again rather than lose what the person wrote.
-    private var unsentReply: (to: String, text: String)?
+    /// A reply that was not posted (the server did not take it, or a picture it names was
+    /// refused), the message it answers and why: `r` on that message opens the editor on it
+    /// again, the reason among the help lines, rather than lose what the person wrote.
+    private var unsentReply: (to: String, text: String, reason: String)?
 
     /// How many messages a page of older ones, or an unread-only view, reads.
     static let pageSize = 200
@@ -268,37 +269,58 @@ struct BrowseSession {
     /// `r`: the reply written in the person's editor, the terminal given back to them meanwhile
     /// (the normal screen, their settings) and taken again after, then posted as the account
     /// whose server the message came from, through the outbox: one whose server cannot be
-    /// reached is kept for the next sync. A reply the server refused is kept for the session:
-    /// `r` on the same message starts from it.
+    /// reached is kept for the next sync, its pictures copied as `post --image` copies them. A
+    /// reply not posted (refused by the server, a picture refused) is kept for the session:
+    /// `r` on the same message opens the editor on it again with the reason.
     private mutating func reply(to id: String, in store: TimelineStore) {
         guard let session = session(for: id, verb: "reply to", in: store) else { return }
-        let start = unsentReply?.to == id ? unsentReply?.text ?? "" : ""
+        let unsent = unsentReply?.to == id ? unsentReply : nil
         terminal.suspend()
         let written = Result { () throws(DraftEditor.Failure) -> String in
-            try DraftEditor.write(.reply, text: start, help: DraftFile.help(for: .reply, about: PostCommand.quotable(id, in: store)))
+            try DraftEditor.edit(.reply, text: unsent?.text ?? "", help: DraftFile.help(
+                for: .reply, about: PostCommand.quotable(id, in: store), takesPictures: true, notPosted: unsent?.reason))
         }
         terminal.resume()
         if let size = Terminal.windowSize() { view.resize(columns: size.columns, rows: size.rows) }
         repaintAll()
-        let text: String
+        let contents: String
         switch written {
-        case let .success(value): text = value
+        case let .success(value): contents = value
         case let .failure(failure):
             view.show(note: "\(failure)")
             return
         }
-        let draft = PostDraft(text: text, replyTo: id, languages: PostDraft.languages(locale: Terminal.environment))
-        view.show(note: "posting the reply…")
+        // What the person wrote, the picture lines with it: what `r` opens again.
+        let text = DraftFile.text(from: contents)
+        guard !text.isEmpty else {
+            view.show(note: "\(DraftEditor.Failure.empty(.reply))")
+            return
+        }
+        let pictures: DraftPictures
+        do throws(DraftPictures.Failure) {
+            pictures = try DraftPictures.read(contents)
+        } catch {
+            keepUnsent(to: id, text: text, reason: "\(error)")
+            return
+        }
+        var draft = PostDraft(text: pictures.text, replyTo: id, languages: PostDraft.languages(locale: Terminal.environment))
+        draft.pictures = pictures.pictures(home: Terminal.environment("HOME"))
+        if let refusal = session.account.network.capabilities.refusal(of: draft) {
+            keepUnsent(to: id, text: text, reason: refusal)
+            return
+        }
+        view.show(note: draft.pictures.isEmpty ? "posting the reply…" : "posting the reply with \(Counted(draft.pictures.count, "picture"))…")
         paint()
         do {
             // Through the outbox (issue 27): a reply whose server cannot be reached is kept for
             // the next sync (painted ⋯ pending), not lost when the view ends.
-            let outcome = try waitFor { () async throws -> OutboxOutcome in try await session.perform(.post(draft), in: store) }
+            let outcome = try waitFor { [draft] () async throws -> OutboxOutcome in try await session.perform(.post(draft), in: store) }
             unsentReply = nil
             switch outcome.delivery {
-            case let .done(.posted(message, _, _)):
+            case let .done(.posted(message, _, media)):
                 let posted = (try? store.message(id: message.id)) ?? message
-                view.show(note: "replied: posted \(posted.shortReference.isNone ? posted.id : posted.shortReference.text)")
+                let pictured = media.isEmpty ? "" : " with \(Counted(media.count, "picture"))"
+                view.show(note: "replied: posted \(posted.shortReference.isNone ? posted.id : posted.shortReference.text)\(pictured)")
             case .waiting:
                 view.show(note: "the reply is kept (⋯ pending): the next `timeline sync` sends it")
             case .done:
@@ -308,9 +330,16 @@ struct BrowseSession {
             unsentReply = nil
             view.show(note: "the reply is kept; the first sync after this is put right sends it: \(kept.reason)")
         } catch {
-            unsentReply = (id, text)
-            view.show(note: "the reply was not posted (r opens it again): \(error)")
+            // A refused picture is named by its line, where the person changes it.
+            let line = (error as? PictureError)?.file.flatMap(pictures.line(of:))
+            keepUnsent(to: id, text: text, reason: (line.map { "line \($0): " } ?? "") + "\(error)")
         }
+    }
+
+    /// A reply not posted: kept with `reason` for `r` to open again, and said.
+    private mutating func keepUnsent(to id: String, text: String, reason: String) {
+        unsentReply = (id, text, reason)
+        view.show(note: "the reply was not posted (r opens it again): \(reason)")
     }
 
     // MARK: Muting, blocking, reporting (M, B, R)

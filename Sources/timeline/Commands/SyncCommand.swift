@@ -17,8 +17,11 @@ struct SyncCommand: ParsableCommand {
             notifications, and, for Mastodon, the read marker both ways (what you read on your \
             phone is read here, and back). First, the favourites, boosts and bookmarks that \
             could not reach the server when asked for are sent, oldest first, each once (a \
-            refused one is said and no longer pending; --json: "actions"). Each page is stored in one transaction; the snapshot is rewritten at \
-            the end. One summary line, or --json (one object per account; "server_lacks" lists \
+            refused one is said and no longer pending; --json: "actions"), then the posts and \
+            other changes that waited in the outbox (--json: "changes", "sent" naming each post's \
+            "id" and, for one with pictures, "media": its pictures' media IDs or blob CIDs, in \
+            --image order). Each page is stored in one transaction; the snapshot is \
+            rewritten at the end. One summary line, or --json (one object per account; "server_lacks" lists \
             what its server does not support, such as "markers" on Takahē; "received" the body \
             bytes, entries decoded and requests of each timeline, and the bytes of the whole \
             sync). A server without an \
@@ -287,7 +290,11 @@ struct SyncCommand: ParsableCommand {
                 changes.add("sent", objects: result.actions.changesSent.map { sent in
                     var object = JSONObjectWriter()
                     object.add("kind", sent.entry.change.kind)
-                    if case let .posted(message, _, _) = sent.result { object.add("id", message.id) }
+                    if case let .posted(message, _, media) = sent.result {
+                        object.add("id", message.id)
+                        // What the server answered for its pictures, as `post --json` names them (issue 36).
+                        if !media.isEmpty { object.add("media", media) }
+                    }
                     if case let .scheduled(scheduled) = sent.result { object.add("scheduled_id", scheduled.id) }
                     if let id = sent.entry.messageID, sent.entry.placeholderID == nil { object.add("id", id) }
                     return object
