@@ -136,7 +136,7 @@ layers-check:
 
 ## test-takahe: the end-to-end suite against a real Mastodon-API server, Takahē, started from
 ## ../shared/real-servers/takahe beside the checkout (its start installs PostgreSQL, python3-venv
-## and the pip packages it needs on a fresh machine): about a minute warm; a cold start adds pip
+## and the pip packages it needs on a fresh machine): about two minutes warm; a cold start adds pip
 ## and migrations (docs/network.md, Real servers). It never skips: no Takahē folder, no PostgreSQL or no
 ## pip is a failure.
 TAKAHE_DIR ?= $(CURDIR)/../shared/real-servers/takahe

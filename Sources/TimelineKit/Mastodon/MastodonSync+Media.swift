@@ -59,9 +59,11 @@ extension MastodonSync {
         } catch {
             // A 500 that outlasts the retries is the server failing on this upload, not a
             // server away (502, 503, 504 are): Takahē 0.11 answers every upload so ("Absolute
-            // URL … is not absolute"). Refused, so the outbox does not upload it at every sync.
-            if case .serverFailed(_, 500, _) = error {
-                throw .rejected(url: url, status: 500, reason: "the server failed on the upload (500) after it was sent again; it fails so on every picture when it cannot store them (Takahē 0.11 does)")
+            // URL … is not absolute"). Refused, so the outbox does not upload it at every sync;
+            // the sentence says that the post is not made, and what can be done instead.
+            if case let .serverFailed(_, 500, attempts) = error {
+                let tries = attempts > 1 ? " on each of \(attempts) tries" : ""
+                throw .rejected(url: url, status: 500, reason: "the server failed on the upload\(tries), as a server does on every picture when it cannot store them (Takahē 0.11 does). Nothing was posted: post it without --image, or once the server's administrator has made its media storage work")
             }
             throw error
         }

@@ -153,7 +153,8 @@ import Testing
 }
 
 extension MastodonPicturePostTests {
-    /// Takahē 0.11 answers every upload with a 500: refused once, not retried at every sync.
+    /// Takahē 0.11 answers every upload with a 500: refused once, not retried at every sync,
+    /// saying that nothing was posted and what to do instead.
     @Test func anUploadTheServerFailsOnWith500IsRefusedAndNotKept() async throws {
         let fixture = try SyncFixture()
         let file = fixture.directory.file("p.png")
@@ -168,8 +169,8 @@ extension MastodonPicturePostTests {
         await #expect {
             _ = try await session.perform(.post(draft), in: fixture.store)
         } throws: { error in
-            guard case .rejected(_, 500, _) = error as? ServerError else { return false }
-            return true
+            guard case let .rejected(_, 500, reason) = error as? ServerError else { return false }
+            return reason?.contains("Nothing was posted: post it without --image") == true
         }
         #expect(try fixture.store.outbox(account: fixture.account).isEmpty)
         #expect(fixture.server.requests.filter { $0.url.hasSuffix("/api/v1/statuses") }.isEmpty)
