@@ -27,6 +27,7 @@ An ANSWER is an object:
   repeat     {"text": "…", "count": n}: the body is the text n times (after templating), for
              large bodies without sending them through the control call
   delay      seconds before the head
+  body_base64  the body as base64, for binary bodies (a picture); replaces `body`
   trickle    bytes a second: the body is sent one byte at a time at this rate
   hold       seconds the connection stays open after the body (a stream), silent
   drop       true: the connection is closed without an answer
@@ -34,6 +35,7 @@ Without a route, a path is answered 404.
 """
 
 import argparse
+import base64
 import json
 import os
 import socket
@@ -114,6 +116,8 @@ class Handler(BaseHTTPRequestHandler):
             text += fill(repeat["text"]) * int(repeat["count"])
             text += fill(answer.get("after", ""))
         body = text.encode()
+        if answer.get("body_base64"):
+            body = base64.b64decode(answer["body_base64"])
         try:
             self.send_response(int(answer.get("status", 200)))
             headers = {k: fill(v) for k, v in answer.get("headers", {}).items()}
