@@ -71,6 +71,12 @@ import TimelineKit
 
         func type(_ text: String) { terminal.type(text) }
 
+        /// Changes the window's size: the kernel sends SIGWINCH to browse.
+        func resize(columns: Int, rows: Int) {
+            var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+            _ = ioctl(terminal.primary, UInt(TIOCSWINSZ), &size)
+        }
+
         /// Quits (a first `q` closes the picture screen when it is open) and waits for the process.
         func quit() async {
             type("q")
@@ -206,6 +212,33 @@ import TimelineKit
         let requests = try server.requests().filter { ($0["path"] as? String) == "/media/heron.png" }
         #expect(requests.count == 1)
         #expect(requests.allSatisfy { ($0["authorization"] as? String ?? "").isEmpty }, "\(requests)")
+    }
+
+    /// The kitty sequence that draws `png` as the only picture in a window of `columns` × `rows`.
+    private func kittyDrawing(_ png: [UInt8], url: String, alt: String, columns: Int, rows: Int) throws -> String {
+        let pictures = BrowsePictures(items: [.init(url: url, altText: alt)], drawsPictures: true)
+        let rect = try #require(BrowsePictureLayout(pictures, columns: columns, rows: rows - 1).tiles[0].picture)
+        return "\u{1b}[\(rect.row + 1);\(rect.column + 1)H"
+            + String(decoding: TerminalPictureEncoding.kitty(png: png, columns: rect.columns, rows: rect.rows), as: UTF8.self)
+    }
+
+    @Test func aResizedWindowGetsThePictureAgainInItsNewPlaceFromTheCache() async throws {
+        let server = try HostileServer()
+        let png = Self.png()
+        try serve(server, "/media/heron.png", png)
+        let (scenario, environment) = try await setUp(server, pictures: [("/media/heron.png", "A heron")])
+        let terminal = try FakeTerminal(environment: environment)
+        await terminal.wait(for: "timeline · 1/1")
+        let before = await pressP(terminal, answering: Self.kittyAnswers)
+        let url = server.baseURL + "/media/heron.png"
+        await terminal.wait(for: try kittyDrawing(png, url: url, alt: "A heron", columns: 80, rows: 24), from: before)
+        let mark = terminal.bytes.count
+        terminal.resize(columns: 100, rows: 30)
+        await terminal.wait(for: "\u{1b}_Ga=d,d=A,q=2\u{1b}\\", from: mark)
+        await terminal.wait(for: try kittyDrawing(png, url: url, alt: "A heron", columns: 100, rows: 30), from: mark)
+        await terminal.quit()
+        withExtendedLifetime(scenario) {}
+        #expect(try server.requests().filter { ($0["path"] as? String) == "/media/heron.png" }.count == 1)
     }
 
     @Test func aTerminalAnsweringOnlyDA1GetsTheAltTextsAndNoRequest() async throws {

@@ -106,6 +106,7 @@ struct BrowseSession {
                     if signal == FollowSignals.resize {
                         if let size = Terminal.windowSize() { view.resize(columns: size.columns, rows: size.rows) }
                         repaintAll()
+                        redrawPictures()
                     } else if signal == FollowSignals.suspend {
                         terminal.suspend()
                         FollowSignals.stopUntilContinued()
@@ -418,6 +419,16 @@ struct BrowseSession {
         view.show(note: "\(Counted(drawn, "picture")) of \(checked.items.count) drawn (\(graphics))")
         paint()
         pictureDrawer.draw(output)
+    }
+
+    /// After a resize the pictures' rectangles moved: kitty's are taken off and all drawn again
+    /// in the new ones (from the cache: no request for what was fetched).
+    private mutating func redrawPictures() {
+        guard case let .pictures(shown) = view.mode else { return }
+        pictureDrawer.takeOff()
+        var pictures = shown
+        for index in pictures.items.indices { pictures.items[index].problem = nil }
+        showPictures(pictures)
     }
 
     private mutating func open(_ url: String) {
