@@ -34,8 +34,9 @@ SYSTEM_PACKAGES := libsqlite3-dev liblz4-dev libexpat1-dev curl
 # start-up `timeline init` writes for, man (the installed manual page is read), curl (the network
 # transport), python3 (the loopback servers in tools/), openssl (the hostile server's certificate)
 # and python3-venv (the virtual environment of the official AT Protocol SDK the Bluesky tests
-# compare with, tools/atproto-sdk).
-TEST_PACKAGES   := sqlite3 lz4 tmux bash zsh fish man-db curl python3 openssl python3-venv
+# compare with, tools/atproto-sdk), chafa (browse's `p` decodes pictures with it for sixel and
+# kitty terminals; its tests require it rather than skip).
+TEST_PACKAGES   := sqlite3 lz4 tmux bash zsh fish man-db curl python3 openssl python3-venv chafa
 
 # Where `make install` puts completions: the places bash-completion, zsh and fish search.
 BASH_COMPLETIONS ?= $(PREFIX)/share/bash-completion/completions

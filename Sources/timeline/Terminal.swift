@@ -20,6 +20,21 @@ enum Terminal {
         return (Int(size.ws_col), Int(size.ws_row))
     }
 
+    /// A character cell's size in pixels, from the window's size in pixels when the terminal
+    /// says it (`ws_xpixel`, `ws_ypixel`), else 10 × 20, a common font's.
+    static func cellSize() -> (width: Int, height: Int) {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0,
+              size.ws_xpixel > 0, size.ws_ypixel > 0 else { return (10, 20) }
+        return (max(1, Int(size.ws_xpixel) / Int(size.ws_col)), max(1, Int(size.ws_ypixel) / Int(size.ws_row)))
+    }
+
+    /// Writes `bytes` as they are, in one write: only the tool's own sequences (a picture as
+    /// base64 inside a protocol, chafa's capped output), never text from a server.
+    static func emit(bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { try? FileDescriptor(rawValue: STDOUT_FILENO).writeAll($0) }
+    }
+
     static func emit(_ text: String, to fd: Int32 = STDOUT_FILENO) {
         var text = text
         // A closed pipe or a full disk leaves nothing useful to do with output: it is dropped.

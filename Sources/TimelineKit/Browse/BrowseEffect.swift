@@ -6,6 +6,11 @@ package enum BrowseEffect: Sendable, Hashable {
     case quit
     /// Open this web address in the browser.
     case open(url: String)
+    /// Fetch (or take from the cache), check and draw these pictures, where
+    /// `BrowseView.pictureLayout` says, and hand back what became of each with
+    /// `BrowseView.showPictures(_:)`. Any key closes the picture screen: the program then takes
+    /// the pictures off the screen.
+    case showPictures(BrowsePictures)
     /// Mark these messages read (`read` true) or unread, in the store.
     case setRead(ids: [String], read: Bool)
     /// Load the page of the timeline after this message (older ones) and hand it to

@@ -17,6 +17,8 @@ package enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
     case toggleRead
     case toggleUnreadOnly
     case open
+    /// Show the entry's pictures (a repost's: the original's), with their alt text.
+    case pictures
     /// Favourite the entry at its server, or undo it (a toggle).
     case favourite
     /// Boost the entry, or undo it (a toggle).
@@ -60,6 +62,7 @@ package enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
         case .toggleRead: [.character("m")]
         case .toggleUnreadOnly: [.character("u")]
         case .open: [.character("o")]
+        case .pictures: [.character("p")]
         case .favourite: [.character("f")]
         case .boost: [.character("b")]
         case .bookmark: [.character("s")]
@@ -90,6 +93,7 @@ package enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
         case .toggleRead: ("m", "mark the entry read (again: unread)")
         case .toggleUnreadOnly: ("u", "unread entries only (again: all)")
         case .open: ("o", "open the post in the browser ($BROWSER)")
+        case .pictures: ("p", "the entry's pictures and their alt text")
         case .favourite: ("f", "favourite (like) at its server; again: undo")
         case .boost: ("b", "boost (repost); again: undo")
         case .bookmark: ("s", "bookmark (save) at its server; again: undo")
@@ -98,15 +102,15 @@ package enum BrowseKeyAction: Sendable, Hashable, CaseIterable {
         case .mute: ("M", "mute the author, after y: their posts leave")
         case .block: ("B", "block the author, after y: their posts leave")
         case .report: ("R", "report the post: s spam, v violation, y other")
-        case .help: ("?", "these keys")
+        case .help: ("?  Ctrl-L", "these keys; Ctrl-L redraws the screen")
         case .redraw: ("Ctrl-L", "redraw the screen")
         case .back: ("q  Esc", "back from a thread or a search; quit")
         }
     }
 
     /// Every command's line for the `?` screen, in the order of `allCases`; `n` and `N` share one,
-    /// so that the table, with every key, fits a window of 80 by 24.
+    /// and `?` and Ctrl-L another, so that the table, with every key, fits a window of 80 by 24.
     package static var keyTable: [(keys: String, meaning: String)] {
-        allCases.filter { $0 != .previousMatch }.map(\.help)
+        allCases.filter { $0 != .previousMatch && $0 != .redraw }.map(\.help)
     }
 }

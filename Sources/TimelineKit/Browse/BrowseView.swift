@@ -49,6 +49,9 @@ package struct BrowseView: Sendable {
         case typingSearch(String)
         /// A question on the status line (`M`, `B`, `R`): the next key answers it.
         case asking(BrowseQuestion)
+        /// The selected entry's pictures (`p`): `1`–`4` open one, `o` the first, any other key
+        /// goes back to the list.
+        case pictures(BrowsePictures)
     }
 
     package private(set) var mode: Mode = .list
@@ -101,6 +104,10 @@ package struct BrowseView: Sendable {
         case .help:
             mode = .list
             return []
+        case let .pictures(pictures):
+            mode = .list
+            note = nil
+            return openPicture(of: pictures, key)
         case let .typingSearch(text):
             return typeSearch(text, key)
         case let .asking(question):
@@ -174,6 +181,14 @@ package struct BrowseView: Sendable {
                 return []
             }
             return [.open(url: url)]
+        case .pictures:
+            guard let message = current.selectedMessage else { return [] }
+            guard let pictures = BrowsePictures(of: current.shown(message)) else {
+                note = "this entry has no pictures"
+                return []
+            }
+            mode = .pictures(pictures)
+            return [.showPictures(pictures)]
         case .favourite, .boost, .bookmark:
             guard let message = current.selectedMessage else { return [] }
             // A repost is acted on through its original, as `favourite` and `boost` do.
@@ -224,6 +239,37 @@ package struct BrowseView: Sendable {
             render()
         }
         return []
+    }
+
+    /// A key on the picture screen: `1`–`4` open that picture in the browser, `o` the first;
+    /// the screen is closed whatever the key (the program takes the pictures off).
+    private mutating func openPicture(of pictures: BrowsePictures, _ key: BrowseKey) -> [BrowseEffect] {
+        let index: Int
+        switch key {
+        case .character("o") where !pictures.items.isEmpty: index = 0
+        case let .character(character):
+            guard character.isASCII, let digit = character.wholeNumberValue, digit >= 1, digit <= pictures.items.count else { return [] }
+            index = digit - 1
+        default: return []
+        }
+        guard let url = pictures.items[index].url else {
+            note = "picture \(index + 1) has no web address"
+            return []
+        }
+        return [.open(url: url)]
+    }
+
+    /// The pictures asked for with `showPictures`, fetched and checked: drawn or not, each with
+    /// why not (`BrowsePictures.Item.problem`). Ignored when the picture screen was closed meanwhile.
+    package mutating func showPictures(_ pictures: BrowsePictures) {
+        guard case .pictures = mode else { return }
+        mode = .pictures(pictures)
+    }
+
+    /// Where the pictures go on the screen now, when the picture screen is open.
+    package var pictureLayout: BrowsePictureLayout? {
+        guard case let .pictures(pictures) = mode else { return nil }
+        return BrowsePictureLayout(pictures, columns: columns, rows: bodyRows)
     }
 
     /// Forgets the search, the timeline's selection back where it was before it.
@@ -609,7 +655,12 @@ package struct BrowseView: Sendable {
     /// The screen: exactly `rows` lines, none wider than `columns` (for a window of at least
     /// `RenderOptions.minimumWidth` plus the gutter), the status line last.
     package func screen() -> [String] {
-        var lines = mode == .help ? helpLines() : bodyLines()
+        var lines: [String]
+        switch mode {
+        case .help: lines = helpLines()
+        case let .pictures(pictures): lines = BrowsePictureLayout(pictures, columns: columns, rows: bodyRows).lines
+        default: lines = bodyLines()
+        }
         if lines.count > bodyRows { lines.removeLast(lines.count - bodyRows) }
         lines += Array(repeating: "", count: bodyRows - lines.count)
         if rows > 1 { lines.append(statusLine()) }

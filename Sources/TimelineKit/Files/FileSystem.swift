@@ -244,6 +244,26 @@ package enum FileSystem {
         if unlink(path) != 0, Errno.current != .noSuchFileOrDirectory { throw .current("unlink", path: path) }
     }
 
+    /// The names in the directory `path` (not `.` and `..`), in no order; none when it cannot
+    /// be read.
+    package static func directoryEntries(at path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            // In bounds: `d_name` is a NUL-terminated array inside the entry; the prefix stops at the NUL.
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Removes the file `path`; `false` when it could not (already gone, no permission).
+    @discardableResult
+    package static func removeFile(_ path: String) -> Bool {
+        unlink(path) == 0
+    }
+
     /// When `path` (following links) was last modified, in whole seconds since 1970, or `nil`
     /// when it does not exist.
     package static func modificationTime(at path: String) -> Int64? {

@@ -27,6 +27,12 @@ struct BrowseCommand: ParsableCommand {
             and R reports the post (each asks first on the status line), q or Esc goes back from a \
             thread or a search, then quits.
 
+            p shows the entry's pictures with their alt text (1-4 open one in the browser, o the \
+            first, any other key goes back): drawn on terminals that answer for the kitty graphics \
+            protocol, iTerm2 inline images or sixel (JPEG, GIF and WebP through chafa when \
+            installed), else listed. Pictures are fetched without a token and kept in \
+            $XDG_CACHE_HOME/timeline/pictures (at most 100 MiB).
+
             Examples:
               timeline browse
               timeline browse --db demo/timeline.sqlite

@@ -30,6 +30,8 @@ struct BrowseSession {
     /// refused), the message it answers and why: `r` on that message opens the editor on it
     /// again, the reason among the help lines, rather than lose what the person wrote.
     private var unsentReply: (to: String, text: String, reason: String)?
+    /// `p`'s pictures: the terminal asked at the first `p`, what is on the screen.
+    private var pictureDrawer = BrowsePictureDrawer()
 
     /// How many messages a page of older ones, or an unread-only view, reads.
     static let pageSize = 200
@@ -105,6 +107,7 @@ struct BrowseSession {
                     if signal == FollowSignals.resize {
                         if let size = Terminal.windowSize() { view.resize(columns: size.columns, rows: size.rows) }
                         repaintAll()
+                        redrawPictures()
                     } else if signal == FollowSignals.suspend {
                         terminal.suspend()
                         FollowSignals.stopUntilContinued()
@@ -124,11 +127,22 @@ struct BrowseSession {
             } else if ready == 0, decoder.isHoldingEscape {
                 decoder.flush()
             }
-            for key in decoder.keys() {
-                for effect in view.handle(key) {
-                    if let ending = perform(effect) { return ending }
+            // Keys read while the terminal was asked about pictures are fed back meanwhile: the
+            // loop goes on until none is left.
+            var keys = decoder.keys()
+            while !keys.isEmpty {
+                for key in keys {
+                    let showedPictures = view.pictureLayout != nil
+                    for effect in view.handle(key) {
+                        if let ending = perform(effect) { return ending }
+                    }
+                    if showedPictures, view.pictureLayout == nil {
+                        pictureDrawer.takeOff()
+                        repaintAll()
+                    }
+                    if key == .control("l") { painted = [] }
                 }
-                if key == .control("l") { painted = [] }
+                keys = decoder.keys()
             }
             if wake?.isNotified == true, fds.count > 2, fds[2].revents & Int16(POLLIN) != 0 { wake?.noteWrite() }
             checkForChanges()
@@ -168,6 +182,10 @@ struct BrowseSession {
             open(url)
             return nil
         }
+        if case let .showPictures(pictures) = effect {
+            showPictures(pictures)
+            return nil
+        }
         guard let store else {
             view.show(note: "there is no database to read this from")
             return nil
@@ -187,7 +205,7 @@ struct BrowseSession {
         }
         do throws(TimelineStoreError) {
             switch effect {
-            case .quit, .open, .act, .reply, .moderate:
+            case .quit, .open, .showPictures, .act, .reply, .moderate:
                 break
             case let .setRead(ids, read):
                 try store.markRead(ids: ids, read: read)
@@ -403,6 +421,43 @@ struct BrowseSession {
             return
         }
         view.show(note: note)
+    }
+
+    /// `p`: the picture screen painted with the alt texts first, then, on a terminal that draws
+    /// pictures, each fetched, checked and drawn in its rectangle, or its reason given.
+    private mutating func showPictures(_ asked: BrowsePictures) {
+        decoder.feed(pictureDrawer.detect())
+        var pictures = asked
+        let graphics = pictureDrawer.graphics ?? .none
+        pictures.drawsPictures = graphics != .none
+        view.showPictures(pictures)
+        guard pictures.drawsPictures else {
+            view.show(note: "this terminal draws no pictures (kitty, iTerm2 or sixel): 1–\(pictures.items.count) opens one")
+            paint()
+            return
+        }
+        view.show(note: "fetching \(Counted(pictures.items.count, "picture"))…")
+        repaintAll()
+        let fetched = pictureDrawer.fetch(pictures)
+        var checked = fetched.pictures
+        view.showPictures(checked)
+        guard let layout = view.pictureLayout else { return }
+        let output = pictureDrawer.encode(fetched.files, layout: layout, pictures: &checked)
+        view.showPictures(checked)
+        let drawn = checked.items.filter { $0.problem == nil }.count
+        view.show(note: "\(Counted(drawn, "picture")) of \(checked.items.count) drawn (\(graphics))")
+        paint()
+        pictureDrawer.draw(output)
+    }
+
+    /// After a resize the pictures' rectangles moved: kitty's are taken off and all drawn again
+    /// in the new ones (from the cache: no request for what was fetched).
+    private mutating func redrawPictures() {
+        guard case let .pictures(shown) = view.mode else { return }
+        pictureDrawer.takeOff()
+        var pictures = shown
+        for index in pictures.items.indices { pictures.items[index].problem = nil }
+        showPictures(pictures)
     }
 
     private mutating func open(_ url: String) {

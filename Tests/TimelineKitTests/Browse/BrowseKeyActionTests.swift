@@ -34,13 +34,14 @@ import Testing
             (.character("/"), .search), (.character("n"), .nextMatch), (.character("t"), .thread),
             (.character("m"), .toggleRead), (.character("u"), .toggleUnreadOnly), (.character("o"), .open),
             (.character("?"), .help), (.character("q"), .back), (.escape, .back), (.character("s"), .bookmark),
+            (.character("p"), .pictures),
         ]
         for (key, action) in expected { #expect(BrowseKeyAction(key: key) == action, "\(key)") }
     }
 
     @Test func theHelpTableNamesEveryKeyOfEveryAction() {
-        // n and N share a line; every other action has its own.
-        #expect(BrowseKeyAction.keyTable.count == BrowseKeyAction.allCases.count - 1)
+        // n and N share a line, ? and Ctrl-L another; every other action has its own.
+        #expect(BrowseKeyAction.keyTable.count == BrowseKeyAction.allCases.count - 2)
         #expect(BrowseKeyAction.keyTable.allSatisfy { !$0.keys.isEmpty && !$0.meaning.isEmpty })
         let named = BrowseKeyAction.keyTable.map { $0.keys.split(separator: " ").map(String.init) }
         for action in BrowseKeyAction.allCases {
