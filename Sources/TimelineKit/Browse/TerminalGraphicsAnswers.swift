@@ -26,9 +26,11 @@ package struct TerminalGraphicsAnswers: Sendable {
     /// The most bytes read before the answers are taken as they are: real answers are under
     /// 200 bytes; a terminal (or something pretending) that sends more is not waited for.
     package static let byteLimit = 4096
-    /// The longest the program waits for DA1: a terminal over a slow ssh link answers in well
-    /// under it, and one that never answers costs no more than this once (at the first `p`).
-    package static let waitMilliseconds = 500
+    /// The longest the program waits for DA1. Every terminal answers DA1, so the wait normally
+    /// ends at its answer; the bound is for one that never does, which costs it once (at the
+    /// first `p`). It is long enough for a link across the world or a loaded machine (500 ms
+    /// was not: a busy test machine took longer and read a kitty terminal as drawing nothing).
+    package static let waitMilliseconds = 2_000
 
     /// Whether the DA1 answer arrived (or ``byteLimit`` was passed): nothing more to read.
     package private(set) var isComplete = false
