@@ -142,7 +142,7 @@ extension MastodonSync {
     }
 
     /// `GET url`, or `nil` when the server answers that it has no such thing (404, 410).
-    private func getUnlessGone(_ url: String) async throws(ServerError) -> HTTPResponse? {
+    func getUnlessGone(_ url: String) async throws(ServerError) -> HTTPResponse? {
         do {
             return try await client.send(.get, url)
         } catch {

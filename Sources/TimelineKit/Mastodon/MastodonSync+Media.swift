@@ -17,13 +17,7 @@ extension MastodonSync {
     public func mediaLimits() async throws(ServerError) -> MediaLimits {
         let url = client.server.url("/api/v2/instance")
         var limits = MediaLimits(server: client.server.authority)
-        let response: HTTPResponse
-        do {
-            response = try await client.send(.get, url)
-        } catch {
-            if case let .rejected(_, status, _) = error, status == 404 || status == 410 { return limits }
-            throw error
-        }
+        guard let response = try await getUnlessGone(url) else { return limits }
         try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) in
             let instance = try JSONObjectView(document, path: "", expected: "an instance object")
             guard let media = try instance.object("configuration", expected: "an object")?

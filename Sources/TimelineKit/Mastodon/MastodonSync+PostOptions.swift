@@ -13,13 +13,7 @@ extension MastodonSync {
     public func pollLimits() async throws(ServerError) -> PollLimits {
         var limits = PollLimits.mastodonDefaults
         let url = client.server.url("/api/v2/instance")
-        let response: HTTPResponse
-        do {
-            response = try await client.send(.get, url)
-        } catch {
-            if case let .rejected(_, status, _) = error, status == 404 || status == 410 { return limits }
-            throw error
-        }
+        guard let response = try await getUnlessGone(url) else { return limits }
         let polls = try ServerResponseReader.read(response, from: url) { document throws(JSONLineFailure) -> [String: Int] in
             let instance = try JSONObjectView(document, path: "", expected: "an instance object")
             guard let configuration = try? instance.object("configuration", expected: "the server's configuration"),
