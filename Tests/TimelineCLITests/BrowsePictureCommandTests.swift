@@ -192,10 +192,8 @@ import TimelineKit
         let terminal = try FakeTerminal(environment: environment)
         await terminal.wait(for: "timeline · 1/1")
         let before = await pressP(terminal, answering: Self.kittyAnswers)
-        let pictures = BrowsePictures(items: [.init(url: server.baseURL + "/media/heron.png", altText: "A grey heron on one leg")], drawsPictures: true)
-        let rect = try #require(BrowsePictureLayout(pictures, columns: FakeTerminal.columns, rows: FakeTerminal.rows - 1).tiles[0].picture)
-        let expected = "\u{1b}[\(rect.row + 1);\(rect.column + 1)H"
-            + String(decoding: TerminalPictureEncoding.kitty(png: png, columns: rect.columns, rows: rect.rows), as: UTF8.self)
+        let expected = try kittyDrawing(png, url: server.baseURL + "/media/heron.png", alt: "A grey heron on one leg",
+                                        columns: FakeTerminal.columns, rows: FakeTerminal.rows)
         await terminal.wait(for: expected, from: before)
         #expect(terminal.text.contains("A grey heron on one leg"))
         // Any key closes the screen and deletes kitty's pictures.

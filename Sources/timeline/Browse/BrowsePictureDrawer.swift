@@ -100,7 +100,8 @@ struct BrowsePictureDrawer {
         if graphics == .iTerm2 {
             return TerminalPictureEncoding.iTerm2(file: file, columns: rect.columns, rows: rect.rows)
         }
-        // chafa reads a file: the cached one, else a private copy removed after.
+        // chafa reads a file: a private copy of the bytes just checked, removed after (the
+        // cached file could be replaced between the check and chafa's read).
         let temporary = try? PrivateTemporaryFile(prefix: "timeline-picture-", name: "picture", contents: file)
         defer { temporary?.remove() }
         guard let path = temporary?.path else { throw .failed("could not be given the picture (no temporary file)") }
