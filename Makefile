@@ -139,8 +139,12 @@ layers-check:
 ## ../shared/real-servers/takahe beside the checkout (its start installs PostgreSQL, python3-venv
 ## and the pip packages it needs on a fresh machine): about two minutes warm; a cold start adds pip
 ## and migrations (docs/network.md, Real servers). It never skips: no Takahē folder, no PostgreSQL or no
-## pip is a failure.
-TAKAHE_DIR ?= $(CURDIR)/../shared/real-servers/takahe
+## pip is a failure. A clone made elsewhere (`git clone . /tmp/fresh`) looks beside the checkout
+## it was cloned from (its `origin`, when that is a local folder) before it fails.
+TAKAHE_DIR ?= $(shell dir="$(CURDIR)/../shared/real-servers/takahe"; \
+  origin="$$(git -C "$(CURDIR)" remote get-url origin 2>/dev/null)"; \
+  case "$$origin" in (/*) [ -d "$$dir" ] || [ ! -d "$$origin/../shared/real-servers/takahe" ] || dir="$$origin/../shared/real-servers/takahe";; esac; \
+  echo "$$dir")
 test-takahe: deps
 	$(SWIFT) build
 	tools/takahe-e2e/run "$$($(SWIFT) build --show-bin-path)/timeline" --takahe "$(TAKAHE_DIR)"
